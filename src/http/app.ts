@@ -1,0 +1,43 @@
+import {Hono} from 'hono'
+import {bodyLimit} from 'hono/body-limit'
+import {payloadTooLarge} from '../core/errors.js'
+import type {AppEnv, Deps} from './env.js'
+import {identify} from './middleware/auth.js'
+import {notFoundHandler, onError} from './middleware/errors.js'
+import {accountRoutes} from './routes/account.js'
+import {appsRoutes} from './routes/apps.js'
+import {dashboardsRoutes} from './routes/dashboards.js'
+import {dbsRoutes} from './routes/dbs.js'
+import {flowsRoutes} from './routes/flows.js'
+import {meRoutes} from './routes/me.js'
+import {promptsRoutes} from './routes/prompts.js'
+
+export type {AppEnv, Deps} from './env.js'
+export const DEFAULT_BODY_LIMIT = 5 * 1024 * 1024
+
+/** The whole API of platform-api.md as one Hono app, used by `svc serve` and by the embedded backend. */
+export function createApp(deps: Deps) {
+  const app = new Hono<AppEnv>()
+  app.onError(onError(deps.log))
+  app.notFound(notFoundHandler)
+  app.use(
+    '*',
+    bodyLimit({
+      maxSize: deps.bodyLimit ?? DEFAULT_BODY_LIMIT,
+      onError: () => {
+        throw payloadTooLarge()
+      },
+    }),
+  )
+  app.use('*', identify(deps))
+  app.route('/', meRoutes(deps))
+  app.route('/', accountRoutes(deps))
+  app.route('/', promptsRoutes(deps))
+  app.route('/', dashboardsRoutes(deps))
+  app.route('/', appsRoutes(deps))
+  app.route('/', dbsRoutes(deps))
+  app.route('/', flowsRoutes(deps))
+  return app
+}
+
+export type SvcApp = ReturnType<typeof createApp>

@@ -1,0 +1,37 @@
+import type {Principal} from '../core/auth/permissions.js'
+import type {Store} from '../store/types.js'
+
+/** What createApp needs from the outside world. Both transports build one of these. */
+export interface Deps {
+  store: Store
+  /** Folders of system prompt files, in increasing priority (the package's, then `--system-prompts`). */
+  systemPromptsDirs: string[]
+  /** Count `X-Forwarded-For` for `{ip}` (only behind a proxy you trust). */
+  trustProxy?: boolean
+  /** Largest accepted request body in bytes (default 5 MiB). */
+  bodyLimit?: number
+  /** Base URL the platform is reachable at (ACCOUNT_URL); default: the request's origin. */
+  publicUrl?: string
+  /** One line per event; never given a token or a secret. Default: silent. */
+  log?: (line: string) => void
+}
+
+/** Hono environment of the app. */
+export interface AppEnv {
+  Bindings: {
+    /** Set only by the embedded transport (in-process `app.request`): act as this user id. */
+    svcEmbeddedUserId?: number
+    /** Set by @hono/node-server for real connections. */
+    incoming?: import('node:http').IncomingMessage
+  }
+  Variables: {
+    /** The signed-in user, or null for an anonymous request. */
+    user: Principal | null
+    /** The raw bearer token of this request (never logged, never returned except where the spec renders it). */
+    token: string | null
+    /** How the user was identified. */
+    authVia: 'bearer' | 'session' | 'embedded' | null
+    /** A bearer token was sent but is not valid. */
+    authFailed: boolean
+  }
+}

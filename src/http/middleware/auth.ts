@@ -1,0 +1,85 @@
+import type {Context, MiddlewareHandler} from 'hono'
+import {getCookie} from 'hono/cookie'
+import type {Principal} from '../../core/auth/permissions.js'
+import {hasPermission} from '../../core/auth/permissions.js'
+import {forbidden, unauthorized} from '../../core/errors.js'
+import type {AppEnv, Deps} from '../env.js'
+
+export const SESSION_COOKIE = 'svc_session'
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
+
+/**
+ * Works out who is calling, without refusing anyone: the embedded transport's user, a bearer
+ * token, or a session cookie. Routes that need a user call `requireUser(c)`.
+ */
+export function identify(deps: Deps): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    c.set('user', null)
+    c.set('token', null)
+    c.set('authVia', null)
+    c.set('authFailed', false)
+    const embeddedId = c.env?.svcEmbeddedUserId
+    if (typeof embeddedId === 'number') {
+      const user = await deps.store.accounts.principal(embeddedId)
+      if (user) {
+        c.set('user', user)
+        c.set('authVia', 'embedded')
+      }
+      return next()
+    }
+    const header = c.req.header('authorization')
+    if (header !== undefined) {
+      const match = /^Bearer\s+(\S+)\s*$/i.exec(header)
+      const user = match ? await deps.store.accounts.authenticate(match[1]) : null
+      if (user) {
+        c.set('user', user)
+        c.set('token', match![1])
+        c.set('authVia', 'bearer')
+      } else c.set('authFailed', true)
+      return next()
+    }
+    const session = getCookie(c, SESSION_COOKIE)
+    if (session) {
+      const user = await deps.store.accounts.authenticate(session, 'session')
+      if (user) {
+        if (!SAFE_METHODS.has(c.req.method) && !sameOrigin(c)) throw forbidden('cross-origin request refused')
+        c.set('user', user)
+        c.set('authVia', 'session')
+      }
+    }
+    return next()
+  }
+}
+
+/** A state-changing request carried by the session cookie alone must come from this server's origin. */
+function sameOrigin(c: Context): boolean {
+  const site = c.req.header('sec-fetch-site')
+  if (site) return site === 'same-origin'
+  const origin = c.req.header('origin') ?? c.req.header('referer')
+  if (!origin) return false
+  try {
+    return new URL(origin).host === new URL(c.req.url).host
+  } catch {
+    return false
+  }
+}
+
+/** The signed-in user, or a 401 (`WWW-Authenticate: Bearer`). */
+export function requireUser(c: Context<AppEnv>): Principal {
+  const user = c.get('user')
+  if (!user) throw unauthorized()
+  return user
+}
+
+/** The signed-in user holding `permission` (role admin holds all), else 403. */
+export function requirePermission(c: Context<AppEnv>, permission: string): Principal {
+  const user = requireUser(c)
+  if (!hasPermission(user, permission)) throw forbidden(`permission "${permission}" required`)
+  return user
+}
+
+/** Guards every route of a router: 401 without a signed-in user. */
+export const userRequired: MiddlewareHandler<AppEnv> = async (c, next) => {
+  requireUser(c)
+  await next()
+}

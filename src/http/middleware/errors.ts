@@ -1,0 +1,30 @@
+import type {Context} from 'hono'
+import {HTTPException} from 'hono/http-exception'
+import type {ContentfulStatusCode} from 'hono/utils/http-status'
+import {isSvcError, type SvcError} from '../../core/errors.js'
+
+/** The JSON body of an error, as decisions.md shapes it: a 422 is the field map itself. */
+export function errorBody(err: SvcError): Record<string, unknown> {
+  if (err.code === 'validation') return err.details ?? {base: [err.message]}
+  return {error: err.message, ...(err.details ?? {})}
+}
+
+/** The one place errors become HTTP answers. Never a stack trace in a body. */
+export function onError(log?: (line: string) => void) {
+  return (err: Error, c: Context) => {
+    if (isSvcError(err)) {
+      if (err.status === 401) c.header('WWW-Authenticate', 'Bearer')
+      return c.json(errorBody(err), err.status as ContentfulStatusCode)
+    }
+    if (err instanceof HTTPException) {
+      const status = err.status
+      if (status === 401) c.header('WWW-Authenticate', 'Bearer')
+      const message = status === 413 ? 'request body too large' : err.message || 'request failed'
+      return c.json({error: message}, status)
+    }
+    log?.(`error ${c.req.method} ${new URL(c.req.url).pathname}: ${err.stack ?? err.message}`)
+    return c.json({error: 'internal server error'}, 500)
+  }
+}
+
+export const notFoundHandler = (c: Context) => c.json({error: 'not found'}, 404)

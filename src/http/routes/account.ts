@@ -1,0 +1,20 @@
+import {Hono} from 'hono'
+import {applyModuleChange, parseSetField} from '../../core/account/set-field.js'
+import {notFound} from '../../core/errors.js'
+import type {AppEnv, Deps} from '../env.js'
+import {requirePermission} from '../middleware/auth.js'
+
+/** `POST /account/set_field.json`: enable or disable a module of the account (permission `account`). */
+export function accountRoutes(deps: Deps) {
+  const app = new Hono<AppEnv>()
+  app.post('/account/set_field.json', async (c) => {
+    const user = requirePermission(c, 'account')
+    const request = parseSetField(c.req.query())
+    const account = await deps.store.accounts.getAccount(user.accountId)
+    if (!account) throw notFound()
+    const modules = applyModuleChange(account.settings.modules, request.action, request.value)
+    const value = await deps.store.accounts.setModules(user.accountId, modules)
+    return c.json({key: request.key, value})
+  })
+  return app
+}

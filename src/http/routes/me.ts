@@ -1,0 +1,17 @@
+import {Hono} from 'hono'
+import {notFound} from '../../core/errors.js'
+import type {AppEnv, Deps} from '../env.js'
+import {requireUser} from '../middleware/auth.js'
+
+/** `GET /svc/me.json`: the current user (never a token), for `svc whoami`. */
+export function meRoutes(deps: Deps) {
+  const app = new Hono<AppEnv>()
+  app.get('/svc/me.json', async (c) => {
+    const principal = requireUser(c)
+    const user = await deps.store.accounts.getUser(principal.accountId, principal.id)
+    const account = await deps.store.accounts.getAccount(principal.accountId)
+    if (!user || !account) throw notFound()
+    return c.json({...user, account: {id: account.id, name: account.name, modules: account.settings.modules}})
+  })
+  return app
+}

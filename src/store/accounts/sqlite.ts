@@ -1,0 +1,186 @@
+import {createHash, randomBytes, timingSafeEqual} from 'node:crypto'
+import type {Principal, Role} from '../../core/auth/permissions.js'
+import {notFound, validation} from '../../core/errors.js'
+import {type Sqlite, writeTx} from '../sqlite.js'
+import type {Account, AccountsRepo, NewUser, UserView} from './types.js'
+
+interface AccountRow {id: number; name: string; settings: string; created_at: string}
+interface UserRow {
+  id: number; account_id: number; login: string; email: string; name: string; role: string
+  permissions: string; department_id: number | null
+}
+
+const sha256 = (value: string) => createHash('sha256').update(value).digest('hex')
+const now = () => new Date().toISOString()
+
+function toAccount(row: AccountRow): Account {
+  const settings = JSON.parse(row.settings) as Account['settings']
+  return {id: row.id, name: row.name, settings: {...settings, modules: settings.modules ?? []}, created_at: row.created_at}
+}
+
+export class SqliteAccountsRepo implements AccountsRepo {
+  constructor(private readonly db: Sqlite) {}
+
+  async createAccount(name: string): Promise<Account> {
+    const row = writeTx(this.db, () =>
+      this.db.prepare(`INSERT INTO accounts (name, settings, created_at) VALUES (?, '{"modules":[]}', ?) RETURNING *`).get(name, now()),
+    ) as AccountRow
+    return toAccount(row)
+  }
+
+  async getAccount(id: number): Promise<Account | null> {
+    const row = this.db.prepare('SELECT * FROM accounts WHERE id = ?').get(id) as AccountRow | undefined
+    return row ? toAccount(row) : null
+  }
+
+  async firstAccount(): Promise<Account | null> {
+    const row = this.db.prepare('SELECT * FROM accounts ORDER BY id LIMIT 1').get() as AccountRow | undefined
+    return row ? toAccount(row) : null
+  }
+
+  async listAccounts(): Promise<Account[]> {
+    return (this.db.prepare('SELECT * FROM accounts ORDER BY id').all() as AccountRow[]).map(toAccount)
+  }
+
+  async setModules(accountId: number, modules: string[]): Promise<string[]> {
+    return writeTx(this.db, () => {
+      const row = this.db.prepare('SELECT * FROM accounts WHERE id = ?').get(accountId) as AccountRow | undefined
+      if (!row) throw notFound('account not found')
+      const settings = {...toAccount(row).settings, modules}
+      this.db.prepare('UPDATE accounts SET settings = ? WHERE id = ?').run(JSON.stringify(settings), accountId)
+      return modules
+    })
+  }
+
+  async addUser(input: NewUser): Promise<UserView> {
+    const id = writeTx(this.db, () => {
+      if (!this.db.prepare('SELECT 1 FROM accounts WHERE id = ?').get(input.accountId)) throw notFound('account not found')
+      if (this.db.prepare('SELECT 1 FROM users WHERE account_id = ? AND login = ?').get(input.accountId, input.login)) {
+        throw validation({login: ['has already been taken']})
+      }
+      const departmentId = input.department ? this.namedId('departments', input.accountId, input.department) : null
+      const user = this.db
+        .prepare(
+          `INSERT INTO users (account_id, login, email, name, role, permissions, department_id, created_at)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+        )
+        .get(
+          input.accountId, input.login, input.email ?? '', input.name ?? input.login, input.role ?? 'user',
+          JSON.stringify([...new Set(input.permissions ?? [])]), departmentId, now(),
+        ) as {id: number}
+      for (const team of new Set(input.teams ?? [])) {
+        this.db.prepare('INSERT INTO user_teams (account_id, user_id, team_id) VALUES (?, ?, ?)')
+          .run(input.accountId, user.id, this.namedId('teams', input.accountId, team))
+      }
+      for (const group of new Set(input.groups ?? [])) {
+        this.db.prepare('INSERT INTO user_groups (account_id, user_id, group_id) VALUES (?, ?, ?)')
+          .run(input.accountId, user.id, this.namedId('groups', input.accountId, group))
+      }
+      return user.id
+    })
+    return (await this.getUser(input.accountId, id))!
+  }
+
+  /** Id of the named team/department/group of the account, created when missing. Call inside a write tx. */
+  private namedId(table: 'teams' | 'departments' | 'groups', accountId: number, name: string): number {
+    const found = this.db.prepare(`SELECT id FROM ${table} WHERE account_id = ? AND name = ?`).get(accountId, name) as {id: number} | undefined
+    if (found) return found.id
+    return (this.db.prepare(`INSERT INTO ${table} (account_id, name) VALUES (?, ?) RETURNING id`).get(accountId, name) as {id: number}).id
+  }
+
+  private view(row: UserRow): UserView {
+    const teams = this.db.prepare(
+      'SELECT t.id, t.name FROM user_teams ut JOIN teams t ON t.id = ut.team_id WHERE ut.user_id = ? ORDER BY t.id',
+    ).all(row.id) as {id: number; name: string}[]
+    const groups = this.db.prepare(
+      'SELECT g.id, g.name FROM user_groups ug JOIN groups g ON g.id = ug.group_id WHERE ug.user_id = ? ORDER BY g.id',
+    ).all(row.id) as {id: number; name: string}[]
+    const department = row.department_id === null
+      ? undefined
+      : (this.db.prepare('SELECT id, name FROM departments WHERE id = ?').get(row.department_id) as {id: number; name: string} | undefined)
+    return {
+      id: row.id,
+      account_id: row.account_id,
+      login: row.login,
+      email: row.email,
+      name: row.name,
+      role: row.role as Role,
+      permissions: JSON.parse(row.permissions) as string[],
+      team_ids: teams.map((t) => t.id),
+      group_ids: groups.map((g) => g.id),
+      department_ids: department ? [department.id] : [],
+      team_names: teams.map((t) => t.name),
+      group_names: groups.map((g) => g.name),
+      department_names: department ? [department.name] : [],
+    }
+  }
+
+  async getUser(accountId: number, userId: number): Promise<UserView | null> {
+    const row = this.db.prepare('SELECT * FROM users WHERE account_id = ? AND id = ?').get(accountId, userId) as UserRow | undefined
+    return row ? this.view(row) : null
+  }
+
+  async findUserByLogin(accountId: number, login: string): Promise<UserView | null> {
+    const row = this.db.prepare('SELECT * FROM users WHERE account_id = ? AND login = ?').get(accountId, login) as UserRow | undefined
+    return row ? this.view(row) : null
+  }
+
+  async listUsers(accountId: number): Promise<UserView[]> {
+    return (this.db.prepare('SELECT * FROM users WHERE account_id = ? ORDER BY id').all(accountId) as UserRow[]).map((r) => this.view(r))
+  }
+
+  async defaultUser(accountId: number): Promise<UserView | null> {
+    const row = this.db.prepare(
+      `SELECT * FROM users WHERE account_id = ? ORDER BY CASE role WHEN 'admin' THEN 0 ELSE 1 END, id LIMIT 1`,
+    ).get(accountId) as UserRow | undefined
+    return row ? this.view(row) : null
+  }
+
+  async principal(userId: number): Promise<Principal | null> {
+    const row = this.db.prepare('SELECT * FROM users WHERE id = ?').get(userId) as UserRow | undefined
+    if (!row) return null
+    const v = this.view(row)
+    return {
+      id: v.id, accountId: v.account_id, login: v.login, email: v.email, name: v.name, role: v.role,
+      permissions: v.permissions, teamIds: v.team_ids, groupIds: v.group_ids, departmentIds: v.department_ids,
+    }
+  }
+
+  async createToken(userId: number, kind: 'api' | 'session' = 'api', ttlSeconds?: number): Promise<string> {
+    const raw = randomBytes(32).toString('base64url')
+    writeTx(this.db, () => {
+      const user = this.db.prepare('SELECT account_id FROM users WHERE id = ?').get(userId) as {account_id: number} | undefined
+      if (!user) throw notFound('user not found')
+      const expires = ttlSeconds ? new Date(Date.now() + ttlSeconds * 1000).toISOString() : null
+      this.db.prepare('INSERT INTO tokens (account_id, user_id, token_hash, kind, expires_at, created_at) VALUES (?, ?, ?, ?, ?, ?)')
+        .run(user.account_id, userId, sha256(raw), kind, expires, now())
+    })
+    return raw
+  }
+
+  async authenticate(rawToken: string, kind: 'api' | 'session' = 'api'): Promise<Principal | null> {
+    if (!rawToken || rawToken.length > 512) return null
+    const hash = sha256(rawToken)
+    const row = this.db.prepare('SELECT user_id, token_hash, kind, expires_at FROM tokens WHERE token_hash = ?').get(hash) as
+      | {user_id: number; token_hash: string; kind: string; expires_at: string | null}
+      | undefined
+    if (!row || row.kind !== kind) return null
+    if (!timingSafeEqual(Buffer.from(row.token_hash), Buffer.from(hash))) return null
+    if (row.expires_at && row.expires_at < now()) return null
+    return this.principal(row.user_id)
+  }
+
+  async revokeToken(rawToken: string): Promise<void> {
+    writeTx(this.db, () => this.db.prepare('DELETE FROM tokens WHERE token_hash = ?').run(sha256(rawToken)))
+  }
+
+  async secret(name: string): Promise<string> {
+    return writeTx(this.db, () => {
+      const row = this.db.prepare('SELECT value FROM server_secrets WHERE name = ?').get(name) as {value: string} | undefined
+      if (row) return row.value
+      const value = randomBytes(32).toString('base64url')
+      this.db.prepare('INSERT INTO server_secrets (name, value) VALUES (?, ?)').run(name, value)
+      return value
+    })
+  }
+}

@@ -1,0 +1,67 @@
+import type {Principal, Role} from '../../core/auth/permissions.js'
+
+export interface Account {
+  id: number
+  name: string
+  settings: {modules: string[]; [key: string]: unknown}
+  created_at: string
+}
+
+export interface NewUser {
+  accountId: number
+  login: string
+  role?: Role
+  permissions?: string[]
+  /** Team names; created in the account when missing. */
+  teams?: string[]
+  /** Department name; created in the account when missing. */
+  department?: string | null
+  groups?: string[]
+  email?: string
+  name?: string
+}
+
+/** Public shape of a user (never carries a token). */
+export interface UserView {
+  id: number
+  account_id: number
+  login: string
+  email: string
+  name: string
+  role: Role
+  permissions: string[]
+  team_ids: number[]
+  group_ids: number[]
+  department_ids: number[]
+  team_names: string[]
+  group_names: string[]
+  department_names: string[]
+}
+
+export interface AccountsRepo {
+  createAccount(name: string): Promise<Account>
+  getAccount(id: number): Promise<Account | null>
+  firstAccount(): Promise<Account | null>
+  listAccounts(): Promise<Account[]>
+  /** Replaces account.settings.modules; returns the new array. */
+  setModules(accountId: number, modules: string[]): Promise<string[]>
+
+  addUser(input: NewUser): Promise<UserView>
+  getUser(accountId: number, userId: number): Promise<UserView | null>
+  findUserByLogin(accountId: number, login: string): Promise<UserView | null>
+  listUsers(accountId: number): Promise<UserView[]>
+  /** The account's first admin (lowest id), else its first user. */
+  defaultUser(accountId: number): Promise<UserView | null>
+  principal(userId: number): Promise<Principal | null>
+
+  /** Mints a random token (32 bytes, base64url) for the user; only its SHA-256 is stored. */
+  createToken(userId: number, kind?: 'api' | 'session', ttlSeconds?: number): Promise<string>
+  /** The user a raw token belongs to, or null (unknown, expired). */
+  authenticate(rawToken: string, kind?: 'api' | 'session'): Promise<Principal | null>
+  revokeToken(rawToken: string): Promise<void>
+
+  /** A per-data-dir secret (cookie signing, ...), created on first use and shared by every process. */
+  secret(name: string): Promise<string>
+}
+
+export type {Principal}

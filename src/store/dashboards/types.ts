@@ -1,0 +1,3 @@
+/** Repository interface of the dashboards area: what http needs from storage, implementation-neutral. */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type
+export interface DashboardsRepo {}

@@ -1,0 +1,10 @@
+import {migrations as apps} from '../apps/migrations.js'
+import {migrations as dashboards} from '../dashboards/migrations.js'
+import {migrations as dbs} from '../dbs/migrations.js'
+import {migrations as flows} from '../flows/migrations.js'
+import {migrations as prompts} from '../prompts/migrations.js'
+import {migration as accounts} from './001_accounts.js'
+import type {Migration} from './types.js'
+
+/** Every migration, ordered by id. Each area owns a block of ids (see the area's migrations.ts). */
+export const MIGRATIONS: Migration[] = [accounts, ...prompts, ...dashboards, ...apps, ...dbs, ...flows].sort((a, b) => a.id - b.id)

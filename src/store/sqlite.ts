@@ -1,0 +1,50 @@
+import Database from 'better-sqlite3'
+import {mkdirSync} from 'node:fs'
+import {join, resolve} from 'node:path'
+import {MIGRATIONS} from './migrations/index.js'
+
+export type Sqlite = Database.Database
+
+/** The data file inside a data dir: `DIR/svc.sqlite`. */
+export const dataFile = (dataDir: string) => join(resolve(dataDir), 'svc.sqlite')
+
+/**
+ * Opens (creating when needed) the SQLite file of a data dir: WAL, busy_timeout, foreign keys,
+ * and the numbered migrations run in one immediate transaction.
+ * Several processes (a `svc serve` and embedded CLI calls) may share one file.
+ */
+export function openSqlite(dataDir: string, options: {readonly?: boolean} = {}): Sqlite {
+  mkdirSync(resolve(dataDir), {recursive: true})
+  const db = new Database(dataFile(dataDir), {readonly: options.readonly ?? false})
+  db.pragma('busy_timeout = 10000')
+  db.pragma('journal_mode = WAL')
+  // NORMAL is durable across a crash of the process (kill -9); only an OS crash may lose the last commits.
+  db.pragma('synchronous = NORMAL')
+  db.pragma('foreign_keys = ON')
+  if (!options.readonly) migrate(db)
+  return db
+}
+
+function migrate(db: Sqlite): void {
+  db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (id INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)')
+  const applied = new Set(
+    (db.prepare('SELECT id FROM schema_migrations').all() as {id: number}[]).map((r) => r.id),
+  )
+  const pending = MIGRATIONS.filter((m) => !applied.has(m.id))
+  if (pending.length === 0) return
+  const run = db.transaction(() => {
+    // Re-read inside the write lock: another process may have migrated meanwhile.
+    const done = new Set((db.prepare('SELECT id FROM schema_migrations').all() as {id: number}[]).map((r) => r.id))
+    for (const m of pending) {
+      if (done.has(m.id)) continue
+      if (m.up.trim()) db.exec(m.up)
+      db.prepare('INSERT INTO schema_migrations (id, name, applied_at) VALUES (?, ?, ?)').run(m.id, m.name, new Date().toISOString())
+    }
+  })
+  run.immediate()
+}
+
+/** Runs `fn` in a `BEGIN IMMEDIATE` transaction (the write lock is taken up front). */
+export function writeTx<T>(db: Sqlite, fn: () => T): T {
+  return db.transaction(fn).immediate()
+}
