@@ -1,0 +1,78 @@
+import {Command, Flags, type Interfaces} from '@oclif/core'
+import {Client} from '../client/backend.js'
+import type {Backend} from '../client/backend.js'
+import {resolveBackend} from '../client/resolve.js'
+import {isSvcError, SvcError} from '../core/errors.js'
+import {EXIT, exitCodeFor} from './exit-codes.js'
+
+/** Shared by every command: `--json` prints the typed result; errors become a message + exit code. */
+export abstract class SvcCommand extends Command {
+  static enableJsonFlag = true
+
+  /** Prints a line on stdout unless `--json` (the result is printed as JSON then). */
+  protected say(line: string): void {
+    if (!this.jsonEnabled()) this.log(line)
+  }
+
+  /** Prints a line on stderr unless `--json`. */
+  protected note(line: string): void {
+    if (!this.jsonEnabled()) process.stderr.write(line + '\n')
+  }
+
+  protected async catch(err: Error & {exitCode?: number; oclif?: {exit?: number}}): Promise<unknown> {
+    const error = toSvcError(err)
+    const code = error.code === 'usage' && err.oclif?.exit !== undefined ? EXIT.usage : exitCodeFor(error)
+    if (this.jsonEnabled()) {
+      process.stdout.write(
+        JSON.stringify({error: {code: error.code, status: error.status, message: error.message, details: error.details ?? null}}) + '\n',
+      )
+    } else {
+      process.stderr.write(`Error: ${error.message}\n`)
+      const fields = error.code === 'validation' ? error.details : undefined
+      if (fields && typeof fields === 'object') {
+        for (const [field, messages] of Object.entries(fields)) {
+          if (Array.isArray(messages)) process.stderr.write(`  ${field}: ${messages.join(', ')}\n`)
+        }
+      }
+      if (error.hint) process.stderr.write(`Try: ${error.hint}\n`)
+    }
+    process.exitCode = code
+    return undefined
+  }
+}
+
+function toSvcError(err: Error & {oclif?: {exit?: number}}): SvcError {
+  if (isSvcError(err)) return err
+  if (err.oclif?.exit !== undefined) return new SvcError('usage', 0, err.message.split('\n')[0] ?? err.message, undefined, 'add --help to see the usage')
+  if ((err as NodeJS.ErrnoException).code === 'ENOENT') return new SvcError('usage', 0, err.message)
+  return new SvcError('internal', 0, err.message)
+}
+
+/** Flags that pick the backend; each also reads its environment variable. */
+export const targetFlags = {
+  url: Flags.string({description: 'server URL (remote backend)', env: 'SVC_URL', helpGroup: 'TARGET'}),
+  token: Flags.string({description: 'API token for --url', env: 'SVC_TOKEN', helpGroup: 'TARGET'}),
+  data: Flags.string({description: 'local data dir (embedded backend)', env: 'SVC_DATA', helpGroup: 'TARGET'}),
+  as: Flags.string({description: 'login to act as on the embedded backend (default: first admin)', env: 'SVC_AS', helpGroup: 'TARGET'}),
+  profile: Flags.string({description: 'saved profile to use (svc login)', env: 'SVC_PROFILE', helpGroup: 'TARGET'}),
+}
+
+export type TargetFlagValues = Interfaces.InferredFlags<typeof targetFlags>
+
+/** A command that talks to a backend (remote or embedded): `this.client()` gives typed calls. */
+export abstract class BackendCommand extends SvcCommand {
+  static baseFlags = {...targetFlags}
+
+  private backend?: Backend
+
+  protected async client(flags: TargetFlagValues): Promise<Client> {
+    this.backend ??= await resolveBackend(flags)
+    this.note(this.backend.description)
+    return new Client(this.backend)
+  }
+
+  protected async finally(err: Error | undefined): Promise<unknown> {
+    await this.backend?.close()
+    return super.finally(err)
+  }
+}

@@ -1,0 +1,46 @@
+import {Flags} from '@oclif/core'
+import {SvcCommand} from '../cli/base-command.js'
+import {DEFAULT_DATA_DIR} from '../paths.js'
+
+export default class Serve extends SvcCommand {
+  static description = 'Run the self-hosted server (the full API) over a local data dir'
+  static examples = ['<%= config.bin %> serve', '<%= config.bin %> serve --port 8080 --data ./data --system-prompts ./prompts']
+  static flags = {
+    port: Flags.integer({description: 'port (0 picks a free one)', default: 4000, env: 'SVC_PORT', min: 0, max: 65535}),
+    host: Flags.string({description: 'interface to listen on', default: '127.0.0.1', env: 'SVC_HOST'}),
+    data: Flags.string({description: 'data dir (holds svc.sqlite)', default: DEFAULT_DATA_DIR, env: 'SVC_DATA'}),
+    'system-prompts': Flags.string({description: 'folder of system prompt files that win over the packaged ones', env: 'SVC_SYSTEM_PROMPTS'}),
+    'trust-proxy': Flags.boolean({description: 'take the client address from X-Forwarded-For', default: false}),
+    'public-url': Flags.string({description: 'base URL the platform is reached at (ACCOUNT_URL in prompts)', env: 'SVC_PUBLIC_URL'}),
+    quiet: Flags.boolean({description: 'no request log', default: false}),
+  }
+
+  async run() {
+    const {flags} = await this.parse(Serve)
+    const {startServer} = await import('../http/serve.js')
+    const log = (line: string) => process.stderr.write(line + '\n')
+    const server = await startServer({
+      dataDir: flags.data,
+      port: flags.port,
+      host: flags.host,
+      systemPromptsDir: flags['system-prompts'],
+      trustProxy: flags['trust-proxy'],
+      publicUrl: flags['public-url'],
+      log: flags.quiet ? undefined : log,
+    })
+    const account = await server.store.accounts.firstAccount()
+    if (!account || !(await server.store.accounts.defaultUser(account.id))) {
+      log(`No users yet. Create one: svc admin user add admin --role admin --data ${flags.data}`)
+    }
+    process.stdout.write(`Listening on ${server.url}\n`)
+    await new Promise<void>((done) => {
+      const stop = (signal: string) => {
+        log(`${signal}: finishing in-flight requests and closing the database`)
+        server.close().then(done, done)
+      }
+      process.once('SIGINT', () => stop('SIGINT'))
+      process.once('SIGTERM', () => stop('SIGTERM'))
+    })
+    return {url: server.url}
+  }
+}

@@ -1,0 +1,66 @@
+import {serve, type ServerType} from '@hono/node-server'
+import type {AddressInfo} from 'node:net'
+import {resolve} from 'node:path'
+import {PACKAGE_SYSTEM_PROMPTS} from '../paths.js'
+import {openStore, type Store} from '../store/index.js'
+import {createApp} from './app.js'
+import type {Deps} from './env.js'
+
+export interface ServeOptions {
+  dataDir: string
+  port?: number
+  host?: string
+  systemPromptsDir?: string
+  trustProxy?: boolean
+  publicUrl?: string
+  log?: (line: string) => void
+}
+
+export interface RunningServer {
+  url: string
+  port: number
+  host: string
+  store: Store
+  deps: Deps
+  /** Stops accepting connections, lets in-flight requests finish, then closes the database. */
+  close(): Promise<void>
+}
+
+/** Starts the self-hosted server over a data dir. Port 0 picks a free port. */
+export async function startServer(options: ServeOptions): Promise<RunningServer> {
+  const store = openStore(options.dataDir)
+  const deps: Deps = {
+    store,
+    systemPromptsDirs: [PACKAGE_SYSTEM_PROMPTS, ...(options.systemPromptsDir ? [resolve(options.systemPromptsDir)] : [])],
+    trustProxy: options.trustProxy ?? false,
+    publicUrl: options.publicUrl,
+    log: options.log,
+  }
+  const app = createApp(deps)
+  const host = options.host ?? '127.0.0.1'
+  const server: ServerType = await new Promise((resolveServer, reject) => {
+    const s = serve({fetch: app.fetch, port: options.port ?? 4000, hostname: host}, () => resolveServer(s))
+    s.once('error', reject)
+  })
+  const port = (server.address() as AddressInfo).port
+  const urlHost = host.includes(':') ? `[${host}]` : host
+  let closing: Promise<void> | undefined
+  return {
+    url: `http://${urlHost}:${port}`,
+    port,
+    host,
+    store,
+    deps,
+    close() {
+      closing ??= new Promise<void>((done) => {
+        server.close(() => {
+          store.close()
+          done()
+        })
+        // Idle keep-alive sockets would hold close() open; in-flight requests still finish.
+        ;(server as import('node:http').Server).closeIdleConnections?.()
+      })
+      return closing
+    },
+  }
+}
