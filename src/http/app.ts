@@ -2,6 +2,7 @@ import {Hono} from 'hono'
 import {bodyLimit} from 'hono/body-limit'
 import {payloadTooLarge} from '../core/errors.js'
 import type {AppEnv, Deps} from './env.js'
+import {accessLog} from './middleware/access-log.js'
 import {identify} from './middleware/auth.js'
 import {notFoundHandler, onError} from './middleware/errors.js'
 import {accountRoutes} from './routes/account.js'
@@ -29,6 +30,7 @@ export function createApp(deps: Deps) {
       },
     }),
   )
+  if (deps.log) app.use('*', accessLog(deps.log))
   app.use('*', identify(deps))
   app.route('/', meRoutes(deps))
   app.route('/', accountRoutes(deps))
