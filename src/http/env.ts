@@ -12,8 +12,13 @@ export interface Deps {
   bodyLimit?: number
   /** Base URL the platform is reachable at (ACCOUNT_URL); default: the request's origin. */
   publicUrl?: string
+  /** Rate limit of public database writes (create/update/delete) per visitor address; default from
+   *  SVC_DB_PUBLIC_WRITES ("LIMIT/SECONDS"), else 120 per 60 s. `limit: 0` disables it. */
+  dbPublicWrites?: {limit: number; windowSeconds: number}
   /** One line per event; never given a token or a secret. Default: silent. */
   log?: (line: string) => void
+  /** Overrides of the flow runner's bounds (flows area; defaults in src/core/flows/limits.ts). */
+  flowLimits?: Partial<Record<'actionWaitMs' | 'connectorTimeoutMs' | 'runTimeoutMs' | 'maxResponseBytes', number>>
 }
 
 /** Hono environment of the app. */

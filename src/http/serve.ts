@@ -4,6 +4,7 @@ import {resolve} from 'node:path'
 import {PACKAGE_SYSTEM_PROMPTS} from '../paths.js'
 import {openStore, type Store} from '../store/index.js'
 import {createApp} from './app.js'
+import {createFlowScheduler} from './routes/flows/scheduler.js'
 import type {Deps} from './env.js'
 
 export interface ServeOptions {
@@ -43,6 +44,9 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     s.once('error', reject)
   })
   const port = (server.address() as AddressInfo).port
+  // Crons run only inside `svc serve` (never in the embedded CLI backend).
+  const scheduler = createFlowScheduler(deps)
+  scheduler.start()
   const urlHost = host.includes(':') ? `[${host}]` : host
   let closing: Promise<void> | undefined
   return {
@@ -53,9 +57,12 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     deps,
     close() {
       closing ??= new Promise<void>((done) => {
+        const schedulerStopped = scheduler.stop().catch(() => undefined)
         server.close(() => {
-          store.close()
-          done()
+          void schedulerStopped.then(() => {
+            store.close()
+            done()
+          })
         })
         // Idle keep-alive sockets would hold close() open; in-flight requests still finish.
         ;(server as import('node:http').Server).closeIdleConnections?.()

@@ -1,9 +1,22 @@
 import {Hono} from 'hono'
 import type {AppEnv, Deps} from '../env.js'
+import {actionsRoutes} from './flows/actions.js'
+import {connectorRoutes} from './flows/connector.js'
+import {cronsRoutes} from './flows/crons.js'
+import {processesRoutes} from './flows/processes.js'
+import {resourcesRoutes} from './flows/resources.js'
 
-/** Routes of the flows area. */
+/**
+ * Routes of the flows area: resources (connectors, flows), app actions, public connector
+ * methods, crons and flow processes. The cron scheduler is started by `svc serve` only
+ * (src/http/routes/flows/scheduler.ts).
+ */
 export function flowsRoutes(deps: Deps) {
-  void deps
   const app = new Hono<AppEnv>()
+  app.route('/', resourcesRoutes(deps))
+  app.route('/', actionsRoutes(deps))
+  app.route('/', connectorRoutes(deps))
+  app.route('/', cronsRoutes(deps))
+  app.route('/', processesRoutes(deps))
   return app
 }

@@ -1,9 +1,184 @@
-import {Hono} from 'hono'
+import {Hono, type Context} from 'hono'
+import type {Principal} from '../../core/auth/permissions.js'
+import {badRequest, forbidden, notFound} from '../../core/errors.js'
+import {EXTRA_SUFFIX, pickStored, withExtra, type Resolved} from '../../core/prompts/cascade.js'
+import {toView, type PromptRecord, type Viewer} from '../../core/prompts/types.js'
+import {isUuid} from '../../core/prompts/uuid.js'
+import {isPromptCode, listFilters, mayChange, promptData} from '../../core/prompts/validate.js'
+import {findSystemFile, listSystemFiles} from '../../store/prompts/system-files.js'
 import type {AppEnv, Deps} from '../env.js'
+import {requireUser} from '../middleware/auth.js'
+import {envelope, jsonObject} from '../middleware/body.js'
 
-/** Routes of the prompts area. */
+const JSON_TYPE = 'application/json; charset=utf-8'
+const MARKDOWN_TYPE = 'text/markdown; charset=utf-8'
+
+/** Request headers of the render endpoint (the CLI sends them). */
+export const STRICT_HEADER = 'x-svc-strict'
+/** Embedded backend only: a token the CLI was given to render as TOKEN (checked against the acting user). */
+export const TOKEN_HEADER = 'x-svc-token'
+
+const viewerOf = (user: Principal): Viewer => ({
+  accountId: user.accountId, userId: user.id, teamIds: user.teamIds, departmentIds: user.departmentIds,
+})
+
+const json = (c: Context, value: unknown, status: 200 | 201 = 200) => c.body(JSON.stringify(value), status, {'Content-Type': JSON_TYPE})
+const markdown = (c: Context, text: string, headers: Record<string, string> = {}) =>
+  c.body(text, 200, {'Content-Type': MARKDOWN_TYPE, 'Cache-Control': 'no-store', ...headers})
+
+/** `name.ext` of a path segment, or null when the extension differs. */
+function stem(file: string, ext: string): string | null {
+  return file.endsWith(ext) ? file.slice(0, -ext.length) : null
+}
+
+/** ACCOUNT_URL: the configured public URL, else the request's origin; never a trailing slash. */
+function accountUrl(deps: Deps, c: Context): string {
+  return (deps.publicUrl || new URL(c.req.url).origin).replace(/\/+$/, '')
+}
+
+/**
+ * TOKEN: the request's bearer token. The embedded backend has none: it may pass a token the CLI
+ * was given (`X-Svc-Token`, honoured only in-process and only when it is the acting user's own);
+ * otherwise, and for a browser session, a visible placeholder is rendered (never the session key).
+ */
+async function tokenFor(deps: Deps, c: Context<AppEnv>, user: Principal): Promise<{token: string; source: string}> {
+  const bearer = c.get('token')
+  if (c.get('authVia') === 'bearer' && bearer) return {token: bearer, source: 'bearer'}
+  const given = c.get('authVia') === 'embedded' ? c.req.header(TOKEN_HEADER) : undefined
+  if (given) {
+    const owner = await deps.store.accounts.authenticate(given)
+    if (!owner || owner.id !== user.id) throw badRequest(`the token given is not an API token of ${user.login}`)
+    return {token: given, source: 'given'}
+  }
+  const {TOKEN_PLACEHOLDER} = await import('../../core/prompts/render.js')
+  return {token: TOKEN_PLACEHOLDER, source: 'placeholder'}
+}
+
+/** Routes of the prompts area (platform-api.md "Prompts"). */
 export function promptsRoutes(deps: Deps) {
-  void deps
   const app = new Hono<AppEnv>()
+  const repo = deps.store.prompts
+
+  /** A prompt the user can see, else 404 (foreign, hidden, unknown or not a UUID alike). */
+  async function visible(user: Principal, id: string): Promise<PromptRecord> {
+    const record = isUuid(id) ? await repo.get(viewerOf(user), id) : null
+    if (!record) throw notFound('prompt not found')
+    return record
+  }
+
+  async function changeable(user: Principal, id: string): Promise<PromptRecord> {
+    const record = await visible(user, id)
+    if (!mayChange(user, record)) throw forbidden('only its creator or an admin may change this prompt')
+    return record
+  }
+
+  /** The validated prompt of a write, Liquid syntax included (liquidjs loaded only here). */
+  async function validated(c: Context<AppEnv>, user: Principal, existing?: PromptRecord) {
+    const input = envelope(await jsonObject(c), 'prompt')
+    const {templateError} = await import('../../core/prompts/render.js')
+    return promptData(input, user, existing, templateError)
+  }
+
+  /** The cascade's winner for `code` (stored layers, then system files), or null. */
+  async function cascade(user: Principal, code: string): Promise<{main: Resolved; extra: Resolved | null} | null> {
+    const viewer = viewerOf(user)
+    const extraCode = code + EXTRA_SUFFIX
+    const stored = await repo.byCodes(viewer, [code, extraCode])
+    const layer = async (c: string): Promise<Resolved | null> => {
+      const hit = pickStored(stored.filter((p) => p.code === c), viewer)
+      if (hit) return hit
+      const file = await findSystemFile(deps.systemPromptsDirs, c)
+      return file ? {layer: 'system', content: file.content, record: null} : null
+    }
+    const main = await layer(code)
+    if (!main) return null
+    return {main, extra: await layer(extraCode)}
+  }
+
+  app.get('/svc/prompts.json', async (c) => {
+    const user = requireUser(c)
+    const records = await repo.list(viewerOf(user), listFilters(c.req.query()))
+    return json(c, records.map(toView))
+  })
+
+  app.post('/svc/prompts.json', async (c) => {
+    const user = requireUser(c)
+    const data = await validated(c, user)
+    return json(c, toView(await repo.create(user.accountId, user.id, data)), 201)
+  })
+
+  /** Not in platform-api.md: the system prompt files the server has (code, kind, name, placeholder, source). */
+  app.get('/svc/prompts/system.json', async (c) => {
+    requireUser(c)
+    return json(c, await listSystemFiles(deps.systemPromptsDirs))
+  })
+
+  app.get('/svc/prompts/system/:file', async (c) => {
+    requireUser(c)
+    const code = stem(c.req.param('file'), '.md')
+    const file = code === null ? null : await findSystemFile(deps.systemPromptsDirs, code)
+    if (!file) throw notFound('system prompt not found')
+    return markdown(c, file.content, {'X-Svc-Prompt-Kind': file.kind})
+  })
+
+  app.get('/svc/prompts/:file', async (c) => {
+    const user = requireUser(c)
+    const file = c.req.param('file')
+    const jsonId = stem(file, '.json')
+    if (jsonId !== null) return json(c, toView(await visible(user, jsonId)))
+    const mdId = stem(file, '.md')
+    if (mdId !== null) return markdown(c, (await visible(user, mdId)).content)
+    throw notFound()
+  })
+
+  app.patch('/svc/prompts/:file', async (c) => {
+    const user = requireUser(c)
+    const id = stem(c.req.param('file'), '.json')
+    if (id === null) throw notFound()
+    const existing = await changeable(user, id)
+    const data = await validated(c, user, existing)
+    const updated = await repo.update(user.accountId, existing.id, data)
+    if (!updated) throw notFound('prompt not found')
+    return json(c, toView(updated))
+  })
+
+  app.delete('/svc/prompts/:file', async (c) => {
+    const user = requireUser(c)
+    const id = stem(c.req.param('file'), '.json')
+    if (id === null) throw notFound()
+    const existing = await changeable(user, id)
+    if (!(await repo.delete(user.accountId, existing.id))) throw notFound('prompt not found')
+    return c.body(null, 204)
+  })
+
+  app.get('/svc/prompt/:file', async (c) => {
+    const user = requireUser(c)
+    const code = stem(c.req.param('file'), '.md')
+    if (code === null || !isPromptCode(code)) throw notFound('prompt not found')
+    const {parseDate, renderPrompt, variablesFrom} = await import('../../core/prompts/render.js')
+    const params = new URL(c.req.url).searchParams
+    const date = parseDate(params.get('date') ?? undefined)
+    const variables = variablesFrom(params.entries())
+    const found = await cascade(user, code)
+    if (!found) throw notFound(`no prompt with code "${code}"`)
+    const {token, source} = await tokenFor(deps, c, user)
+    const text = await renderPrompt({
+      template: withExtra(found.main.content, found.extra?.content ?? null),
+      accountUrl: accountUrl(deps, c),
+      token,
+      date,
+      variables,
+      strict: c.req.header(STRICT_HEADER) === '1',
+    })
+    const headers: Record<string, string> = {
+      'X-Svc-Prompt-Source': found.main.layer,
+      'X-Svc-Prompt-Extra': found.extra ? '1' : '0',
+      'X-Svc-Prompt-Token': source,
+    }
+    if (found.main.record) headers['X-Svc-Prompt-Id'] = found.main.record.id
+    if (found.extra) headers['X-Svc-Prompt-Extra-Source'] = found.extra.layer
+    return markdown(c, text, headers)
+  })
+
   return app
 }

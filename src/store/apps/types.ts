@@ -17,7 +17,74 @@ export interface AppActionTarget {
   actions: AppAction[]
 }
 
+/** The fields a user writes (already validated and normalised by core/apps). */
+export interface AppInput {
+  name: string
+  url_code: string
+  description: string
+  app_engine: string
+  css_engine: string
+  source_code: string
+  public: boolean
+  active: boolean
+  db_code: string | null
+  show_in_module: string | null
+  prompt: string | null
+  actions: AppAction[]
+  fields: Record<string, unknown>
+  config: Record<string, unknown>
+}
+
+/** The output of a compile, stored on the app (and in the content-addressed build cache). */
+export interface AppBuild {
+  hash: string
+  app_code: string
+  css_code: string
+  app_build_time: number
+  css_build_time: number
+}
+
+/** A stored app, every column (http decides what a response shows). */
+export interface AppRecord extends AppInput {
+  id: string
+  account_id: number
+  app_code: string
+  css_code: string
+  build_hash: string
+  app_build_time: number
+  css_build_time: number
+  token: string
+  created_by_id: number
+  updated_by_id: number | null
+  created_at: string
+  updated_at: string
+}
+
+export interface AppListQuery {
+  q?: string
+  app_engine?: string
+  active?: boolean
+}
+
 export interface AppsRepo {
   /** The app with this UUID (any account), for `/svc/apps/:id/action/:name`; null when unknown. */
   actionTarget(appId: string): Promise<AppActionTarget | null>
+
+  list(accountId: number, query?: AppListQuery): Promise<AppRecord[]>
+  get(accountId: number, id: string): Promise<AppRecord | null>
+  /** Any account: for `/a/:id`. */
+  getById(id: string): Promise<AppRecord | null>
+  /** Apps with this url_code, across accounts, oldest first. */
+  findByUrlCode(urlCode: string): Promise<AppRecord[]>
+  /** Whether the url_code is used by another app of the account. */
+  urlCodeTaken(accountId: number, urlCode: string, exceptId?: string): Promise<boolean>
+  create(accountId: number, userId: number, input: AppInput, build: AppBuild): Promise<AppRecord>
+  /** Replaces the user fields and the build; 404 when the app is not in the account. */
+  update(accountId: number, id: string, userId: number, input: AppInput, build: AppBuild): Promise<AppRecord>
+  /** True when a row was removed. */
+  delete(accountId: number, id: string): Promise<boolean>
+
+  /** The content-addressed compile cache: same engine, css engine, source and compilers → same output. */
+  cachedBuild(hash: string): Promise<AppBuild | null>
+  saveBuild(build: AppBuild): Promise<void>
 }

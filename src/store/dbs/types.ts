@@ -1,3 +1,70 @@
 /** Repository interface of the dbs area: what http needs from storage, implementation-neutral. */
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type
-export interface DbsRepo {}
+import type {DbInput} from '../../core/dbs/db.js'
+import type {QuerySpec} from '../../core/dbs/query.js'
+import type {Data, IndexValues} from '../../core/dbs/records.js'
+
+/** The database object of the API (decisions.md). */
+export interface DbView {
+  id: number
+  name: string
+  code: string | null
+  app_id: string | null
+  schema: Record<string, unknown> | null
+  public_methods: Record<string, unknown>
+  fields: Record<string, unknown>
+  records_count: number
+  created_at: string
+  updated_at: string
+}
+
+export interface RecordView {
+  id: number
+  table_name: string | null
+  data: Data
+  created_at: string
+  updated_at: string
+}
+
+/** A record ready to be written: data converted, index column values computed. */
+export interface RecordWrite {
+  tableName: string | null
+  data: Data
+  index: IndexValues
+}
+
+/** Computes the index columns of a stored record (used when a schema change rebuilds them). */
+export type Indexer = (tableName: string | null, data: Data) => IndexValues
+
+/** Per-table record counts and per-field counts of records holding a non-null value. */
+export interface TableUsage {
+  table_name: string | null
+  records_count: number
+  fields: Record<string, number>
+}
+
+export interface DbsRepo {
+  list(accountId: number): Promise<DbView[]>
+  /** By id (digits) or code, inside the account. */
+  get(accountId: number, idOrCode: string): Promise<DbView | null>
+  /** Public methods: the database with this code; the oldest one wins when several accounts use it. */
+  findByCode(code: string): Promise<(DbView & {account_id: number}) | null>
+  /** 422 `{code: ['has already been taken']}` on a duplicate code in the account. */
+  create(accountId: number, input: DbInput): Promise<DbView>
+  /** Updates the db; when `reindex` is given, every record's index columns are rebuilt in the same transaction. */
+  update(accountId: number, id: number, input: DbInput, reindex?: Indexer): Promise<DbView | null>
+  /** Removes the db and all its records. */
+  delete(accountId: number, id: number): Promise<boolean>
+  /** Record counts per table, and per named field of each table. */
+  usage(accountId: number, dbId: number, fieldsByTable: Map<string | null, string[]>): Promise<TableUsage[]>
+
+  createRecord(accountId: number, dbId: number, record: RecordWrite): Promise<RecordView>
+  /** Inserts many records in one transaction (import). */
+  createRecords(accountId: number, dbId: number, records: RecordWrite[]): Promise<number>
+  getRecord(accountId: number, dbId: number, id: number, scope?: QuerySpec['scope']): Promise<RecordView | null>
+  /** Reads, transforms (`build` gets the stored record) and writes in one transaction; null when absent. */
+  updateRecord(
+    accountId: number, dbId: number, id: number, build: (existing: RecordView) => RecordWrite, scope?: QuerySpec['scope'],
+  ): Promise<RecordView | null>
+  deleteRecord(accountId: number, dbId: number, id: number, scope?: QuerySpec['scope']): Promise<boolean>
+  query(accountId: number, dbId: number, spec: QuerySpec): Promise<RecordView[]>
+}

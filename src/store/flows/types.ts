@@ -1,3 +1,81 @@
 /** Repository interface of the flows area: what http needs from storage, implementation-neutral. */
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type
-export interface FlowsRepo {}
+import type {CronJob, CronWrite} from '../../core/flows/crons.js'
+import type {JsonObject} from '../../core/flows/data.js'
+import type {FlowProcess, ProcessFilter, ProcessStatus, Trigger} from '../../core/flows/processes.js'
+import type {Resource, ResourceKind, ResourceWrite} from '../../core/flows/resources.js'
+
+export type {CronJob, CronWrite, FlowProcess, ProcessFilter, Resource, ResourceKind, ResourceWrite}
+
+export interface ResourceFilter {
+  kind?: ResourceKind
+  code?: string
+  /** Fragment of `name` or `code`. */
+  q?: string
+}
+
+export interface NewProcess {
+  /** A UUID chosen by the caller (default: a new one). */
+  id?: string
+  accountId: number
+  flowId: number | null
+  flowCode: string
+  trigger: Trigger
+  cronId?: number | null
+  appId?: string | null
+  action?: string | null
+  userId?: number | null
+  input: JsonObject
+  /** Who runs it: `host:pid`, to tell a run whose process died (see pendingRuns). */
+  runner: string
+}
+
+export interface ProcessResult {
+  status: Exclude<ProcessStatus, 'pending'>
+  output: JsonObject | null
+  error: string | null
+  steps: number
+}
+
+/** A cron with its account, as the scheduler sees it (across accounts). */
+export type DueCron = CronJob & {account_id: number}
+
+export interface FlowsRepo {
+  listResources(accountId: number, filter: ResourceFilter): Promise<Resource[]>
+  getResource(accountId: number, id: number): Promise<Resource | null>
+  findResource(accountId: number, kind: ResourceKind, code: string): Promise<Resource | null>
+  /** The connector with this code on the whole server (codes of connectors are server-wide unique). */
+  findConnector(code: string): Promise<{accountId: number; resource: Resource} | null>
+  /** The stored secret token of a resource of the account (never leaves the server). */
+  resourceSecret(accountId: number, id: number): Promise<string | null>
+  /** 422 `{code: ['has already been taken']}` for a duplicate. */
+  createResource(accountId: number, userId: number | null, write: ResourceWrite): Promise<Resource>
+  updateResource(accountId: number, id: number, write: ResourceWrite): Promise<Resource | null>
+  deleteResource(accountId: number, id: number): Promise<boolean>
+
+  createProcess(input: NewProcess): Promise<FlowProcess>
+  /** Records the end of a pending run; a run already ended is left as it is (returns it). */
+  finishProcess(accountId: number, id: string, result: ProcessResult): Promise<FlowProcess | null>
+  getProcess(accountId: number, id: string): Promise<FlowProcess | null>
+  /** Newest first. */
+  listProcesses(accountId: number, filter: ProcessFilter): Promise<FlowProcess[]>
+  /** Pending runs (of one account, or all) with their runner, to find runs whose process died. */
+  pendingRuns(accountId?: number): Promise<{id: string; account_id: number; runner: string | null}[]>
+  /** Ends pending runs as `error` with this text (runs no longer pending are left alone). */
+  interruptProcesses(ids: string[], error: string): Promise<number>
+  /** Deletes ended runs beyond the newest `keep` of each account; returns how many. */
+  pruneProcesses(keep: number): Promise<number>
+
+  listCrons(accountId: number): Promise<CronJob[]>
+  getCron(accountId: number, id: number): Promise<CronJob | null>
+  createCron(accountId: number, userId: number | null, write: CronWrite, nextRunAt: string | null): Promise<CronJob>
+  updateCron(accountId: number, id: number, write: CronWrite, nextRunAt: string | null): Promise<CronJob | null>
+  deleteCron(accountId: number, id: number): Promise<boolean>
+  /** Active crons of every account whose next run is at or before `nowIso`. */
+  dueCrons(nowIso: string, limit: number): Promise<DueCron[]>
+  /**
+   * Moves a due cron to its next run, only if nobody did meanwhile (compare-and-set on
+   * `next_run_at`), so two servers over one data file never start the same occurrence twice.
+   */
+  claimCron(id: number, expectedNextRunAt: string, nextRunAt: string | null, lastRunAt: string): Promise<boolean>
+  setCronLastProcess(accountId: number, id: number, processId: string, at: string): Promise<void>
+}

@@ -1,0 +1,36 @@
+import {Flags} from '@oclif/core'
+import {BackendCommand} from '../../cli/base-command.js'
+import {APP_ENGINES, type AppView} from '../../core/apps/validate.js'
+import {SvcError} from '../../core/errors.js'
+import {appBody, appFieldFlags, describeApp} from '../../dev/app-flags.js'
+import {projectOf, templateSource, writeProject} from '../../dev/project.js'
+
+export default class AppCreate extends BackendCommand {
+  static description = 'Create an app from a file or from a starter template; the server compiles it'
+  static examples = [
+    '<%= config.bin %> app create --template svelte --name "Counter" --dir ./counter',
+    '<%= config.bin %> app create --name Board --engine react --file App.jsx --public',
+  ]
+  static flags = {
+    ...appFieldFlags,
+    template: Flags.string({description: 'start from the starter of this engine (templates/)', options: [...APP_ENGINES]}),
+    dir: Flags.string({description: 'also write the app folder (svc-app.json + source) for svc app dev/push'}),
+  }
+
+  async run() {
+    const {flags} = await this.parse(AppCreate)
+    const app = await appBody(flags)
+    if (flags.template) {
+      if (flags.file) throw new SvcError('usage', 0, 'give either --template or --file')
+      app.app_engine ??= flags.template
+      app.source_code = await templateSource(flags.template)
+    }
+    if (app.source_code === undefined) throw new SvcError('usage', 0, 'give the source with --file FILE or --template ENGINE')
+    app.name ??= flags.template ? `My ${flags.template} app` : undefined
+    const client = await this.client(flags)
+    const created = await client.post<AppView>('/svc/apps.json', {app})
+    for (const line of describeApp(created, client.backend.baseUrl)) this.say(line)
+    if (flags.dir) this.say(`wrote ${await writeProject(flags.dir, projectOf(created), created.source_code)}`)
+    return created
+  }
+}

@@ -1,0 +1,20 @@
+import {Args, Flags} from '@oclif/core'
+import {BackendCommand} from '../../cli/base-command.js'
+import type {AppView} from '../../core/apps/validate.js'
+import {describeApp} from '../../dev/app-flags.js'
+import {resolveAppId} from '../../dev/project.js'
+
+export default class AppGet extends BackendCommand {
+  static description = 'Show one app (by id or url_code)'
+  static args = {app: Args.string({description: 'app id or url_code', required: true})}
+  static flags = {source: Flags.boolean({description: 'print only the source code'})}
+
+  async run() {
+    const {args, flags} = await this.parse(AppGet)
+    const client = await this.client(flags)
+    const app = await client.get<AppView>(`/svc/apps/${await resolveAppId(client, args.app)}.json`)
+    if (flags.source) this.say(app.source_code)
+    else for (const line of describeApp(app, client.backend.baseUrl)) this.say(line)
+    return app
+  }
+}

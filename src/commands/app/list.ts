@@ -1,0 +1,21 @@
+import {Flags} from '@oclif/core'
+import {BackendCommand} from '../../cli/base-command.js'
+import {table} from '../../cli/table.js'
+import type {AppView} from '../../core/apps/validate.js'
+
+export default class AppList extends BackendCommand {
+  static description = 'List the apps of the account'
+  static flags = {
+    q: Flags.string({description: 'search name and url_code'}),
+    engine: Flags.string({description: 'only this app engine'}),
+  }
+
+  async run() {
+    const {flags} = await this.parse(AppList)
+    const apps = await (await this.client(flags)).get<AppView[]>('/svc/apps.json', {query: {q: flags.q, app_engine: flags.engine}})
+    if (apps.length === 0) this.say('No apps yet. Create one: svc app create --template svelte --name "My app"')
+    else this.say(table(['id', 'name', 'url_code', 'engine', 'css', 'public', 'active'],
+      apps.map((a) => [a.id, a.name, a.url_code, a.app_engine, a.css_engine, a.public, a.active])))
+    return apps
+  }
+}

@@ -1,0 +1,28 @@
+import {Args, Flags} from '@oclif/core'
+import {BackendCommand} from '../../cli/base-command.js'
+import type {AppView} from '../../core/apps/validate.js'
+import {describeApp} from '../../dev/app-flags.js'
+import {resolveAppId} from '../../dev/project.js'
+
+export default class AppReplace extends BackendCommand {
+  static description = 'Replace a string in source_code, fields or prompt (source is recompiled)'
+  static examples = ['<%= config.bin %> app replace counter --old "Clicked" --new "Pressed"']
+  static args = {app: Args.string({description: 'app id or url_code', required: true})}
+  static flags = {
+    field: Flags.string({description: 'field to edit', options: ['source_code', 'fields', 'prompt'], default: 'source_code'}),
+    old: Flags.string({description: 'text to find (must match once, unless --all)', required: true}),
+    new: Flags.string({description: 'replacement text', required: true}),
+    all: Flags.boolean({description: 'replace every occurrence (replace_all)', default: false}),
+  }
+
+  async run() {
+    const {args, flags} = await this.parse(AppReplace)
+    const client = await this.client(flags)
+    const id = await resolveAppId(client, args.app)
+    const app = await client.patch<AppView>(`/svc/apps/${id}/replace.json`, {
+      field: flags.field, old_string: flags.old, new_string: flags.new, replace_all: flags.all,
+    })
+    for (const line of describeApp(app, client.backend.baseUrl)) this.say(line)
+    return app
+  }
+}

@@ -1,0 +1,22 @@
+import {Args} from '@oclif/core'
+import {BackendCommand} from '../../cli/base-command.js'
+import type {AppView} from '../../core/apps/validate.js'
+import {SvcError} from '../../core/errors.js'
+import {appBody, appFieldFlags, describeApp} from '../../dev/app-flags.js'
+import {resolveAppId} from '../../dev/project.js'
+
+export default class AppUpdate extends BackendCommand {
+  static description = 'Change fields of an app (only the flags given); a new source is compiled'
+  static args = {app: Args.string({description: 'app id or url_code', required: true})}
+  static flags = {...appFieldFlags}
+
+  async run() {
+    const {args, flags} = await this.parse(AppUpdate)
+    const app = await appBody(flags)
+    if (Object.keys(app).length === 0) throw new SvcError('usage', 0, 'nothing to change', undefined, 'see svc app update --help')
+    const client = await this.client(flags)
+    const updated = await client.patch<AppView>(`/svc/apps/${await resolveAppId(client, args.app)}.json`, {app})
+    for (const line of describeApp(updated, client.backend.baseUrl)) this.say(line)
+    return updated
+  }
+}

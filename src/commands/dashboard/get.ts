@@ -1,0 +1,18 @@
+import {Args} from '@oclif/core'
+import {BackendCommand} from '../../cli/base-command.js'
+import {table} from '../../cli/table.js'
+import {type DashboardView, kindOf, tileName} from '../../core/dashboards/format.js'
+import {configLines} from '../../core/dashboards/grid.js'
+
+export default class DashboardGet extends BackendCommand {
+  static description = 'Show one dashboard and its layout'
+  static args = {id: Args.integer({description: 'dashboard id', required: true, min: 1})}
+
+  async run() {
+    const {args, flags} = await this.parse(DashboardGet)
+    const d = await (await this.client(flags)).get<DashboardView>(`/toolkit/dashboards/${args.id}.json`)
+    this.say(`#${d.id} ${d.name} (context ${d.context}, ${kindOf(d)}${d.editable ? ', editable' : ''}), updated ${d.updated_at}`)
+    this.say(table(['id', 'tile', 'key', 'size', 'config'], d.layout.map((i) => [i.id, tileName(i.key), i.key, i.size, configLines(i.config).join('; ')])))
+    return d
+  }
+}

@@ -1,0 +1,108 @@
+/**
+ * Compiles an app once per distinct input: the key is a SHA-256 of (engine, css engine, source,
+ * compiler versions), looked up in a persistent cache before any compiler is loaded.
+ */
+import {createHash} from 'node:crypto'
+import {CSS_FRAMEWORK_ENGINES, type AppEngine, type CssEngine} from '../core/apps/validate.js'
+import {validation} from '../core/errors.js'
+import type {AppBuild} from '../store/apps/types.js'
+import {CompileError} from './errors.js'
+import {packageVersion} from './libs.js'
+
+/** Bump when the shape of compiled output changes (invalidates every cached build). */
+const COMPILER_REVISION = '1'
+const COMPILER_PACKAGES = [
+  'vite', 'svelte', '@sveltejs/vite-plugin-svelte', 'vue', '@vitejs/plugin-vue', 'react', 'react-dom', '@vitejs/plugin-react',
+  'esbuild', 'tailwindcss', '@tailwindcss/node', '@tailwindcss/oxide', 'kaplay', 'phaser',
+]
+
+let versionsKey: string | undefined
+export function compilerVersions(): string {
+  versionsKey ??= [COMPILER_REVISION, ...COMPILER_PACKAGES.map((p) => `${p}@${packageVersion(p)}`)].join(',')
+  return versionsKey
+}
+
+export interface CompileInput {
+  engine: AppEngine
+  cssEngine: CssEngine
+  source: string
+}
+
+export interface BuildCache {
+  cachedBuild(hash: string): Promise<AppBuild | null>
+  saveBuild(build: AppBuild): Promise<void>
+}
+
+export interface CompileResult extends AppBuild {
+  /** `cached`: taken from the cache; `compiled`: compiled now; `none`: an engine used as-is. */
+  status: 'cached' | 'compiled' | 'none'
+}
+
+export function buildHash(input: CompileInput): string {
+  return createHash('sha256')
+    .update(JSON.stringify([input.engine, input.cssEngine, input.source, compilerVersions()]))
+    .digest('hex')
+}
+
+const inFlight = new Map<string, Promise<AppBuild>>()
+const EXTENSIONS: Record<string, string> = {svelte: 'svelte', vue: 'vue', react: 'jsx'}
+const ms = (start: bigint) => Math.max(0, Math.round(Number(process.hrtime.bigint() - start) / 1e6))
+
+async function compileNow(input: CompileInput, hash: string): Promise<AppBuild> {
+  const {engine, cssEngine, source} = input
+  let appCode = ''
+  let cssCode = ''
+  let appTime = 0
+  let cssTime = 0
+  if (engine === 'svelte' || engine === 'vue' || engine === 'react') await (await import('./vite.js')).prepareVite(engine)
+  if (engine === 'kaboom' || engine === 'phaser') await import('esbuild')
+  const started = process.hrtime.bigint()
+  if (engine === 'svelte' || engine === 'vue' || engine === 'react') {
+    const {viteCompile} = await import('./vite.js')
+    const out = await viteCompile(engine, source)
+    appCode = out.js
+    cssCode = out.css.replace(/\/\*\$vite\$:\d+\*\/\s*/g, '')
+  } else if (engine === 'kaboom' || engine === 'phaser') {
+    const {gameCompile} = await import('./games.js')
+    appCode = await gameCompile(engine, source)
+  }
+  appTime = ms(started)
+  if (cssEngine === 'tailwind' && CSS_FRAMEWORK_ENGINES.includes(engine)) {
+    const {tailwindCompile} = await import('./tailwind.js')
+    await Promise.all([import('@tailwindcss/node'), import('@tailwindcss/oxide')])
+    const cssStarted = process.hrtime.bigint()
+    cssCode = (await tailwindCompile(source, EXTENSIONS[engine] ?? 'html')) + cssCode
+    cssTime = ms(cssStarted)
+  }
+  return {hash, app_code: appCode, css_code: cssCode, app_build_time: appTime, css_build_time: cssTime}
+}
+
+/**
+ * The build of an app: from the cache when this exact input was compiled before (in any process
+ * sharing the data dir), else compiled now and cached. `js` and `html` are used as-is.
+ * A compile error is a 422 under `source_code` with line and column.
+ */
+export async function compileApp(input: CompileInput, cache: BuildCache): Promise<CompileResult> {
+  const hash = buildHash(input)
+  if (input.engine === 'js' || input.engine === 'html') {
+    return {hash, app_code: input.source, css_code: '', app_build_time: 0, css_build_time: 0, status: 'none'}
+  }
+  const hit = await cache.cachedBuild(hash)
+  if (hit) return {...hit, status: 'cached'}
+  let pending = inFlight.get(hash)
+  if (!pending) {
+    pending = compileNow(input, hash)
+      .then(async (build) => {
+        await cache.saveBuild(build)
+        return build
+      })
+      .finally(() => inFlight.delete(hash))
+    inFlight.set(hash, pending)
+  }
+  try {
+    return {...(await pending), status: 'compiled'}
+  } catch (error) {
+    if (error instanceof CompileError) throw validation({source_code: [error.describe()]}, 'compile failed')
+    throw error
+  }
+}

@@ -1,0 +1,114 @@
+/** svelte, vue and react through Vite's `build()` in-process (lazy-imported), one temp folder per compile. */
+import {mkdtemp, rm, writeFile} from 'node:fs/promises'
+import {tmpdir} from 'node:os'
+import {join, resolve as resolvePath, sep} from 'node:path'
+import {mountEntry, SOURCE_FILE} from '../core/apps/entry.js'
+import {CompileError, locate} from './errors.js'
+import {packageDir} from './libs.js'
+
+export type ViteEngine = 'svelte' | 'vue' | 'react'
+
+/** Packages an app may import (and their sub-paths); everything else is refused. */
+const ALLOWED_IMPORTS = /^(svelte|vue|react|react-dom|scheduler|@vue\/[a-z-]+)(\/.*)?$/
+/** Vite query suffixes that would read a file into the bundle. */
+const DANGEROUS_QUERY = /[?&](raw|url|inline|worker|sharedworker|no-inline)\b/
+
+async function enginePlugins(engine: ViteEngine): Promise<unknown[]> {
+  if (engine === 'svelte') {
+    const {svelte} = await import('@sveltejs/vite-plugin-svelte')
+    return [svelte({configFile: false, compilerOptions: {}})]
+  }
+  if (engine === 'vue') return [(await import('@vitejs/plugin-vue')).default()]
+  return [(await import('@vitejs/plugin-react')).default()]
+}
+
+/**
+ * Keeps a build inside its folder: a bare import must be one of the app runtimes (resolved from
+ * this package, not from the temp folder), a relative or absolute import must stay in the build
+ * folder, and no `?raw`-style query may read a file into the bundle.
+ */
+function guard(root: string) {
+  const anchor = join(packageDir('vite'), '..', '..', 'package.json')
+  return {
+    name: 'svc-guard',
+    enforce: 'pre' as const,
+    async resolveId(this: any, source: string, importer: string | undefined, options: any) {
+      if (source.startsWith('\0') || source.startsWith('virtual:')) return null
+      if (DANGEROUS_QUERY.test(source)) throw new Error(`import "${source}" is not allowed in an app`)
+      const bare = !source.startsWith('.') && !source.startsWith('/') && !/^[A-Za-z]:/.test(source)
+      if (bare) {
+        if (importer && importer.includes(`${sep}node_modules${sep}`)) return null
+        if (!ALLOWED_IMPORTS.test(source)) throw new Error(`import "${source}" is not available (apps may import svelte, vue, react, react-dom)`)
+        return this.resolve(source, anchor, {...options, skipSelf: true})
+      }
+      return null
+    },
+    load(id: string) {
+      if (id.startsWith('\0')) return null
+      const path = id.split('?')[0]!
+      if (DANGEROUS_QUERY.test(id)) throw new Error('this import is not allowed in an app')
+      if (path.startsWith(root + sep) || path.includes(`${sep}node_modules${sep}`)) return null
+      throw new Error(`import of "${path}" is not allowed in an app`)
+    },
+  }
+}
+
+/** Loads Vite and the engine's plugin (once per process), so build times measure the build only. */
+export async function prepareVite(engine: ViteEngine): Promise<void> {
+  await Promise.all([import('vite'), enginePlugins(engine)])
+}
+
+export interface ViteOutput {
+  js: string
+  css: string
+}
+
+/** Builds one component into one ES module and one stylesheet. */
+export async function viteCompile(engine: ViteEngine, source: string): Promise<ViteOutput> {
+  if (/@import\b/.test(source) && engine !== 'react') {
+    throw new CompileError('@import is not supported in app styles (the CSS engine provides Tailwind)')
+  }
+  const {build} = await import('vite')
+  const root = await mkdtemp(join(tmpdir(), 'svc-build-'))
+  const file = SOURCE_FILE[engine]
+  try {
+    await writeFile(join(root, file), source)
+    await writeFile(join(root, 'main.js'), mountEntry(engine, `./${file}`))
+    const result = await build({
+      configFile: false,
+      envFile: false,
+      root,
+      cacheDir: join(root, '.vite'),
+      logLevel: 'silent',
+      mode: 'production',
+      publicDir: false,
+      plugins: [guard(resolvePath(root)), ...(await enginePlugins(engine))] as any,
+      build: {
+        write: false,
+        minify: true,
+        target: 'es2022',
+        cssCodeSplit: false,
+        assetsInlineLimit: 0,
+        modulePreload: false,
+        reportCompressedSize: false,
+        copyPublicDir: false,
+        rollupOptions: {input: join(root, 'main.js'), output: {codeSplitting: false} as any},
+      },
+    } as any)
+    const outputs = (Array.isArray(result) ? result : [result]) as {output: any[]}[]
+    let js = ''
+    let css = ''
+    for (const out of outputs) {
+      for (const item of out.output) {
+        if (item.type === 'chunk') js += item.code
+        else if (typeof item.fileName === 'string' && item.fileName.endsWith('.css')) css += String(item.source)
+      }
+    }
+    return {js, css}
+  } catch (error) {
+    if (error instanceof CompileError) throw error
+    throw locate(error, file)
+  } finally {
+    await rm(root, {recursive: true, force: true})
+  }
+}

@@ -1,0 +1,163 @@
+/** Public method configuration (`public_methods`) and the write pipeline of public calls. Pure rules. */
+import {FieldErrorBag, SvcError} from '../errors.js'
+import type {Data} from './records.js'
+import {isFieldName} from './schema.js'
+
+export const PUBLIC_METHODS = ['list', 'get', 'create', 'update', 'delete', 'search'] as const
+export type PublicMethod = (typeof PUBLIC_METHODS)[number]
+export const AUTO_VARIABLES = ['ip', 'cookie_key', 'user_id', 'user_name'] as const
+export type AutoVariable = (typeof AUTO_VARIABLES)[number]
+export const SEARCH_PARAMS = ['q', 'limit', 'offset', 'sort', 'table_name'] as const
+
+export interface MethodOptions {
+  allowed_fields?: string[]
+  required_fields?: string[]
+  default_values?: Data
+  auto_fields?: Record<string, string>
+  allowed_params?: string[]
+  scope_by?: string
+}
+export type MethodConfig = true | MethodOptions
+export type PublicMethods = Partial<Record<PublicMethod, MethodConfig>>
+
+const OPTION_KEYS = new Set(['allowed_fields', 'required_fields', 'default_values', 'auto_fields', 'allowed_params', 'scope_by'])
+const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v)
+
+function names(value: unknown, key: string, bag: FieldErrorBag): void {
+  if (!Array.isArray(value) || value.some((n) => !isFieldName(n))) bag.add(key, 'must be an array of field names')
+}
+
+/** Variables of an auto_fields template (`{ip}`, `{cookie_key}`, ...). */
+export function autoVariables(template: string): string[] {
+  return [...template.matchAll(/\{([^{}]*)\}/g)].map((m) => m[1]!)
+}
+
+/**
+ * Validates `public_methods` (422 under `public_methods.<method>...`). `false` disables a method.
+ * Returns the value to store (unchanged but checked).
+ */
+export function validatePublicMethods(raw: unknown, key = 'public_methods'): PublicMethods {
+  const bag = new FieldErrorBag()
+  if (raw === undefined || raw === null) return {}
+  if (!isObject(raw)) {
+    bag.add(key, 'must be an object mapping method names to true or options').throwIfAny()
+  }
+  const config = raw as Record<string, unknown>
+  for (const [method, value] of Object.entries(config)) {
+    const at = `${key}.${method.slice(0, 40)}`
+    if (!(PUBLIC_METHODS as readonly string[]).includes(method)) {
+      bag.add(key, `has an unknown method "${method.slice(0, 40)}"; use ${PUBLIC_METHODS.join(', ')}`)
+      continue
+    }
+    if (typeof value === 'boolean') continue
+    if (!isObject(value)) {
+      bag.add(at, 'must be true, false or an options object')
+      continue
+    }
+    const extra = Object.keys(value).filter((k) => !OPTION_KEYS.has(k))
+    if (extra.length) bag.add(at, `has unknown options: ${extra.join(', ')}`)
+    if (value.allowed_fields !== undefined) names(value.allowed_fields, `${at}.allowed_fields`, bag)
+    if (value.required_fields !== undefined) names(value.required_fields, `${at}.required_fields`, bag)
+    if (value.default_values !== undefined && !isObject(value.default_values)) bag.add(`${at}.default_values`, 'must be an object')
+    if (value.allowed_params !== undefined) {
+      if (!Array.isArray(value.allowed_params) || value.allowed_params.some((p) => !(SEARCH_PARAMS as readonly string[]).includes(p as string))) {
+        bag.add(`${at}.allowed_params`, `must be an array of ${SEARCH_PARAMS.join(', ')}`)
+      }
+    }
+    if (value.auto_fields !== undefined) {
+      if (!isObject(value.auto_fields)) bag.add(`${at}.auto_fields`, 'must be an object mapping field names to {ip}, {cookie_key}, {user_id} or {user_name}')
+      else {
+        for (const [field, template] of Object.entries(value.auto_fields)) {
+          if (!isFieldName(field)) bag.add(`${at}.auto_fields`, `has an invalid field name "${String(field).slice(0, 80)}"`)
+          else if (typeof template !== 'string' || autoVariables(template).length === 0
+            || autoVariables(template).some((v) => !(AUTO_VARIABLES as readonly string[]).includes(v))) {
+            bag.add(`${at}.auto_fields.${field}`, 'must be a string using {ip}, {cookie_key}, {user_id} or {user_name}')
+          }
+        }
+      }
+    }
+    if (value.scope_by !== undefined) {
+      if (!isFieldName(value.scope_by)) bag.add(`${at}.scope_by`, 'must be a field name')
+      else if (!scopeTemplate(config as PublicMethods, method as PublicMethod, value.scope_by as string)) {
+        bag.add(`${at}.scope_by`, `needs an auto_fields entry for "${String(value.scope_by)}" (in this method or in create)`)
+      }
+    }
+  }
+  bag.throwIfAny()
+  return config as PublicMethods
+}
+
+/** The options of an enabled method, or null when the method is not enabled. */
+export function methodOptions(config: PublicMethods, method: string): MethodOptions | null {
+  if (!(PUBLIC_METHODS as readonly string[]).includes(method)) return null
+  const value = config[method as PublicMethod]
+  if (value === true) return {}
+  if (isObject(value)) return value as MethodOptions
+  return null
+}
+
+/** The auto_fields template that feeds `scope_by`: this method's, else create's, else any method's. */
+export function scopeTemplate(config: PublicMethods, method: PublicMethod, field: string): string | undefined {
+  const own = methodOptions(config, method)?.auto_fields?.[field]
+  if (typeof own === 'string') return own
+  const order: PublicMethod[] = ['create', 'update', 'list', 'get', 'search', 'delete']
+  for (const m of order) {
+    const value = config[m]
+    if (isObject(value) && isObject(value.auto_fields) && typeof value.auto_fields[field] === 'string') return value.auto_fields[field] as string
+  }
+  return undefined
+}
+
+export type Visitor = Record<AutoVariable, string>
+
+export const renderAuto = (template: string, visitor: Visitor) =>
+  template.replace(/\{(ip|cookie_key|user_id|user_name)\}/g, (_, v: AutoVariable) => visitor[v])
+
+/** Which visitor variables a method needs (to know whether a visitor cookie must be issued). */
+export function neededVariables(config: PublicMethods, method: PublicMethod): Set<string> {
+  const opts = methodOptions(config, method)
+  const out = new Set<string>()
+  for (const t of Object.values(opts?.auto_fields ?? {})) for (const v of autoVariables(t)) out.add(v)
+  if (opts?.scope_by) for (const v of autoVariables(scopeTemplate(config, method, opts.scope_by) ?? '')) out.add(v)
+  return out
+}
+
+/** The visitor's scope for a method: `{field, value}`; value '' sees nothing. */
+export function scopeOf(config: PublicMethods, method: PublicMethod, visitor: Visitor): {field: string; value: string} | undefined {
+  const field = methodOptions(config, method)?.scope_by
+  if (!field) return undefined
+  const template = scopeTemplate(config, method, field)
+  return {field, value: template ? renderAuto(template, visitor) : ''}
+}
+
+/**
+ * Data of a public create/update: allowed_fields filter, default_values (create), auto_fields
+ * (always overwrite), then required_fields on the resulting record (`existing` merged first for update).
+ */
+export function publicData(options: MethodOptions, input: Data, visitor: Visitor, mode: 'create' | 'update', existing: Data = {}): Data {
+  let data: Data = {...input}
+  if (options.allowed_fields) {
+    const allowed = new Set(options.allowed_fields)
+    data = Object.fromEntries(Object.entries(data).filter(([k]) => allowed.has(k)))
+  }
+  if (mode === 'create') {
+    for (const [k, v] of Object.entries(options.default_values ?? {})) if (data[k] === undefined || data[k] === null) data[k] = v
+  }
+  for (const [k, template] of Object.entries(options.auto_fields ?? {})) data[k] = renderAuto(template, visitor)
+  const merged = {...existing, ...data}
+  const missing: Record<string, string[]> = {}
+  for (const f of options.required_fields ?? []) {
+    const v = merged[f]
+    if (v === undefined || v === null || (typeof v === 'string' && v.trim() === '')) missing[f] = ['is required']
+  }
+  if (Object.keys(missing).length) {
+    const message = `missing required field${Object.keys(missing).length > 1 ? 's' : ''}: ${Object.keys(missing).join(', ')}`
+    throw new SvcError('validation', 422, message, {error: message, fields: missing})
+  }
+  return data
+}
+
+/** Search parameters a visitor may use: allowed_params when set, else all of SEARCH_PARAMS. */
+export function allowedSearchParams(options: MethodOptions): Set<string> {
+  return new Set(options.allowed_params ?? SEARCH_PARAMS)
+}

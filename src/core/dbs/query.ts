@@ -1,0 +1,222 @@
+/**
+ * Turns the query parameters of the private records list, the private search and public search
+ * into a validated query spec. Every field name is checked against FIELD_NAME and becomes a bound
+ * JSON path (`$."name"`) or a whitelisted index column; nothing from a request is spliced into SQL.
+ */
+import {badRequest, FieldErrorBag} from '../errors.js'
+import {convert} from './records.js'
+import {type IndexColumn, isFieldName, type SchemaPlan, tableNames, tablePlan, type TablePlan} from './schema.js'
+
+export const DEFAULT_LIMIT = 20
+export const MAX_LIMIT = 100
+
+/** A field reference: the bound JSON path, and the index column when the field is indexed. */
+export interface FieldRef {
+  name: string
+  path: string
+  column?: IndexColumn
+}
+
+export interface Filter {
+  field: FieldRef
+  /** eq: exact (any of `values`); like: case-insensitive LIKE pattern (ESCAPE '\'). */
+  op: 'eq' | 'like'
+  values: (string | number)[]
+  /** For an exact match on an index column: the value the column holds (narrowing), checked again on data when needed. */
+  columnValue?: string | number
+  /** The column holds the full value: no need to check data. */
+  columnExact?: boolean
+}
+
+export interface TextQuery {
+  /** LIKE pattern with ESCAPE '\'. */
+  pattern: string
+  /** Literal runs of 3+ characters, for the FTS5 trigram prefilter (empty: scan). */
+  literals: string[]
+  /** Fields searched; 'all' = every top-level scalar value of data. */
+  fields: FieldRef[] | 'all'
+}
+
+export type SortKey = {kind: 'column'; column: 'id' | 'created_at' | 'updated_at' | IndexColumn} | {kind: 'json'; path: string}
+
+export interface QuerySpec {
+  /** undefined: every table (records list without table_name). */
+  tableName?: string | null
+  q?: TextQuery
+  filters: Filter[]
+  sort: SortKey
+  desc: boolean
+  /** Data fields to return (undefined: all). */
+  fields?: string[]
+  limit: number
+  offset: number
+  /** Public methods: only records whose `path` equals `value`. */
+  scope?: {path: string; value: string}
+  /** Export cursor: records with id > afterId, ascending. */
+  afterId?: number
+  /** Use the FTS5 trigram index for `q` (default true; false only for benchmarks). */
+  useFts?: boolean
+}
+
+export const jsonPath = (name: string) => `$."${name}"`
+
+export function fieldRef(name: string, table: TablePlan | undefined): FieldRef {
+  return {name, path: jsonPath(name), column: table?.indexes[name]}
+}
+
+function fieldName(raw: string, param: string, bag: FieldErrorBag): string | undefined {
+  const name = raw.trim()
+  if (isFieldName(name)) return name
+  bag.add(param, `"${raw.slice(0, 80)}" is not a valid field name`)
+  return undefined
+}
+
+function intParam(raw: string | undefined, param: string, min: number, max: number, fallback: number, bag: FieldErrorBag): number {
+  if (raw === undefined || raw === '') return fallback
+  if (!/^\d+$/.test(raw.trim())) {
+    bag.add(param, `must be an integer between ${min} and ${max}`)
+    return fallback
+  }
+  const n = Number(raw.trim())
+  if (n < min || n > max) {
+    bag.add(param, `must be an integer between ${min} and ${max}`)
+    return fallback
+  }
+  return n
+}
+
+/** Escapes LIKE metacharacters of a literal (ESCAPE '\'). */
+const likeEscape = (s: string) => s.replace(/[\\%_]/g, (m) => `\\${m}`)
+
+/** `q`: `*` and `%` are wildcards (anchored pattern); without them a fragment match. */
+export function textPattern(q: string): {pattern: string; literals: string[]} {
+  if (/[*%]/.test(q)) {
+    const parts = q.split(/[*%]/)
+    const pattern = parts.map(likeEscape).join('%')
+    return {pattern, literals: parts.filter((p) => [...p].length >= 3)}
+  }
+  return {pattern: `%${likeEscape(q)}%`, literals: [...q].length >= 3 ? [q] : []}
+}
+
+/** Resolves `table_name` of a search: 400 {error, available_tables} on a multi-table db without a known one. */
+export function searchTable(plan: SchemaPlan, raw: string | undefined): {tableName: string | null; table?: TablePlan} {
+  const given = raw === undefined || raw === '' ? null : raw
+  if (plan.multi) {
+    const available = tableNames(plan)
+    if (given === null) throw badRequest('table_name is required: this database has tables', {available_tables: available})
+    const table = tablePlan(plan, given)
+    if (!table) throw badRequest(`unknown table_name "${given.slice(0, 80)}"`, {available_tables: available})
+    return {tableName: given, table}
+  }
+  if (given !== null) throw badRequest('this database has no tables; leave table_name out', {available_tables: []})
+  return {tableName: null, table: tablePlan(plan, null)}
+}
+
+function sortKey(raw: string | undefined, table: TablePlan | undefined, bag: FieldErrorBag): {sort: SortKey; desc: boolean} {
+  if (raw === undefined || raw.trim() === '') return {sort: {kind: 'column', column: 'id'}, desc: true}
+  const desc = raw.trim().startsWith('-')
+  const name = raw.trim().replace(/^[-+]/, '')
+  if (name === 'id' || name === 'created_at' || name === 'updated_at') return {sort: {kind: 'column', column: name}, desc}
+  const field = fieldName(name, 'sort', bag)
+  if (!field) return {sort: {kind: 'column', column: 'id'}, desc: true}
+  const column = table?.indexes[field]
+  return {sort: column ? {kind: 'column', column} : {kind: 'json', path: jsonPath(field)}, desc}
+}
+
+function csv(raw: string | undefined, param: string, bag: FieldErrorBag): string[] | undefined {
+  if (raw === undefined || raw.trim() === '') return undefined
+  const out: string[] = []
+  for (const part of raw.split(',')) {
+    if (part.trim() === '') continue
+    const name = fieldName(part, param, bag)
+    if (name) out.push(name)
+  }
+  return out
+}
+
+/** Exact or pattern filter on one field, converted by the field's schema type. */
+function filterOf(name: string, raw: string, table: TablePlan | undefined, bag: FieldErrorBag): Filter | undefined {
+  const field = fieldRef(name, table)
+  const param = `filter[${name}]`
+  if (/[*%]/.test(raw)) return {field, op: 'like', values: [raw.split(/[*%]/).map(likeEscape).join('%')]}
+  const def = table?.fields[name]
+  if (def) {
+    const c = convert(def.type, raw)
+    if (!c.ok) {
+      bag.add(param, c.message)
+      return undefined
+    }
+    const value = typeof c.value === 'boolean' ? (c.value ? 1 : 0) : (c.value as string | number)
+    const f: Filter = {field, op: 'eq', values: [value]}
+    if (field.column) {
+      f.columnValue = typeof value === 'string' ? value.slice(0, 255) : value
+      f.columnExact = typeof value !== 'string' || [...value].length <= 255 && value.length <= 255
+    }
+    return f
+  }
+  // A field outside the schema: match the text, or the number / boolean it spells.
+  const values: (string | number)[] = [raw]
+  if (/^-?\d+(\.\d+)?$/.test(raw.trim())) values.push(Number(raw.trim()))
+  if (raw === 'true') values.push(1)
+  if (raw === 'false') values.push(0)
+  const f: Filter = {field, op: 'eq', values}
+  if (field.column && field.column.startsWith('idx_str')) {
+    f.columnValue = raw.slice(0, 255)
+    f.columnExact = raw.length <= 255
+  }
+  return f
+}
+
+export interface QueryInput {
+  q?: string
+  search_in?: string
+  sort?: string
+  fields?: string
+  limit?: string
+  offset?: string
+  after_id?: string
+  /** `filter[<field>]` values by field name (raw, unvalidated). */
+  filters?: Record<string, string>
+}
+
+/** Builds the spec; throws 422 (field map keyed by parameter) for bad names or values. */
+export function buildQuery(input: QueryInput, table: TablePlan | undefined, declared: boolean): Omit<QuerySpec, 'tableName'> {
+  const bag = new FieldErrorBag()
+  const limit = intParam(input.limit, 'limit', 1, MAX_LIMIT, DEFAULT_LIMIT, bag)
+  const offset = intParam(input.offset, 'offset', 0, Number.MAX_SAFE_INTEGER, 0, bag)
+  const {sort, desc} = sortKey(input.sort, table, bag)
+  const fields = csv(input.fields, 'fields', bag)
+  const filters: Filter[] = []
+  for (const [rawName, value] of Object.entries(input.filters ?? {})) {
+    const name = fieldName(rawName, `filter[${rawName.slice(0, 80)}]`, bag)
+    if (!name) continue
+    const f = filterOf(name, value, table, bag)
+    if (f) filters.push(f)
+  }
+  let q: TextQuery | undefined
+  if (input.q !== undefined && input.q !== '') {
+    if (input.q.length > 500) bag.add('q', 'is too long (max 500 characters)')
+    const searchIn = csv(input.search_in, 'search_in', bag)
+    let searched: FieldRef[] | 'all'
+    if (searchIn && searchIn.length) searched = searchIn.map((n) => fieldRef(n, table))
+    else if (table && Object.keys(table.indexes).length) searched = Object.keys(table.indexes).map((n) => fieldRef(n, table))
+    else if (declared && table && Object.keys(table.fields).length) searched = Object.keys(table.fields).map((n) => fieldRef(n, table))
+    else searched = 'all'
+    q = {...textPattern(input.q), fields: searched}
+  }
+  let afterId: number | undefined
+  if (input.after_id !== undefined && input.after_id !== '') afterId = intParam(input.after_id, 'after_id', 0, Number.MAX_SAFE_INTEGER, 0, bag)
+  bag.throwIfAny()
+  return {q, filters, sort: afterId !== undefined ? {kind: 'column', column: 'id'} : sort, desc: afterId !== undefined ? false : desc, fields, limit, offset, afterId}
+}
+
+/** Reads `filter[<field>]=value` pairs out of a query-string map. */
+export function filtersFromQuery(query: Record<string, string>): Record<string, string> {
+  const out: Record<string, string> = {}
+  for (const [key, value] of Object.entries(query)) {
+    const m = /^filter\[(.*)\]$/s.exec(key)
+    if (m) out[m[1]!] = value
+  }
+  return out
+}
+

@@ -1,0 +1,109 @@
+import {Cron} from 'croner'
+import {FieldErrorBag} from '../errors.js'
+import {CODE_RE} from './program.js'
+
+/** A cron as the API shows it. */
+export interface CronJob {
+  id: number
+  kind: 'flow'
+  target_code: string
+  schedule: string
+  /** IANA time zone the schedule is read in; null = the server's local time. */
+  timezone: string | null
+  active: boolean
+  /** When the scheduler starts it next (null when inactive). */
+  next_run_at: string | null
+  last_run_at: string | null
+  last_flow_process_id: string | null
+  created_by_id: number | null
+  created_at: string
+  updated_at: string
+}
+
+export interface CronWrite {
+  kind: 'flow'
+  target_code: string
+  schedule: string
+  timezone: string | null
+  active: boolean
+}
+
+const ALLOWED = ['kind', 'target_code', 'schedule', 'timezone', 'active']
+const MAX_SCHEDULE = 200
+
+/** The next time a schedule fires strictly after `from`, or null when it never does. Throws on a bad schedule. */
+export function nextRun(schedule: string, timezone: string | null, from: Date): Date | null {
+  const job = new Cron(schedule, {paused: true, ...(timezone ? {timezone} : {})})
+  try {
+    return job.nextRun(from)
+  } finally {
+    job.stop()
+  }
+}
+
+/** A schedule problem in words, or null when the schedule is usable. */
+export function scheduleProblem(schedule: string, timezone: string | null, now: Date): string | null {
+  try {
+    if (!nextRun(schedule, timezone, now)) return 'never fires'
+    return null
+  } catch (error) {
+    return `is not a valid cron expression: ${(error as Error).message.replace(/^Cron\w*:\s*/, '')}`.slice(0, 300)
+  }
+}
+
+function timezoneProblem(timezone: string): string | null {
+  try {
+    new Intl.DateTimeFormat('en', {timeZone: timezone})
+    return null
+  } catch {
+    return 'is not a known IANA time zone'
+  }
+}
+
+/**
+ * Validates a cron POST (no `existing`) or PATCH. `flowExists` tells whether the account has a
+ * flow with that code. Throws one 422 with every problem.
+ */
+export function validateCron(raw: Record<string, unknown>, flowExists: (code: string) => boolean, now: Date, existing?: CronJob): CronWrite {
+  const errors = new FieldErrorBag()
+  for (const key of Object.keys(raw)) if (!ALLOWED.includes(key)) errors.add(key, 'is not a known field')
+  if (raw.kind !== undefined && raw.kind !== 'flow') errors.add('kind', 'must be flow')
+
+  let target = existing?.target_code ?? ''
+  if (raw.target_code !== undefined || !existing) {
+    if (typeof raw.target_code !== 'string' || raw.target_code === '') errors.add('target_code', "can't be blank")
+    else if (!CODE_RE.test(raw.target_code)) errors.add('target_code', 'must be a flow code')
+    else if (!flowExists(raw.target_code)) errors.add('target_code', 'names no flow (svc/custom_flow) of this account')
+    else target = raw.target_code
+  }
+
+  let timezone = existing?.timezone ?? null
+  if (raw.timezone !== undefined) {
+    if (raw.timezone === null || raw.timezone === '') timezone = null
+    else if (typeof raw.timezone !== 'string' || raw.timezone.length > 64) errors.add('timezone', 'must be an IANA time zone name')
+    else {
+      const problem = timezoneProblem(raw.timezone)
+      if (problem) errors.add('timezone', problem)
+      else timezone = raw.timezone
+    }
+  }
+
+  let schedule = existing?.schedule ?? ''
+  if (raw.schedule !== undefined || !existing) {
+    if (typeof raw.schedule !== 'string' || raw.schedule.trim() === '') errors.add('schedule', "can't be blank")
+    else if (raw.schedule.length > MAX_SCHEDULE) errors.add('schedule', `is too long (maximum is ${MAX_SCHEDULE} characters)`)
+    else schedule = raw.schedule.trim().replace(/\s+/g, ' ')
+  }
+  if (schedule && !errors.fields.timezone) {
+    const problem = scheduleProblem(schedule, timezone, now)
+    if (problem) errors.add('schedule', problem)
+  }
+
+  let active = existing?.active ?? true
+  if (raw.active !== undefined) {
+    if (typeof raw.active !== 'boolean') errors.add('active', 'must be true or false')
+    else active = raw.active
+  }
+  errors.throwIfAny()
+  return {kind: 'flow', target_code: target, schedule, timezone, active}
+}

@@ -1,0 +1,147 @@
+/**
+ * Rendering of prompt content with liquidjs: the automatic variables (TOKEN, ACCOUNT_URL,
+ * account_url, date), the caller's variables, and the filters `prompt_url` and `api_block`.
+ * Bounded: template size, render time and memory are capped; no file system (include, render and
+ * layout find nothing); no prototype properties. Pure: no I/O.
+ */
+import {createRequire} from 'node:module'
+import type * as LiquidModule from 'liquidjs'
+import {badRequest, SvcError, validation} from '../errors.js'
+
+// liquidjs ships CommonJS as its entry: require() skips the ESM named-export scan (~40 ms cold).
+const liquidjs = createRequire(import.meta.url)('liquidjs') as typeof LiquidModule
+
+export const RENDER_LIMITS = {
+  /** Characters of template parsed per render (content plus `_extra`). */
+  parseLimit: 1_000_000,
+  /** Milliseconds one render may take. */
+  renderLimit: 1_000,
+  /** Memory units (string and array sizes) one render may allocate. */
+  memoryLimit: 20_000_000,
+} as const
+
+/** Rendered instead of a token when the request carries no bearer token to show. */
+export const TOKEN_PLACEHOLDER = '<API_TOKEN>'
+
+/** Names the server fills in; a query parameter of the same name never overrides them. */
+export const AUTOMATIC_VARIABLES = ['TOKEN', 'ACCOUNT_URL', 'account_url', 'date'] as const
+const VARIABLE_RE = /^[A-Za-z_][A-Za-z0-9_-]{0,63}$/
+const FORBIDDEN = new Set(['__proto__', 'constructor', 'prototype'])
+export const MAX_VARIABLES = 100
+
+export interface RenderInput {
+  template: string
+  /** No trailing slash. */
+  accountUrl: string
+  token: string
+  /** `YYYY-MM-DD`. */
+  date: string
+  /** Variables of the caller (the `env` of an AI button). */
+  variables: Record<string, string>
+  /** Fail on a variable the template outputs but nobody supplied (conditions stay lenient). */
+  strict?: boolean
+}
+
+export const promptUrl = (accountUrl: string, code: string) => `${accountUrl}/svc/prompt/${encodeURIComponent(code.trim())}.md`
+
+/** The header lines an agent needs: instruction links, the API rules link, Host and Authorization. */
+export function apiBlock(accountUrl: string, token: string, codes: string): string {
+  const lines = codes
+    .split(',')
+    .map((c) => c.trim())
+    .filter(Boolean)
+    .map((c) => `Instrukcje API: ${promptUrl(accountUrl, c)}`)
+  lines.push(`Zasady API: ${promptUrl(accountUrl, 'common_api')}`, `Host: ${accountUrl}`, `Authorization: Bearer ${token}`)
+  return lines.join('\n')
+}
+
+/** `?date=` → `YYYY-MM-DD`; absent or empty → today (server's local date); anything else → 400. */
+export function parseDate(value: string | undefined, now = new Date()): string {
+  if (value === undefined || value === '') {
+    const p = (n: number) => String(n).padStart(2, '0')
+    return `${now.getFullYear()}-${p(now.getMonth() + 1)}-${p(now.getDate())}`
+  }
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value)
+  if (m) {
+    const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])]
+    const probe = new Date(Date.UTC(y, mo - 1, d))
+    if (probe.getUTCFullYear() === y && probe.getUTCMonth() === mo - 1 && probe.getUTCDate() === d) return value
+  }
+  throw badRequest('date must be a valid date written YYYY-MM-DD')
+}
+
+/** The caller's variables from query parameters: identifiers only, automatic names and `date` left out. */
+export function variablesFrom(params: Iterable<[string, string]>): Record<string, string> {
+  const out: Record<string, string> = {}
+  let count = 0
+  for (const [key, value] of params) {
+    if (FORBIDDEN.has(key) || !VARIABLE_RE.test(key) || (AUTOMATIC_VARIABLES as readonly string[]).includes(key)) continue
+    if (Object.prototype.hasOwnProperty.call(out, key)) continue
+    if (++count > MAX_VARIABLES) throw badRequest(`at most ${MAX_VARIABLES} variables`)
+    out[key] = value
+  }
+  return out
+}
+
+function engine(accountUrl: string, token: string, strict: boolean): LiquidModule.Liquid {
+  const liquid = new liquidjs.Liquid({
+    templates: {},
+    strictFilters: true,
+    strictVariables: strict,
+    lenientIf: true,
+    ownPropertyOnly: true,
+    cache: false,
+    ...RENDER_LIMITS,
+  })
+  liquid.registerFilter('prompt_url', (code: unknown) => promptUrl(accountUrl, String(code ?? '')))
+  liquid.registerFilter('api_block', (codes: unknown) => apiBlock(accountUrl, token, String(codes ?? '')))
+  return liquid
+}
+
+/** Parses a template (no render): the message for `content` when it is not valid Liquid, else null. */
+export function templateError(template: string): string | null {
+  try {
+    engine('', '', false).parse(template)
+    return null
+  } catch (error) {
+    return `is not a valid Liquid template: ${liquidMessage(error)}`
+  }
+}
+
+/** Renders a template. Bad Liquid or a limit reached → 422 under `content`; strict and unsupplied → 400. */
+export async function renderPrompt(input: RenderInput): Promise<string> {
+  const liquid = engine(input.accountUrl, input.token, input.strict ?? false)
+  const scope: Record<string, unknown> = {...input.variables}
+  scope.TOKEN = input.token
+  scope.ACCOUNT_URL = input.accountUrl
+  scope.account_url = input.accountUrl
+  scope.date = input.date
+  try {
+    return await liquid.parseAndRender(input.template, scope)
+  } catch (error) {
+    if (error instanceof SvcError) throw error
+    const undefinedVariable = findUndefinedVariable(error)
+    if (undefinedVariable !== null) {
+      throw badRequest(`variable "${undefinedVariable}" is used by the prompt but was not given`, {variable: undefinedVariable})
+    }
+    throw validation({content: [`cannot be rendered: ${liquidMessage(error)}`]})
+  }
+}
+
+function findUndefinedVariable(error: unknown): string | null {
+  let e: unknown = error
+  for (let i = 0; i < 5 && e; i++) {
+    if (e instanceof liquidjs.UndefinedVariableError || (e as Error).name === 'UndefinedVariableError') {
+      const m = /undefined variable: ([^,\s]+)/.exec((e as Error).message)
+      return m ? m[1]! : 'unknown'
+    }
+    e = (e as {originalError?: unknown}).originalError
+  }
+  return null
+}
+
+/** The first line of a liquidjs message (position included, no template dump). */
+function liquidMessage(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error)
+  return (message.split('\n')[0] ?? message).slice(0, 300)
+}

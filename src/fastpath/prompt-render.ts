@@ -1,0 +1,186 @@
+/**
+ * `svc prompt render`: the one implementation behind both the oclif command and the fast path of
+ * bin/run.js (which answers without loading @oclif/core). Imports stay lean: the client, the
+ * backend resolution and the error/exit helpers; the embedded backend loads hono and SQLite,
+ * and liquidjs is loaded by the server code only when it renders.
+ */
+import type {Client} from '../client/backend.js'
+import {resolveBackend, type TargetFlags} from '../client/resolve.js'
+import {isSvcError, SvcError} from '../core/errors.js'
+import {EXIT, exitCodeFor} from '../cli/exit-codes.js'
+import {parsePairs} from '../cli/read-input.js'
+
+export interface RenderOptions {
+  code: string
+  vars?: string[]
+  date?: string
+  strict?: boolean
+  /** Token to render as TOKEN on the embedded backend (checked by the server against the acting user). */
+  token?: string
+}
+
+export interface RenderResult {
+  code: string
+  text: string
+  /** Layer that won: user, team, department, account or system. */
+  source: string
+  /** The stored prompt that won (null for a system file). */
+  prompt_id: string | null
+  /** Layer of `<code>_extra` when it was appended, else null. */
+  extra: string | null
+  /** How TOKEN was filled: bearer, given or placeholder. */
+  token: string
+}
+
+/** Asks the backend for `/svc/prompt/CODE.md` and reads the answer and the explain headers. */
+export async function renderPrompt(client: Client, options: RenderOptions): Promise<RenderResult> {
+  const query: Record<string, string> = parsePairs(options.vars, '--var')
+  if (options.date !== undefined) query.date = options.date
+  const headers: Record<string, string> = {accept: 'text/markdown'}
+  if (options.strict) headers['x-svc-strict'] = '1'
+  if (options.token && client.backend.kind === 'embedded') headers['x-svc-token'] = options.token
+  let res: Response
+  try {
+    res = await client.raw('GET', `/svc/prompt/${encodeURIComponent(options.code)}.md`, {query, headers})
+  } catch (error) {
+    if (isSvcError(error) && error.code === 'not_found') {
+      throw new SvcError('not_found', 404, error.message, error.details, 'list codes with: svc prompt list, svc prompt system')
+    }
+    throw error
+  }
+  const text = await res.text()
+  return {
+    code: options.code,
+    text,
+    source: res.headers.get('x-svc-prompt-source') ?? 'unknown',
+    prompt_id: res.headers.get('x-svc-prompt-id'),
+    extra: res.headers.get('x-svc-prompt-extra') === '1' ? res.headers.get('x-svc-prompt-extra-source') ?? 'unknown' : null,
+    token: res.headers.get('x-svc-prompt-token') ?? 'unknown',
+  }
+}
+
+/** The `--explain` lines (stderr). */
+export function explainLines(r: RenderResult): string[] {
+  return [
+    `source: ${r.source}${r.prompt_id ? ` (prompt ${r.prompt_id})` : ` (system file ${r.code})`}`,
+    `extra: ${r.extra ? `${r.code}_extra appended (${r.extra})` : 'none'}`,
+    `token: ${r.token === 'placeholder' ? 'placeholder <API_TOKEN> (no bearer token; on --data pass --token to render yours)' : r.token}`,
+  ]
+}
+
+/** Writes the result: the text exactly on stdout (or the JSON result), explain lines on stderr. */
+export function printResult(r: RenderResult, options: {json: boolean; explain: boolean}): void {
+  if (options.json) {
+    process.stdout.write(JSON.stringify(r, null, 2) + '\n')
+    return
+  }
+  if (options.explain) process.stderr.write(explainLines(r).map((l) => l + '\n').join(''))
+  process.stdout.write(r.text)
+}
+
+// ---------------------------------------------------------------------------------------------
+// Fast path (bin/run.js): the same flags as the oclif command, parsed without oclif.
+
+const VALUE_FLAGS = {var: 'var', date: 'date', url: 'url', token: 'token', data: 'data', as: 'as', profile: 'profile'} as const
+const BOOL_FLAGS = new Set(['explain', 'strict', 'json'])
+const ENV: Record<string, string> = {url: 'SVC_URL', token: 'SVC_TOKEN', data: 'SVC_DATA', as: 'SVC_AS', profile: 'SVC_PROFILE'}
+
+interface Parsed {
+  code: string
+  vars: string[]
+  values: Record<string, string>
+  bools: Set<string>
+}
+
+/** Parses `CODE [flags]` as the oclif command does; null for anything it does not handle (help, unknown flags, ...). */
+export function parseRenderArgv(argv: string[]): Parsed | null {
+  const values: Record<string, string> = {}
+  const vars: string[] = []
+  const bools = new Set<string>()
+  const positionals: string[] = []
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!
+    if (arg === '--') {
+      positionals.push(...argv.slice(i + 1))
+      break
+    }
+    if (!arg.startsWith('-') || arg === '-') {
+      positionals.push(arg)
+      continue
+    }
+    if (!arg.startsWith('--')) return null
+    const eq = arg.indexOf('=')
+    const name = arg.slice(2, eq === -1 ? undefined : eq)
+    if (BOOL_FLAGS.has(name)) {
+      if (eq !== -1 || bools.has(name)) return null
+      bools.add(name)
+      continue
+    }
+    if (!(name in VALUE_FLAGS)) return null
+    let value: string | undefined
+    if (eq !== -1) value = arg.slice(eq + 1)
+    else {
+      value = argv[++i]
+      if (value === undefined || (value.startsWith('-') && value !== '-')) return null
+    }
+    if (name === 'var') vars.push(value)
+    else if (name in values) return null
+    else values[name] = value
+  }
+  if (positionals.length !== 1) return null
+  for (const [flag, env] of Object.entries(ENV)) {
+    const fromEnv = process.env[env]
+    if (values[flag] === undefined && fromEnv) values[flag] = fromEnv
+  }
+  return {code: positionals[0]!, vars, values, bools}
+}
+
+/** Prints an error as the oclif commands do (SvcCommand.catch) and returns the exit code. */
+export function printError(err: unknown, json: boolean): number {
+  const error = isSvcError(err) ? err : new SvcError('internal', 0, (err as Error)?.message ?? String(err))
+  const code = error.code === 'usage' ? EXIT.usage : exitCodeFor(error)
+  if (json) {
+    process.stdout.write(
+      JSON.stringify({error: {code: error.code, status: error.status, message: error.message, details: error.details ?? null}}) + '\n',
+    )
+  } else {
+    process.stderr.write(`Error: ${error.message}\n`)
+    const fields = error.code === 'validation' ? error.details : undefined
+    if (fields && typeof fields === 'object') {
+      for (const [field, messages] of Object.entries(fields)) {
+        if (Array.isArray(messages)) process.stderr.write(`  ${field}: ${messages.join(', ')}\n`)
+      }
+    }
+    if (error.hint) process.stderr.write(`Try: ${error.hint}\n`)
+  }
+  return code
+}
+
+/**
+ * Runs `svc prompt render ARGV` without oclif. Returns false (nothing printed) when the arguments
+ * are not ones it handles, so the caller falls back to oclif.
+ */
+export async function fastRender(argv: string[]): Promise<boolean> {
+  const parsed = parseRenderArgv(argv)
+  if (!parsed) return false
+  const json = parsed.bools.has('json')
+  const {Client} = await import('../client/backend.js')
+  let backend: Awaited<ReturnType<typeof resolveBackend>> | undefined
+  try {
+    backend = await resolveBackend(parsed.values as TargetFlags)
+    if (!json) process.stderr.write(backend.description + '\n')
+    const result = await renderPrompt(new Client(backend), {
+      code: parsed.code,
+      vars: parsed.vars,
+      date: parsed.values.date,
+      strict: parsed.bools.has('strict'),
+      token: parsed.values.token,
+    })
+    printResult(result, {json, explain: parsed.bools.has('explain')})
+  } catch (error) {
+    process.exitCode = printError(error, json)
+  } finally {
+    await backend?.close()
+  }
+  return true
+}

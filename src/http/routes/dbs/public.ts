@@ -1,0 +1,193 @@
+import {randomBytes} from 'node:crypto'
+import type {Context} from 'hono'
+import {Hono} from 'hono'
+import {getSignedCookie, setSignedCookie} from 'hono/cookie'
+import {
+  allowedSearchParams, methodOptions, neededVariables, publicData, type PublicMethod, type PublicMethods, scopeOf, type Visitor,
+} from '../../../core/dbs/public-methods.js'
+import {buildQuery, jsonPath, searchTable} from '../../../core/dbs/query.js'
+import {indexValues, validateData} from '../../../core/dbs/records.js'
+import {planSchema, tablePlan} from '../../../core/dbs/schema.js'
+import {badRequest, isSvcError, notFound, rateLimited, SvcError} from '../../../core/errors.js'
+import type {RecordView} from '../../../store/dbs/types.js'
+import type {AppEnv, Deps} from '../../env.js'
+import {jsonObject} from '../../middleware/body.js'
+
+export const VISITOR_COOKIE = 'svc_visitor'
+export const VISITOR_COOKIE_MAX_AGE = 30 * 24 * 3600
+/** The address of an in-process request (no socket): the embedded CLI and tests. */
+export const IN_PROCESS_IP = '127.0.0.1'
+
+const WRITES = new Set<PublicMethod>(['create', 'update', 'delete'])
+const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v)
+const shape = (r: RecordView) => ({id: r.id, data: r.data, created_at: r.created_at, updated_at: r.updated_at})
+
+/** `{ip}`: X-Forwarded-For (first hop) only with trustProxy; else the socket's peer; in-process: 127.0.0.1. */
+export function peerAddress(c: Context<AppEnv>, trustProxy: boolean): string {
+  if (trustProxy) {
+    const forwarded = c.req.header('x-forwarded-for')?.split(',')[0]?.trim()
+    if (forwarded) return forwarded
+  }
+  const remote = c.env?.incoming?.socket?.remoteAddress
+  if (!remote) return IN_PROCESS_IP
+  return remote.startsWith('::ffff:') ? remote.slice(7) : remote
+}
+
+/** A fixed-window counter per visitor address, in memory (per server process). */
+function rateLimiter(config: {limit: number; windowSeconds: number}) {
+  const hits = new Map<string, {start: number; count: number}>()
+  return (key: string) => {
+    if (config.limit <= 0) return
+    const t = Date.now()
+    if (hits.size > 50_000) for (const [k, v] of hits) if (t - v.start >= config.windowSeconds * 1000) hits.delete(k)
+    const entry = hits.get(key)
+    if (!entry || t - entry.start >= config.windowSeconds * 1000) hits.set(key, {start: t, count: 1})
+    else if (++entry.count > config.limit) throw rateLimited(`too many writes; at most ${config.limit} per ${config.windowSeconds} s`)
+  }
+}
+
+export function writeLimitFromEnv(value = process.env.SVC_DB_PUBLIC_WRITES): {limit: number; windowSeconds: number} {
+  const m = /^(\d+)\/(\d+)$/.exec(value?.trim() ?? '')
+  return m ? {limit: Number(m[1]), windowSeconds: Math.max(1, Number(m[2]))} : {limit: 120, windowSeconds: 60}
+}
+
+/** Parameters of a public call: the query string, overlaid by a JSON body (POST). `data[f]` query keys build `data`. */
+async function callParams(c: Context<AppEnv>): Promise<Record<string, unknown>> {
+  const params: Record<string, unknown> = {}
+  const data: Record<string, unknown> = {}
+  for (const [k, v] of Object.entries(c.req.query())) {
+    const m = /^data\[(.+)\]$/.exec(k)
+    if (m) data[m[1]!] = v
+    else params[k] = v
+  }
+  if (typeof params.data === 'string') {
+    try {
+      params.data = JSON.parse(params.data)
+    } catch {
+      throw badRequest('"data" must be a JSON object')
+    }
+  } else if (Object.keys(data).length) params.data = data
+  if (c.req.method === 'POST') Object.assign(params, await jsonObject(c))
+  return params
+}
+
+const str = (v: unknown) => (v === undefined || v === null ? undefined : String(v))
+
+function idParam(v: unknown): number {
+  const s = str(v)?.trim()
+  if (!s || !/^\d{1,15}$/.test(s)) throw notFound('record not found')
+  return Number(s)
+}
+
+function dataParam(v: unknown): Record<string, unknown> {
+  if (v === undefined) return {}
+  if (!isObject(v)) throw new SvcError('validation', 422, '"data" must be an object', {error: '"data" must be an object', fields: {data: ['must be an object']}})
+  return v
+}
+
+/** Schema errors of a public write get the public shape `{error, fields}`. */
+function publicShape<T>(fn: () => T): T {
+  try {
+    return fn()
+  } catch (e) {
+    if (isSvcError(e) && e.code === 'validation' && e.details && !('fields' in e.details && 'error' in e.details)) {
+      throw new SvcError('validation', 422, 'validation failed', {error: 'validation failed', fields: e.details})
+    }
+    throw e
+  }
+}
+
+/** `GET|POST /svc/db/:db_code/:method_name`: the public methods, without authorization. */
+export function publicDbRoutes(deps: Deps) {
+  const app = new Hono<AppEnv>()
+  const limit = rateLimiter(deps.dbPublicWrites ?? writeLimitFromEnv())
+
+  const handler = async (c: Context<AppEnv>) => {
+    const code = c.req.param('db_code') ?? ''
+    const method = c.req.param('method_name') ?? ''
+    const db = code.length <= 64 ? await deps.store.dbs.findByCode(code) : null
+    if (!db) throw notFound('database not found')
+    const config = db.public_methods as PublicMethods
+    const options = methodOptions(config, method)
+    if (!options) throw notFound(`method "${method.slice(0, 40)}" is not enabled`)
+    const name = method as PublicMethod
+    const params = await callParams(c)
+    const ip = peerAddress(c, deps.trustProxy ?? false)
+    if (WRITES.has(name)) limit(ip)
+
+    const needed = neededVariables(config, name)
+    let cookieKey = ''
+    if (needed.has('cookie_key')) {
+      const secret = await deps.store.accounts.secret('cookie')
+      const signed = await getSignedCookie(c, secret, VISITOR_COOKIE)
+      if (typeof signed === 'string' && /^[A-Za-z0-9_-]{16,64}$/.test(signed)) cookieKey = signed
+      else {
+        // Absent, forged or altered: a new visitor.
+        cookieKey = randomBytes(18).toString('base64url')
+        await setSignedCookie(c, VISITOR_COOKIE, cookieKey, secret, {
+          httpOnly: true, sameSite: 'Lax', path: '/', maxAge: VISITOR_COOKIE_MAX_AGE, secure: new URL(c.req.url).protocol === 'https:',
+        })
+      }
+    }
+    const user = c.get('user')
+    const visitor: Visitor = {
+      ip, cookie_key: cookieKey,
+      user_id: user && user.accountId === db.account_id ? String(user.id) : '',
+      user_name: user && user.accountId === db.account_id ? user.name || user.login : '',
+    }
+    const s = scopeOf(config, name, visitor)
+    const scope = s ? {path: jsonPath(s.field), value: s.value} : undefined
+    const plan = planSchema(db.schema)
+    const repo = deps.store.dbs
+    const account = db.account_id
+
+    switch (name) {
+      case 'list': {
+        const spec = buildQuery({limit: str(params.limit), offset: str(params.offset)}, undefined, plan.declared)
+        return c.json((await repo.query(account, db.id, {...spec, scope})).map(shape))
+      }
+      case 'get': {
+        const record = await repo.getRecord(account, db.id, idParam(params.id), scope)
+        if (!record) throw notFound('record not found')
+        return c.json(shape(record))
+      }
+      case 'search': {
+        const allowed = allowedSearchParams(options)
+        const pick = (k: string) => (allowed.has(k) ? str(params[k]) : undefined)
+        const {tableName, table} = searchTable(plan, pick('table_name'))
+        const spec = buildQuery({q: pick('q'), sort: pick('sort'), limit: pick('limit'), offset: pick('offset')}, table, plan.declared)
+        return c.json((await repo.query(account, db.id, {...spec, tableName, scope})).map(shape))
+      }
+      case 'create': {
+        const write = publicShape(() => {
+          const data = publicData(options, dataParam(params.data), visitor, 'create')
+          // Multi-table databases: public create stores table_name null (no table validation or indexing).
+          const table = plan.multi ? undefined : tablePlan(plan, null)
+          const converted = validateData(table, data)
+          return {tableName: null, data: converted, index: indexValues(table, converted)}
+        })
+        return c.json(shape(await repo.createRecord(account, db.id, write)), 201)
+      }
+      case 'update': {
+        const input = dataParam(params.data)
+        const updated = await repo.updateRecord(account, db.id, idParam(params.id), (existing) => publicShape(() => {
+          const data = {...existing.data, ...publicData(options, input, visitor, 'update', existing.data)}
+          // Public callers cannot address tables: the record keeps its table.
+          const table = tablePlan(plan, existing.table_name)
+          const converted = validateData(table, data)
+          return {tableName: existing.table_name, data: converted, index: indexValues(table, converted)}
+        }), scope)
+        if (!updated) throw notFound('record not found')
+        return c.json(shape(updated))
+      }
+      case 'delete': {
+        const id = idParam(params.id)
+        if (!(await repo.deleteRecord(account, db.id, id, scope))) throw notFound('record not found')
+        return c.json({id, deleted: true})
+      }
+    }
+  }
+  app.get('/svc/db/:db_code/:method_name', handler)
+  app.post('/svc/db/:db_code/:method_name', handler)
+  return app
+}

@@ -1,0 +1,38 @@
+import type {Context} from 'hono'
+import {notFound} from '../../../core/errors.js'
+import {indexValues} from '../../../core/dbs/records.js'
+import {planSchema, type SchemaPlan, tablePlan} from '../../../core/dbs/schema.js'
+import type {DbView, Indexer} from '../../../store/dbs/types.js'
+import type {AppEnv, Deps} from '../../env.js'
+
+export interface LoadedDb {
+  db: DbView
+  plan: SchemaPlan
+  accountId: number
+}
+
+/** Strips the `.json` suffix Hono leaves on a `:param{...\.json}` segment. */
+export const stripJson = (raw: string) => (raw.endsWith('.json') ? raw.slice(0, -5) : raw)
+
+/** A record id from the path (digits only), else 404. */
+export function recordId(raw: string): number {
+  const id = stripJson(raw)
+  if (!/^\d{1,15}$/.test(id)) throw notFound('record not found')
+  return Number(id)
+}
+
+/** The database `:id` (id or code) of the account, with its schema plan; 404 otherwise. */
+export async function loadDb(deps: Deps, accountId: number, idOrCode: string): Promise<LoadedDb> {
+  const key = stripJson(idOrCode)
+  const db = key.length > 0 && key.length <= 64 ? await deps.store.dbs.get(accountId, key) : null
+  if (!db) throw notFound('database not found')
+  return {db, plan: planSchema(db.schema), accountId}
+}
+
+/** Computes index columns of stored records under a plan (schema changes rebuild them with it). */
+export const indexerFor = (plan: SchemaPlan): Indexer => (tableName, data) => indexValues(tablePlan(plan, tableName), data)
+
+/** The query string as a flat map (last value wins). */
+export function flatQuery(c: Context<AppEnv>): Record<string, string> {
+  return c.req.query()
+}

@@ -1,0 +1,75 @@
+import {Hono, type Context} from 'hono'
+import {badRequest, notFound} from '../../../core/errors.js'
+import type {FlowProcess} from '../../../core/flows/processes.js'
+import {isUuid} from '../../../core/flows/processes.js'
+import {RateLimiter} from '../../../core/flows/rate-limit.js'
+import type {AppAction, AppActionTarget} from '../../../store/apps/types.js'
+import type {AppEnv, Deps} from '../../env.js'
+import {requireUser} from '../../middleware/auth.js'
+import {jsonObject} from '../../middleware/body.js'
+import {flowEngine} from './engine.js'
+import {checkInputSize, limit} from './helpers.js'
+
+/** Public actions: 30 calls at once per client address, refilled at 30 a minute; status polls 120 / 120. */
+export const ACTION_RATE = {capacity: 30, perMinute: 30}
+export const STATUS_RATE = {capacity: 120, perMinute: 120}
+
+/** What an action call and its status poll answer (platform-api.md). */
+export function actionReply(process: FlowProcess): Record<string, unknown> {
+  const reply: Record<string, unknown> = {flow_process_id: process.id, status: process.status}
+  if (process.status === 'finished') reply.data = process.output ?? {}
+  if (process.status === 'error') reply.error = process.error ?? 'error'
+  return reply
+}
+
+/**
+ * `POST /svc/apps/:id/action/:name` runs the flow (`flow_code`) declared by the app's action with
+ * the body as input; `GET .../status?flow_process_id=` polls it. A non-public action needs a
+ * signed-in user of the app's account; a public one is open, rate-limited per client address.
+ */
+export function actionsRoutes(deps: Deps) {
+  const app = new Hono<AppEnv>()
+  const actionLimiter = new RateLimiter(ACTION_RATE.capacity, ACTION_RATE.perMinute)
+  const statusLimiter = new RateLimiter(STATUS_RATE.capacity, STATUS_RATE.perMinute)
+
+  /** The app and its action, with the caller checked; 404 for an unknown, inactive or foreign app or action. */
+  const resolve = async (c: Context<AppEnv>, limiter: RateLimiter): Promise<{target: AppActionTarget; action: AppAction; userId: number | null}> => {
+    const appId = c.req.param('id') ?? ''
+    const name = c.req.param('name') ?? ''
+    const target = isUuid(appId) ? await deps.store.apps.actionTarget(appId.toLowerCase()) : null
+    if (!target || !target.active) throw notFound('app not found')
+    const action = (Array.isArray(target.actions) ? target.actions : []).find((a) => a && a.action === name)
+    const user = c.get('user')
+    if (!action?.public) {
+      const signedIn = requireUser(c)
+      if (signedIn.accountId !== target.account_id) throw notFound('app not found')
+    } else if (!user || user.accountId !== target.account_id) limit(c, deps, limiter)
+    if (!action) throw notFound('action not found')
+    return {target, action, userId: user && user.accountId === target.account_id ? user.id : null}
+  }
+
+  app.post('/svc/apps/:id/action/:name', async (c) => {
+    const {target, action, userId} = await resolve(c, actionLimiter)
+    const input = await jsonObject(c)
+    const engine = flowEngine(deps)
+    checkInputSize(input, engine.limits.maxInputBytes)
+    const process = await engine.startAndWait({
+      accountId: target.account_id, flowCode: action.flow_code, input, trigger: 'action', appId: target.id, action: action.action, userId,
+    })
+    return c.json(actionReply(process))
+  })
+
+  app.get('/svc/apps/:id/action/:name/status', async (c) => {
+    const {target, action} = await resolve(c, statusLimiter)
+    const id = c.req.query('flow_process_id')
+    if (!id) throw badRequest('flow_process_id is required')
+    const process = isUuid(id) ? await deps.store.flows.getProcess(target.account_id, id.toLowerCase()) : null
+    if (!process || process.app_id !== target.id || process.action !== action.action) throw notFound('flow process not found')
+    if (process.status === 'pending' && (await flowEngine(deps).reapOrphans(target.account_id)) > 0) {
+      return c.json(actionReply((await deps.store.flows.getProcess(target.account_id, process.id)) ?? process))
+    }
+    return c.json(actionReply(process))
+  })
+
+  return app
+}

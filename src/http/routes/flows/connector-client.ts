@@ -1,0 +1,98 @@
+import {buildConnectorRequest, redact, type ConnectorMethod} from '../../../core/flows/connector.js'
+import {FlowRunError, type JsonObject} from '../../../core/flows/data.js'
+import {CONNECTOR_KIND, type Resource} from '../../../core/flows/resources.js'
+import type {Store} from '../../../store/types.js'
+
+export interface ConnectorLimits {
+  connectorTimeoutMs: number
+  maxResponseBytes: number
+}
+
+/** The method of a connector resource by name, or undefined. */
+export function connectorMethod(connector: Resource, name: string): ConnectorMethod | undefined {
+  const methods = Array.isArray(connector.fields.methods) ? (connector.fields.methods as ConnectorMethod[]) : []
+  return methods.find((m) => m.name === name)
+}
+
+/** Finds a connector of the account by code and calls one of its methods. */
+export async function callAccountConnector(
+  store: Store, accountId: number, code: string, method: string, params: JsonObject, signal: AbortSignal, limits: ConnectorLimits,
+): Promise<unknown> {
+  const connector = await store.flows.findResource(accountId, CONNECTOR_KIND, code)
+  if (!connector) throw new FlowRunError(`connector "${code}" not found`)
+  const m = connectorMethod(connector, method)
+  if (!m) throw new FlowRunError(`connector "${code}" has no method "${method}"`)
+  return callConnector(store, accountId, connector, m, params, signal, limits)
+}
+
+/**
+ * Calls a connector method over HTTP with the stored secret as `Authorization: Bearer`. The
+ * answer is parsed as JSON (else kept as text). Errors are FlowRunError texts that never carry
+ * the secret; redirects are refused (the bearer header must not follow them elsewhere).
+ */
+export async function callConnector(
+  store: Store, accountId: number, connector: Resource, method: ConnectorMethod, params: JsonObject,
+  signal: AbortSignal, limits: ConnectorLimits,
+): Promise<unknown> {
+  const label = `${connector.code}.${method.name}`
+  if (!connector.url) throw new FlowRunError(`connector "${connector.code}" has no url`)
+  const secret = connector.has_secret_token ? await store.flows.resourceSecret(accountId, connector.id) : null
+  const request = buildConnectorRequest(connector.url, method, params, label)
+  const headers: Record<string, string> = {accept: 'application/json, text/plain;q=0.9, */*;q=0.5', 'user-agent': 'svc-flows'}
+  if (secret) headers.authorization = `Bearer ${secret}`
+  if (request.body !== undefined) headers['content-type'] = 'application/json'
+  const timeout = AbortSignal.timeout(limits.connectorTimeoutMs)
+  const combined = AbortSignal.any([signal, timeout])
+  try {
+    const res = await fetch(request.url, {method: request.method, headers, body: request.body, redirect: 'manual', signal: combined})
+    if (res.status >= 300 && res.status < 400) {
+      await res.body?.cancel()
+      throw new FlowRunError(`${label} answered a redirect (${res.status}); redirects are not followed`)
+    }
+    const text = await readCapped(res, limits.maxResponseBytes, label)
+    if (!res.ok) {
+      const excerpt = text.replace(/\s+/g, ' ').trim().slice(0, 200)
+      throw new FlowRunError(redact(`${label} answered ${res.status}${excerpt ? `: ${excerpt}` : ''}`, secret))
+    }
+    if (text.trim() === '') return null
+    try {
+      return JSON.parse(text)
+    } catch {
+      return text
+    }
+  } catch (error) {
+    if (error instanceof FlowRunError) throw new FlowRunError(redact(error.message, secret))
+    if (timeout.aborted) throw new FlowRunError(`${label} did not answer within ${limits.connectorTimeoutMs} ms`)
+    if (signal.aborted) {
+      const reason = signal.reason as Error | undefined
+      throw new FlowRunError(reason?.name === 'TimeoutError' ? 'the run took too long and was stopped' : reason?.message || 'the run was stopped')
+    }
+    const cause = (error as {cause?: {code?: string; message?: string}}).cause
+    const why = cause?.code ?? cause?.message ?? (error as Error).message
+    throw new FlowRunError(redact(`${label}: cannot reach ${new URL(request.url).host} (${why})`, secret))
+  }
+}
+
+/** Reads a response body as UTF-8 text, refusing more than `max` bytes. */
+async function readCapped(res: Response, max: number, label: string): Promise<string> {
+  const declared = Number(res.headers.get('content-length') ?? NaN)
+  if (Number.isFinite(declared) && declared > max) {
+    await res.body?.cancel()
+    throw new FlowRunError(`${label}: the answer is larger than ${max} bytes`)
+  }
+  if (!res.body) return ''
+  const reader = res.body.getReader()
+  const chunks: Uint8Array[] = []
+  let size = 0
+  for (;;) {
+    const {done, value} = await reader.read()
+    if (done) break
+    size += value.byteLength
+    if (size > max) {
+      await reader.cancel()
+      throw new FlowRunError(`${label}: the answer is larger than ${max} bytes`)
+    }
+    chunks.push(value)
+  }
+  return Buffer.concat(chunks).toString('utf8')
+}

@@ -1,0 +1,157 @@
+import {randomUUID} from 'node:crypto'
+import {hostname} from 'node:os'
+import {setTimeout as sleep} from 'node:timers/promises'
+import {FlowRunError, jsonBytes, type JsonObject} from '../../../core/flows/data.js'
+import {FLOW_LIMITS, type FlowLimits} from '../../../core/flows/limits.js'
+import type {FlowProcess, Trigger} from '../../../core/flows/processes.js'
+import {FLOW_KIND, type Resource} from '../../../core/flows/resources.js'
+import {runProgram} from '../../../core/flows/run.js'
+import type {Deps} from '../../env.js'
+import {callAccountConnector} from './connector-client.js'
+
+export interface StartRun {
+  accountId: number
+  flowCode: string
+  /** The flow, when the caller already has it; else looked up by code in the account. */
+  flow?: Resource | null
+  input: JsonObject
+  trigger: Trigger
+  cronId?: number | null
+  appId?: string | null
+  action?: string | null
+  userId?: number | null
+}
+
+/** Starts flow runs in the background, records them as flow processes, and stops them on close. */
+export interface FlowEngine {
+  readonly limits: FlowLimits
+  /** Records a pending process and starts it; `done` settles with the ended process (never rejects). */
+  start(run: StartRun): Promise<{process: FlowProcess; done: Promise<FlowProcess | null>}>
+  /** Starts a run and waits up to `waitMs` (default the action wait): the process, ended or still pending. */
+  startAndWait(run: StartRun, waitMs?: number): Promise<FlowProcess>
+  /** Waits up to `waitMs` for a started run: the process, ended or still pending. */
+  settle(accountId: number, started: {process: FlowProcess; done: Promise<FlowProcess | null>}, waitMs?: number): Promise<FlowProcess>
+  /** Ends as `error` the pending runs (of one account, or all) whose runner process is gone. */
+  reapOrphans(accountId?: number): Promise<number>
+  /** Refuses new runs, lets running ones finish for up to `graceMs`, then aborts them. */
+  stop(graceMs?: number): Promise<void>
+}
+
+/** `host:pid` of this process, stored on each run it starts. */
+export const RUNNER = `${hostname()}:${process.pid}`
+/** Runs in flight in this process, across engines (several apps over several data dirs in tests). */
+const inFlightIds = new Set<string>()
+const engines = new WeakMap<Deps, FlowEngine>()
+
+/** The engine of a Deps (one per app instance), created on first use. */
+export function flowEngine(deps: Deps): FlowEngine {
+  let engine = engines.get(deps)
+  if (!engine) {
+    engine = createEngine(deps)
+    engines.set(deps, engine)
+  }
+  return engine
+}
+
+/** Whether the process that started a run is still alive (only knowable on this host). */
+export function runnerAlive(runner: string | null, id: string): boolean {
+  if (!runner) return false
+  const at = runner.lastIndexOf(':')
+  const host = runner.slice(0, at)
+  const pid = Number(runner.slice(at + 1))
+  if (host !== hostname()) return true
+  if (pid === process.pid) return inFlightIds.has(id)
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM'
+  }
+}
+
+function createEngine(deps: Deps): FlowEngine {
+  const limits: FlowLimits = {...FLOW_LIMITS, ...(deps.flowLimits ?? {})}
+  const stopper = new AbortController()
+  const running = new Set<Promise<unknown>>()
+  let stopped = false
+
+  const execute = async (accountId: number, process: FlowProcess, flow: Resource | null, input: JsonObject): Promise<FlowProcess | null> => {
+    const signal = AbortSignal.any([stopper.signal, AbortSignal.timeout(limits.runTimeoutMs)])
+    let result: Parameters<typeof deps.store.flows.finishProcess>[2]
+    try {
+      if (!flow) throw new FlowRunError(`flow "${process.flow_code}" not found`)
+      const run = await runProgram(flow.fields.program, input, {
+        callConnector: (call, s) => callAccountConnector(deps.store, accountId, call.connector, call.method, call.params, s, limits),
+      }, limits, signal)
+      result = {status: 'finished', output: run.data, error: null, steps: run.steps}
+    } catch (error) {
+      if (error instanceof FlowRunError) {
+        result = {status: 'error', output: error.data ?? null, error: error.message, steps: error.steps ?? 0}
+      } else {
+        deps.log?.(`flow ${process.flow_code} run ${process.id} failed: ${(error as Error).message}`)
+        result = {status: 'error', output: null, error: 'internal error', steps: 0}
+      }
+    }
+    try {
+      return await deps.store.flows.finishProcess(accountId, process.id, result)
+    } catch (error) {
+      deps.log?.(`flow run ${process.id}: cannot record its end: ${(error as Error).message}`)
+      return null
+    }
+  }
+
+  const engine: FlowEngine = {
+    limits,
+    async start(run) {
+      if (stopped) throw new Error('the flow engine is stopped')
+      const flow = run.flow !== undefined ? run.flow : await deps.store.flows.findResource(run.accountId, FLOW_KIND, run.flowCode)
+      if (jsonBytes(run.input) > limits.maxInputBytes) throw new FlowRunError(`the input is larger than ${limits.maxInputBytes} bytes`)
+      // Known as in flight before its row exists, so a concurrent orphan check never takes it for dead.
+      const id = randomUUID()
+      inFlightIds.add(id)
+      let process: FlowProcess
+      try {
+        process = await deps.store.flows.createProcess({
+          id, accountId: run.accountId, flowId: flow?.id ?? null, flowCode: run.flowCode, trigger: run.trigger,
+          cronId: run.cronId, appId: run.appId, action: run.action, userId: run.userId, input: run.input, runner: RUNNER,
+        })
+      } catch (error) {
+        inFlightIds.delete(id)
+        throw error
+      }
+      const done = execute(run.accountId, process, flow, run.input).finally(() => {
+        inFlightIds.delete(process.id)
+        running.delete(done)
+      })
+      running.add(done)
+      return {process, done}
+    },
+    async startAndWait(run, waitMs = limits.actionWaitMs) {
+      return engine.settle(run.accountId, await engine.start(run), waitMs)
+    },
+    async settle(accountId, {process, done}, waitMs = limits.actionWaitMs) {
+      const timer = new AbortController()
+      const ended = await Promise.race([done, sleep(waitMs, null, {signal: timer.signal}).catch(() => null)])
+      timer.abort()
+      return ended ?? (await deps.store.flows.getProcess(accountId, process.id)) ?? process
+    },
+    async reapOrphans(accountId) {
+      const pending = await deps.store.flows.pendingRuns(accountId)
+      const dead = pending.filter((p) => !runnerAlive(p.runner, p.id)).map((p) => p.id)
+      return deps.store.flows.interruptProcesses(dead, 'interrupted: the process running the flow ended before it finished')
+    },
+    async stop(graceMs = 5000) {
+      stopped = true
+      if (running.size) {
+        const timer = new AbortController()
+        await Promise.race([Promise.allSettled([...running]), sleep(graceMs, null, {signal: timer.signal}).catch(() => null)])
+        timer.abort()
+      }
+      if (running.size) {
+        stopper.abort(new Error('interrupted: the server stopped before the run ended'))
+        await Promise.allSettled([...running])
+      }
+    },
+  }
+  return engine
+}

@@ -1,0 +1,67 @@
+import {readFileSync} from 'node:fs'
+import {join} from 'node:path'
+import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+import {PACKAGE_TEMPLATES} from '../../src/paths.js'
+import {makeCall} from '../helpers/scenarios.js'
+import {createWorld, overHttp, type Transport, type World} from '../helpers/world.js'
+import {launchChromium} from './browser.js'
+
+const template = (engine: string, file: string) => readFileSync(join(PACKAGE_TEMPLATES, engine, file), 'utf8')
+
+describe('served apps in a real browser (Chromium)', () => {
+  let world: World
+  let http: Transport
+  let chrome: Awaited<ReturnType<typeof launchChromium>>
+
+  beforeAll(async () => {
+    world = await createWorld()
+    http = await overHttp(world.app)
+    chrome = await launchChromium()
+  })
+  afterAll(async () => {
+    await chrome?.close()
+    await http?.close()
+    await world?.close()
+  })
+
+  for (const [engine, file, css] of [['svelte', 'App.svelte', 'tailwind'], ['vue', 'App.vue', 'tailwind_all'], ['react', 'App.jsx', 'none']]) {
+    it(`${engine}: the page renders, a click changes the state, the context names the visitor`, async () => {
+      const call = makeCall(world, http)
+      const created = await call('POST', '/svc/apps.json', {body: {app: {name: `${engine} app`, app_engine: engine, css_engine: css,
+        source_code: template(engine, file), public: true}}})
+      expect(created.status, created.text).toBe(201)
+      const page = await chrome.browser.newPage()
+      const errors: string[] = []
+      page.on('pageerror', (e) => errors.push(e.message))
+      const external: string[] = []
+      page.on('request', (r) => {
+        if (!r.url().startsWith(http.origin)) external.push(r.url())
+      })
+      await page.goto(`${http.origin}/a/${created.json.url_code}`)
+      await page.getByText('Hello visitor').waitFor({timeout: 10_000})
+      await page.getByRole('button', {name: 'Clicked 0 times'}).click()
+      await page.getByRole('button', {name: 'Clicked 1 times'}).waitFor({timeout: 5_000})
+      await page.getByText('Doubled: 2').waitFor({timeout: 5_000})
+      expect(errors).toEqual([])
+      expect(external).toEqual([])
+      await page.close()
+    })
+  }
+
+  it('a private app: the login page takes a token, sets the session, and the app sees the user', async () => {
+    const call = makeCall(world, http)
+    const created = await call('POST', '/svc/apps.json', {body: {app: {name: 'Private', app_engine: 'svelte', css_engine: 'tailwind_all',
+      source_code: template('svelte', 'App.svelte')}}})
+    const context = await chrome.browser.newContext()
+    const page = await context.newPage()
+    await page.goto(`${http.origin}/a/${created.json.url_code}`)
+    expect(new URL(page.url()).pathname).toBe('/svc/login')
+    await page.fill('input[name=token]', world.users.alice!.token)
+    await page.click('button[type=submit]')
+    await page.getByText('Hello alice').waitFor({timeout: 10_000})
+    expect(new URL(page.url()).pathname).toBe(`/a/${created.json.url_code}`)
+    const cookies = await context.cookies()
+    expect(cookies.find((c) => c.name === 'svc_session')?.httpOnly).toBe(true)
+    await context.close()
+  })
+})

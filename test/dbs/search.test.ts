@@ -1,0 +1,129 @@
+import {expect, it} from 'vitest'
+import {describeBothTransports} from '../helpers/scenarios.js'
+
+const people = {
+  name: 'People', code: 'people',
+  schema: {fields: {name: 'string', city: 'string', age: 'integer', vip: 'boolean', born: 'date', note: 'text'}, indexed_fields: ['name', 'age', 'born']},
+}
+const rows = [
+  {name: 'Alice Smith', city: 'Berlin', age: 30, vip: true, born: '1996-01-05', note: 'likes tea'},
+  {name: 'Bob Stone', city: 'Paris', age: 42, vip: false, born: '1984-07-01', note: 'likes coffee'},
+  {name: 'Carol Smithers', city: 'berlin', age: 30, vip: false, born: '1996-02-01', note: 'rock_climbing 100%'},
+  {name: 'Dan', city: 'Rome', age: 7, vip: true, born: '2019-03-03', note: 'x'},
+]
+
+const INJECTIONS = [
+  `name') OR 1=1 --`, `"; DROP TABLE db_records; --`, `name" OR "1"="1`, `$.name`, `a'b`, `x]`, `*`, `data`, `../../etc`,
+]
+
+describeBothTransports('private search', undefined, (ctx) => {
+  const ids: number[] = []
+  const search = (qs: string, as = 'admin') => ctx().call('GET', `/svc/dbs/people/search.json?${qs}`, {as})
+  const names = (r: {json: any}) => r.json.map((x: any) => x.name)
+
+  it('seeds', async () => {
+    const c = ctx()
+    expect((await c.call('POST', '/svc/dbs.json', {body: {db: people}})).status).toBe(201)
+    for (const data of rows) ids.push((await c.call('POST', '/svc/dbs/people/records.json', {body: {record: {data}}})).json.id)
+    // another account's db with the same code and matching data never shows
+    await c.call('POST', '/svc/dbs.json', {as: 'mallory', body: {db: people}})
+    await c.call('POST', '/svc/dbs/people/records.json', {as: 'mallory', body: {record: {data: rows[0]}}})
+  })
+
+  it('flat shape, newest first, default limit 20', async () => {
+    const r = await search('')
+    expect(r.status).toBe(200)
+    expect(r.json).toHaveLength(4)
+    expect(r.json[0]).toEqual({...rows[3], id: ids[3], created_at: expect.any(String), updated_at: expect.any(String)})
+    expect(r.json.map((x: any) => x.id)).toEqual([...ids].reverse())
+  })
+
+  it('q: fragment over the indexed fields, case-insensitive; wildcards anchor', async () => {
+    expect(names(await search('q=smith'))).toEqual(['Carol Smithers', 'Alice Smith'])
+    expect(names(await search('q=SMI'))).toEqual(['Carol Smithers', 'Alice Smith'])
+    expect(names(await search('q=ali*'))).toEqual(['Alice Smith'])
+    expect(names(await search('q=*stone'))).toEqual(['Bob Stone'])
+    expect(names(await search('q=c%25s'))).toEqual(['Carol Smithers'])
+    expect(names(await search('q=an'))).toEqual(['Dan']) // under 3 characters: scan
+    expect(names(await search('q=tea'))).toEqual([]) // note is not indexed: not searched by default
+    expect(names(await search('q=tea&search_in=note'))).toEqual(['Alice Smith'])
+    expect(names(await search('q=likes&search_in=note,city'))).toEqual(['Bob Stone', 'Alice Smith'])
+    expect(names(await search('q=_climb&search_in=note'))).toEqual(['Carol Smithers'])
+    expect(names(await search('q=*100%25&search_in=note'))).toEqual(['Carol Smithers'])
+    expect(names(await search('q=100%25&search_in=note'))).toEqual([]) // % is a wildcard: anchored at the start
+    expect(names(await search('q=g_c&search_in=note'))).toEqual([]) // _ is literal
+  })
+
+  it('filter: exact with type conversion, patterns case-insensitive', async () => {
+    expect(names(await search('filter[age]=30'))).toEqual(['Carol Smithers', 'Alice Smith'])
+    expect(names(await search('filter[vip]=true'))).toEqual(['Dan', 'Alice Smith'])
+    expect(names(await search('filter[vip]=0'))).toEqual(['Carol Smithers', 'Bob Stone'])
+    expect(names(await search('filter[city]=Berlin'))).toEqual(['Alice Smith'])
+    expect(names(await search('filter[city]=BER*'))).toEqual(['Carol Smithers', 'Alice Smith'])
+    expect(names(await search('filter[name]=Dan'))).toEqual(['Dan'])
+    expect(names(await search('filter[born]=1996-01-05'))).toEqual(['Alice Smith'])
+    expect(names(await search('filter[age]=30&filter[city]=berlin'))).toEqual(['Carol Smithers'])
+    expect(names(await search('filter[unknown]=1'))).toEqual([])
+    const bad = await search('filter[age]=old')
+    expect(bad.status).toBe(422)
+    expect(bad.json).toEqual({'filter[age]': ['must be an integer']})
+  })
+
+  it('sort, fields, limit, offset', async () => {
+    expect(names(await search('sort=name'))).toEqual(['Alice Smith', 'Bob Stone', 'Carol Smithers', 'Dan'])
+    expect(names(await search('sort=-age&limit=2'))).toEqual(['Bob Stone', 'Carol Smithers'])
+    expect(names(await search('sort=city&limit=1&offset=1'))).toEqual(['Bob Stone'])
+    expect(names(await search('sort=-id&limit=1'))).toEqual(['Dan'])
+    expect(names(await search('sort=created_at&limit=1'))).toEqual(['Alice Smith'])
+    const r = await search('fields=name,age&limit=1')
+    expect(r.json).toEqual([{name: 'Dan', age: 7, id: ids[3], created_at: expect.any(String), updated_at: expect.any(String)}])
+    expect((await search('limit=101')).status).toBe(422)
+    expect((await search('offset=-1')).status).toBe(422)
+  })
+
+  it('injection strings in every field-name parameter: 4xx or no rows, never a 500, never another row', async () => {
+    const c = ctx()
+    for (const bad of INJECTIONS) {
+      const e = encodeURIComponent(bad)
+      for (const qs of [`filter[${e}]=1`, `sort=${e}`, `sort=-${e}`, `fields=${e}`, `search_in=${e}&q=smith`, `table_name=${e}`, `q=${e}`, `filter[name]=${e}`]) {
+        const r = await search(qs)
+        expect(r.status, `${qs} → ${r.text}`).toBeLessThan(500)
+        if (r.status === 200) for (const row of r.json) expect(ids).toContain(row.id)
+      }
+      const list = await c.call('GET', `/svc/dbs/people/records.json?sort=${e}`)
+      expect(list.status).toBeLessThan(500)
+    }
+    expect((await search(`filter[${encodeURIComponent(`name') OR 1=1 --`)}]=1`)).json).toEqual({[`filter[name') OR 1=1 --]`]: [expect.stringContaining('not a valid field name')]})
+    // FTS syntax in q is a literal, not a query
+    for (const q of ['"', 'AND OR NOT', 'NEAR(a b)', 'a"b"c', '*"*', "' OR ''='"]) {
+      const r = await search(`q=${encodeURIComponent(q)}`)
+      expect(r.status, q).toBe(200)
+      expect(r.json).toEqual([])
+    }
+    const all = (c.world.store as any).dbs.db.prepare('SELECT count(*) AS n FROM db_records').get()
+    expect(all.n).toBe(5)
+  })
+
+  it('multi-table: table_name required and known, 400 with available_tables', async () => {
+    const c = ctx()
+    await c.call('POST', '/svc/dbs.json', {body: {db: {name: 'M', code: 'm', schema: {tables: {a: {fields: {t: 'string'}, indexed_fields: ['t']}, b: {fields: {t: 'string'}}}}}}})
+    await c.call('POST', '/svc/dbs/m/records.json', {body: {record: {table_name: 'a', data: {t: 'same text'}}}})
+    await c.call('POST', '/svc/dbs/m/records.json', {body: {record: {table_name: 'b', data: {t: 'same text'}}}})
+    let r = await c.call('GET', '/svc/dbs/m/search.json?q=same')
+    expect(r.status).toBe(400)
+    expect(r.json).toEqual({error: expect.any(String), available_tables: ['a', 'b']})
+    r = await c.call('GET', '/svc/dbs/m/search.json?table_name=c')
+    expect(r.status).toBe(400)
+    expect(r.json.available_tables).toEqual(['a', 'b'])
+    r = await c.call('GET', '/svc/dbs/m/search.json?table_name=a&q=same')
+    expect(r.json).toHaveLength(1)
+    r = await c.call('GET', '/svc/dbs/m/search.json?table_name=b&filter[t]=same%20text')
+    expect(r.json).toHaveLength(1)
+    expect((await c.call('GET', '/svc/dbs/people/search.json?table_name=a')).status).toBe(400)
+  })
+
+  it('a foreign or unknown db: 404', async () => {
+    expect((await search('q=alice', 'mallory')).json).toHaveLength(1) // her own "people"
+    expect((await ctx().call('GET', '/svc/dbs/999/search.json')).status).toBe(404)
+  })
+})
