@@ -1,5 +1,4 @@
 import {resolve} from 'node:path'
-import {applyModuleChange} from '../core/account/set-field.js'
 import {isIdentifier, isRole, type Role} from '../core/auth/permissions.js'
 import {FieldErrorBag, SvcError} from '../core/errors.js'
 import {openStore, type Store} from '../store/index.js'
@@ -81,7 +80,7 @@ export async function setModule(dataDir: string, module: string, enable: boolean
   if (!isIdentifier(module)) throw new SvcError('validation', 422, `"${module}" is not a module name`, {module: ['is not a module name']})
   return withStore(dataDir, async (store) => {
     const account = await accountOrDefault(store, accountId, false)
-    const modules = applyModuleChange(account.settings.modules, enable ? 'add' : 'remove', module)
-    return {account_id: account.id, key: 'account.settings.modules', value: await store.accounts.setModules(account.id, modules)}
+    const value = await store.accounts.changeModule(account.id, enable ? 'add' : 'remove', module)
+    return {account_id: account.id, key: 'account.settings.modules', value}
   })
 }

@@ -1,6 +1,5 @@
 import {Hono} from 'hono'
-import {applyModuleChange, parseSetField} from '../../core/account/set-field.js'
-import {notFound} from '../../core/errors.js'
+import {parseSetField} from '../../core/account/set-field.js'
 import type {AppEnv, Deps} from '../env.js'
 import {requirePermission} from '../middleware/auth.js'
 
@@ -10,10 +9,7 @@ export function accountRoutes(deps: Deps) {
   app.post('/account/set_field.json', async (c) => {
     const user = requirePermission(c, 'account')
     const request = parseSetField(c.req.query())
-    const account = await deps.store.accounts.getAccount(user.accountId)
-    if (!account) throw notFound()
-    const modules = applyModuleChange(account.settings.modules, request.action, request.value)
-    const value = await deps.store.accounts.setModules(user.accountId, modules)
+    const value = await deps.store.accounts.changeModule(user.accountId, request.action, request.value)
     return c.json({key: request.key, value})
   })
   return app

@@ -1,4 +1,5 @@
 import {createHash, randomBytes, timingSafeEqual} from 'node:crypto'
+import {applyModuleChange} from '../../core/account/set-field.js'
 import type {Principal, Role} from '../../core/auth/permissions.js'
 import {notFound, validation} from '../../core/errors.js'
 import {type Sqlite, writeTx} from '../sqlite.js'
@@ -43,13 +44,21 @@ export class SqliteAccountsRepo implements AccountsRepo {
   }
 
   async setModules(accountId: number, modules: string[]): Promise<string[]> {
-    return writeTx(this.db, () => {
-      const row = this.db.prepare('SELECT * FROM accounts WHERE id = ?').get(accountId) as AccountRow | undefined
-      if (!row) throw notFound('account not found')
-      const settings = {...toAccount(row).settings, modules}
-      this.db.prepare('UPDATE accounts SET settings = ? WHERE id = ?').run(JSON.stringify(settings), accountId)
-      return modules
-    })
+    return writeTx(this.db, () => this.writeModules(accountId, () => modules))
+  }
+
+  async changeModule(accountId: number, action: 'add' | 'remove', module: string): Promise<string[]> {
+    return writeTx(this.db, () => this.writeModules(accountId, (current) => applyModuleChange(current, action, module)))
+  }
+
+  /** Read-modify-write of the module list; call inside a write transaction. */
+  private writeModules(accountId: number, change: (current: string[]) => string[]): string[] {
+    const row = this.db.prepare('SELECT * FROM accounts WHERE id = ?').get(accountId) as AccountRow | undefined
+    if (!row) throw notFound('account not found')
+    const settings = toAccount(row).settings
+    const modules = change(settings.modules)
+    this.db.prepare('UPDATE accounts SET settings = ? WHERE id = ?').run(JSON.stringify({...settings, modules}), accountId)
+    return modules
   }
 
   async addUser(input: NewUser): Promise<UserView> {

@@ -45,6 +45,8 @@ export interface AccountsRepo {
   listAccounts(): Promise<Account[]>
   /** Replaces account.settings.modules; returns the new array. */
   setModules(accountId: number, modules: string[]): Promise<string[]>
+  /** Adds or removes one module in a single write transaction (no lost update); returns the new array. */
+  changeModule(accountId: number, action: 'add' | 'remove', module: string): Promise<string[]>
 
   addUser(input: NewUser): Promise<UserView>
   getUser(accountId: number, userId: number): Promise<UserView | null>
