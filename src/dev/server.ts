@@ -95,6 +95,16 @@ export async function startDevServer(options: DevOptions): Promise<DevServer> {
   const libVersions = {kaplay: packageVersion('kaplay'), phaser: packageVersion('phaser')}
   const tailwindBrowserUrl = `/_svc/lib/tailwind-browser.js?v=${packageVersion('@tailwindcss/browser')}`
 
+  // The app folder has no node_modules: Vite's root is a temp folder whose node_modules links to
+  // this package's, and bare imports of the app resolve from there.
+  const {packageDir} = await import('../compile/libs.js')
+  const {mkdtemp, rm, symlink} = await import('node:fs/promises')
+  const {join, dirname, sep} = await import('node:path')
+  const {tmpdir} = await import('node:os')
+  const root = await mkdtemp(join(tmpdir(), 'svc-dev-'))
+  const modules = dirname(packageDir('vite'))
+  await symlink(modules, join(root, 'node_modules'), 'dir')
+  const anchor = join(root, 'index.js')
   const vite = await import('vite')
   const plugins: unknown[] = []
   if (engine === 'svelte') plugins.push((await import('@sveltejs/vite-plugin-svelte')).svelte({configFile: false}))
@@ -129,13 +139,17 @@ export async function startDevServer(options: DevOptions): Promise<DevServer> {
   const svcPlugin = {
     name: 'svc-dev',
     enforce: 'pre' as const,
-    resolveId(id: string) {
+    async resolveId(this: any, id: string, importer: string | undefined, opts: any) {
       if (id === ENTRY) return '\0svc-entry.js'
+      if (id.startsWith('/_svc/lib/')) return {id, external: true}
+      if (importer && !importer.includes(`${sep}node_modules${sep}`) && /^[a-z@][^:]*$/i.test(id) && !GAME_LIB[id]) {
+        return this.resolve(id, anchor, {...opts, skipSelf: true})
+      }
       if (GAME_LIB[id]) return {id: `/_svc/lib/${GAME_LIB[id]}?v=${id === 'phaser' ? libVersions.phaser : libVersions.kaplay}`, external: true}
       return null
     },
     load(id: string) {
-      if (id === '\0svc-entry.js') return entrySource(engine, project.css_engine, file, libVersions)
+      if (id === '\0svc-entry.js') return entrySource(engine, project.css_engine, `@fs${loaded.sourceFile}`, libVersions)
       return null
     },
     configureServer(server: any) {
@@ -187,14 +201,15 @@ export async function startDevServer(options: DevOptions): Promise<DevServer> {
   const server = await vite.createServer({
     configFile: false,
     envFile: false,
-    root: loaded.dir,
-    cacheDir: (await import('node:path')).join((await import('node:os')).tmpdir(), `svc-dev-${process.pid}-${Date.now()}`),
+    root,
+    cacheDir: join(root, '.vite'),
     appType: 'custom',
     logLevel: 'silent',
     clearScreen: false,
     publicDir: false,
-    optimizeDeps: {noDiscovery: true, include: []},
-    server: {port: options.port ?? 5173, host: options.host ?? '127.0.0.1', strictPort: false, hmr: {overlay: true}, fs: {strict: true}},
+    optimizeDeps: {noDiscovery: true, include: engine === 'react' ? ['react', 'react-dom/client', 'react/jsx-dev-runtime'] : []},
+    server: {port: options.port ?? 5173, host: options.host ?? '127.0.0.1', strictPort: false, hmr: {overlay: true},
+      fs: {strict: true, allow: [root, loaded.dir, modules]}},
     plugins: [svcPlugin, ...plugins] as any,
   } as any)
   await server.listen()
@@ -207,6 +222,7 @@ export async function startDevServer(options: DevOptions): Promise<DevServer> {
       clearTimeout(pushTimer)
       await pushing
       await server.close()
+      await rm(root, {recursive: true, force: true})
     },
   }
 }

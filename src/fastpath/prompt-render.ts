@@ -167,7 +167,8 @@ export async function fastRender(argv: string[]): Promise<boolean> {
   const {Client} = await import('../client/backend.js')
   let backend: Awaited<ReturnType<typeof resolveBackend>> | undefined
   try {
-    backend = await resolveBackend(parsed.values as TargetFlags)
+    backend = await resolveBackend(parsed.values as TargetFlags, async (options) =>
+      (await import('./embedded-prompts.js')).promptsEmbeddedBackend(options))
     if (!json) process.stderr.write(backend.description + '\n')
     const result = await renderPrompt(new Client(backend), {
       code: parsed.code,

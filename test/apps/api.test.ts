@@ -1,5 +1,8 @@
-import {expect, it} from 'vitest'
-import {describeBothTransports, type Ctx} from '../helpers/scenarios.js'
+import {describe, expect, it} from 'vitest'
+import {createApp} from '../../src/http/app.js'
+import {openStore} from '../../src/store/index.js'
+import {describeBothTransports, makeCall, type Ctx} from '../helpers/scenarios.js'
+import {createWorld, inProcess} from '../helpers/world.js'
 
 const SVELTE = `<script>
   let count = $state(0)
@@ -312,6 +315,28 @@ describeBothTransports('apps: CRUD, compile, serve', undefined, (ctx) => {
     expect(del.text).toBe('')
     expect((await ctx().call('GET', `/svc/apps/${ids.react}.json`)).status).toBe(404)
     expect((await page(ctx(), `/a/${ids.react}`)).res.status).toBe(404)
+  })
+})
+
+describe('apps: the compile cache outlives the process', () => {
+  it('a new store over the same data dir answers the same input from the cache', async () => {
+    const world = await createWorld()
+    try {
+      const body = {app: {name: 'k', app_engine: 'kaboom', css_engine: 'none', source_code: KABOOM}}
+      const first = await makeCall(world, inProcess(world.app))('POST', '/svc/apps.json', {body})
+      expect(first.headers.get('x-svc-build')).toBe('compiled')
+      const store = openStore(world.dataDir)
+      try {
+        const restarted = createApp({store, systemPromptsDirs: []})
+        const again = await makeCall(world, inProcess(restarted))('POST', '/svc/apps.json', {body: {app: {...body.app, name: 'k2'}}})
+        expect(again.status).toBe(201)
+        expect(again.headers.get('x-svc-build')).toBe('cached')
+      } finally {
+        store.close()
+      }
+    } finally {
+      await world.close()
+    }
   })
 })
 

@@ -30,7 +30,7 @@ describe('served apps in a real browser (Chromium)', () => {
       const created = await call('POST', '/svc/apps.json', {body: {app: {name: `${engine} app`, app_engine: engine, css_engine: css,
         source_code: template(engine, file), public: true}}})
       expect(created.status, created.text).toBe(201)
-      const page = await chrome.browser.newPage()
+      const page = await chrome.context.newPage()
       const errors: string[] = []
       page.on('pageerror', (e) => errors.push(e.message))
       const external: string[] = []
@@ -48,11 +48,33 @@ describe('served apps in a real browser (Chromium)', () => {
     })
   }
 
+  for (const engine of ['kaboom', 'phaser']) {
+    it(`${engine}: the game module loads the engine served by the server and draws a canvas`, async () => {
+      const call = makeCall(world, http)
+      const created = await call('POST', '/svc/apps.json', {body: {app: {name: `${engine} game`, app_engine: engine, css_engine: 'none',
+        source_code: template(engine, 'game.js'), public: true}}})
+      expect(created.status, created.text).toBe(201)
+      const page = await chrome.context.newPage()
+      const errors: string[] = []
+      page.on('pageerror', (e) => errors.push(e.message))
+      const libs: string[] = []
+      page.on('response', (r) => {
+        if (r.url().includes('/_svc/lib/')) libs.push(`${r.status()} ${new URL(r.url()).pathname}`)
+      })
+      await page.goto(`${http.origin}/a/${created.json.id}`)
+      await page.locator('canvas').first().waitFor({state: 'attached', timeout: 15_000})
+      expect(errors).toEqual([])
+      expect(libs).toEqual([`200 /_svc/lib/${engine === 'phaser' ? 'phaser.esm.min.js' : 'kaplay.mjs'}`])
+      await page.close()
+    })
+  }
+
   it('a private app: the login page takes a token, sets the session, and the app sees the user', async () => {
     const call = makeCall(world, http)
     const created = await call('POST', '/svc/apps.json', {body: {app: {name: 'Private', app_engine: 'svelte', css_engine: 'tailwind_all',
       source_code: template('svelte', 'App.svelte')}}})
-    const context = await chrome.browser.newContext()
+    const context = chrome.context
+    await context.clearCookies()
     const page = await context.newPage()
     await page.goto(`${http.origin}/a/${created.json.url_code}`)
     expect(new URL(page.url()).pathname).toBe('/svc/login')
@@ -62,6 +84,6 @@ describe('served apps in a real browser (Chromium)', () => {
     expect(new URL(page.url()).pathname).toBe(`/a/${created.json.url_code}`)
     const cookies = await context.cookies()
     expect(cookies.find((c) => c.name === 'svc_session')?.httpOnly).toBe(true)
-    await context.close()
+    await page.close()
   })
 })

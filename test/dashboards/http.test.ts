@@ -6,7 +6,15 @@ const keys = (layout: {key: string}[]) => layout.map((i) => i.key)
 const DASHBOARD_KEYS = ['context', 'created_by_id', 'editable', 'id', 'is_default', 'layout', 'name', 'shared', 'updated_at']
 
 runScenarios('dashboards: input errors', DASHBOARD_SEED, [
-  {name: 'no token: 401', method: 'GET', url: '/toolkit/dashboards.json', as: null, expectedStatus: 401},
+  {
+    name: 'no token: 401 (JSON in utf-8 as the spec says)', method: 'GET', url: '/toolkit/dashboards.json', as: null, expectedStatus: 401,
+    expectedHeaders: {'content-type': 'application/json; charset=utf-8', 'www-authenticate': 'Bearer'},
+  },
+  {
+    name: 'answers carry application/json; charset=utf-8', method: 'GET', url: '/toolkit/dashboards/widgets.json', expectedStatus: 200,
+    expectedHeaders: {'content-type': 'application/json; charset=utf-8'},
+  },
+  {name: 'other areas are left alone', method: 'GET', url: '/svc/me.json', expectedStatus: 200, expectedHeaders: {'content-type': 'application/json'}},
   {name: 'widgets without token: 401', method: 'GET', url: '/toolkit/dashboards/widgets.json', as: null, expectedStatus: 401},
   {name: 'name required', method: 'POST', url: '/toolkit/dashboards.json', body: {dashboard: {}}, expectedStatus: 422, expectedContent: {name: ["can't be blank"]}},
   {name: 'no envelope: name required', method: 'POST', url: '/toolkit/dashboards.json', body: {name: 'x'}, expectedStatus: 422, expectedContent: {name: ["can't be blank"]}},
@@ -29,7 +37,11 @@ runScenarios('dashboards: input errors', DASHBOARD_SEED, [
   },
   {name: 'bad JSON: 400', method: 'POST', url: '/toolkit/dashboards.json', rawBody: '{"dashboard":', expectedStatus: 400, expectedContent: {error: 'invalid JSON body'}},
   {name: 'envelope not an object: 400', method: 'POST', url: '/toolkit/dashboards.json', body: {dashboard: 'x'}, expectedStatus: 400},
-  {name: 'a non-numeric id: 404', method: 'GET', url: '/toolkit/dashboards/abc.json', expectedStatus: 404, expectedContent: {error: 'dashboard not found'}},
+  {
+    name: 'a non-numeric id: 404', method: 'GET', url: '/toolkit/dashboards/abc.json', expectedStatus: 404,
+    expectedContent: {error: 'dashboard not found'}, expectedHeaders: {'content-type': 'application/json; charset=utf-8'},
+  },
+  {name: 'a deeper path: 404', method: 'GET', url: '/toolkit/dashboards/1/x.json', expectedStatus: 404},
   {name: 'id 0: 404', method: 'GET', url: '/toolkit/dashboards/0.json', expectedStatus: 404},
   {name: 'a missing id: 404', method: 'DELETE', url: '/toolkit/dashboards/999.json', expectedStatus: 404},
   {name: 'an id without .json: 404', method: 'GET', url: '/toolkit/dashboards/1', expectedStatus: 404},
@@ -277,7 +289,8 @@ describeBothTransports('dashboards without the toolkit module', DASHBOARD_SEED, 
     expect((await c.call('GET', '/toolkit/dashboards/widget.json?key=crm_notes', {as: 'alice'})).status).toBe(404)
     expect((await c.call('GET', '/toolkit/dashboards/widget.json?key=crm_notes', {as: 'bob'})).status).toBe(200)
     expect((await c.call('GET', '/toolkit/dashboards/widget.json?key=kb_stats', {as: 'admin'})).status).toBe(404)
-    expect((await c.call('GET', '/toolkit/dashboards/widget.json?key=tasks', {as: 'admin'})).status).toBe(404)
+    expect((await c.call('GET', '/toolkit/dashboards/widget.json?key=mail', {as: 'admin'})).status).toBe(404)
+    expect((await c.call('GET', '/toolkit/dashboards/widget.json?key=tasks', {as: 'alice'})).status).toBe(200)
     r = await c.call('GET', `/toolkit/dashboards/widget.json?key=svc_app:${appId}`, {as: 'alice'})
     expect(r.json).toEqual({key: `svc_app:${appId}`, name: 'App: Weather', settings: {}, config: {}})
     expect((await c.call('GET', `/toolkit/dashboards/widget.json?key=svc_app:${inactiveAppId}`, {as: 'alice'})).status).toBe(404)
@@ -297,6 +310,15 @@ describeBothTransports('dashboards without the toolkit module', DASHBOARD_SEED, 
     await c.call('POST', '/account/set_field.json?key=account.settings.modules&action_type=add&value=crm', {as: 'admin'})
     w = await c.call('GET', '/toolkit/dashboards/widgets.json?context=crm', {as: 'alice'})
     expect(keys(w.json.layout)).toEqual(['crm_deals', 'activity'])
+  })
+  it('without a layout a dashboard gets the standard layout of its context; a personal one only the author\'s tiles', async () => {
+    const c = ctx()
+    const personal = await c.call('POST', '/toolkit/dashboards.json', {as: 'alice', body: {dashboard: {name: 'My CRM', context: 'crm'}}})
+    expect(keys(personal.json.layout)).toEqual(['module_header', 'crm_stats', 'crm_deals', 'crm_clients', 'crm_contacts'])
+    const kb = await c.call('POST', '/toolkit/dashboards.json', {as: 'alice', body: {dashboard: {name: 'My KB', context: 'kb'}}})
+    expect(kb.json.layout).toEqual([{id: 'module_header', key: 'module_header', size: 'full', config: {module: 'kb'}}])
+    const shared = await c.call('POST', '/toolkit/dashboards.json', {as: 'boss', body: {dashboard: {name: 'Co KB', context: 'kb', shared: true}}})
+    expect(keys(shared.json.layout)).toEqual(['module_header', 'kb_stats', 'kb_knowledge_bases', 'kb_comments', 'kb_entries', 'kb_entry_urls'])
   })
 })
 

@@ -53,8 +53,7 @@ describe('the tile catalog', () => {
   it('module and permission of the other tiles', () => {
     const of = (k: string) => [tileDef(k)!.module, tileDef(k)!.permission]
     expect(of('mail')).toEqual(['mail', null])
-    expect(of('tasks')).toEqual(['organize', null])
-    for (const k of ['module_header', 'module_icons', 'kpi', 'quick_actions', 'inbox', 'activity', 'chats', 'ai_request']) expect(of(k)).toEqual([null, null])
+    for (const k of ['module_header', 'module_icons', 'kpi', 'quick_actions', 'inbox', 'activity', 'tasks', 'chats', 'ai_request']) expect(of(k)).toEqual([null, null])
     expect(of('todo')).toEqual([null, 'todo'])
     expect(of('crm_notes')).toEqual(['crm', 'crm_notes_index'])
     expect(of(`svc_app:${APP}`)).toEqual([null, null])

@@ -17,6 +17,8 @@ export interface Stub {
   temperatures: Record<string, number>
   /** Lets the requests held by `/api/slow` answer. */
   release(): void
+  /** Resolves once a request whose path starts with `path` has arrived (beyond the first `after` requests). */
+  waitForRequest(path: string, after?: number, timeoutMs?: number): Promise<StubRequest>
   close(): Promise<void>
 }
 
@@ -68,6 +70,15 @@ export async function startStub(): Promise<Stub> {
     release() {
       releaseSlow()
       slowGate = new Promise<void>((r) => (releaseSlow = r))
+    },
+    async waitForRequest(path, after = 0, timeoutMs = 60_000) {
+      const deadline = Date.now() + timeoutMs
+      for (;;) {
+        const found = requests.slice(after).find((r) => r.path.startsWith(path))
+        if (found) return found
+        if (Date.now() > deadline) throw new Error(`the stub got no request for ${path}`)
+        await new Promise((r) => setTimeout(r, 50))
+      }
     },
     close: () => new Promise<void>((resolve) => {
       releaseSlow()

@@ -377,6 +377,10 @@ describeBothTransports('prompts: system prompt files', PROMPT_SEED, (ctx) => {
       expect(rendered.text).toContain(`Zasady API: ${c.transport.origin}/svc/prompt/common_api.md`)
       expect(rendered.text).toContain(`Authorization: Bearer ${c.world.users.alice!.token}`)
       expect(rendered.text).not.toContain('{{')
+      // Every instruction the agent is pointed at exists.
+      const linked = [...rendered.text.matchAll(/^Instrukcje API: \S+\/svc\/prompt\/(\w+)\.md$/gm)].map((m) => m[1]!)
+      expect(linked.length).toBeGreaterThan(0)
+      for (const code of linked) expect((await c.call('GET', `/svc/prompt/${code}.md`, {as: 'alice'})).status, code).toBe(200)
     }
     const rules = await c.call('GET', '/svc/prompt/common_api.md', {as: 'alice'})
     expect(rules.status).toBe(200)

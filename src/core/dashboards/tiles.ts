@@ -90,7 +90,7 @@ const DEFS: Record<string, Def> = {
   },
   activity: {name: 'Activity', module: null, permission: null, settings: {scope: choice(SCOPE_ALL_MINE, 'all'), limit: limit('5')}},
   tasks: {
-    name: 'Tasks', module: 'organize', permission: null,
+    name: 'Tasks', module: null, permission: null,
     settings: {scope: choice(SCOPE_ALL_MINE, 'all'), filter: choice(['all', 'overdue'], 'all'), limit: limit('5')},
   },
   mail: {name: 'Mail', module: 'mail', permission: null, settings: {scope: choice(SCOPE_ALL_MINE), filter: choice(['all', 'unread']), limit: limit('5')}},

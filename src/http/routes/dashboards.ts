@@ -1,4 +1,4 @@
-import {type Context, Hono} from 'hono'
+import {type Context, Hono, type MiddlewareHandler} from 'hono'
 import {canView, changeRefusal, isEditable, tileAvailable, type Viewer, visibleLayout} from '../../core/dashboards/access.js'
 import {parseContext, parseCreate, parseId, parseSelect, parseUpdate} from '../../core/dashboards/input.js'
 import {builtinLayout, type LayoutItem, normalizeLayout} from '../../core/dashboards/layout.js'
@@ -89,6 +89,14 @@ export function dashboardsRoutes(deps: Deps) {
     }
   }
 
+  // The spec's content type for these endpoints, errors included (only these paths: the router is mounted at /).
+  const charset: MiddlewareHandler<AppEnv> = async (c, next) => {
+    await next()
+    if (c.res.headers.get('content-type') === 'application/json') c.res.headers.set('content-type', 'application/json; charset=utf-8')
+  }
+  app.use('/toolkit/dashboards.json', charset)
+  app.use('/toolkit/dashboards/*', charset)
+
   const selectionValue = (s: Selection) => (s.kind === 'dashboard' ? s.id : s.kind === 'builtin' ? 'builtin' : '')
 
   app.get('/toolkit/dashboards.json', async (c) => {
@@ -103,7 +111,8 @@ export function dashboardsRoutes(deps: Deps) {
     const who = await caller(c)
     const input = parseCreate(envelope(await jsonObject(c), 'dashboard'))
     mayChange(who, input.shared)
-    const layout = input.layout === undefined ? builtinLayout(input.context) : normalize(who, input.layout, input.shared)
+    // Without a layout, the standard one of the context (for a personal dashboard, only the tiles its author can use).
+    const layout = normalize(who, input.layout ?? builtinLayout(input.context), input.shared)
     const created = await repo.create(who.user.accountId, who.user.id, {
       name: input.name, context: input.context, layout, shared: input.shared, is_default: input.is_default,
     })

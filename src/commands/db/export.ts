@@ -1,0 +1,43 @@
+import {createWriteStream} from 'node:fs'
+import {rename, rm} from 'node:fs/promises'
+import {once} from 'node:events'
+import {Args, Flags} from '@oclif/core'
+import {BackendCommand} from '../../cli/base-command.js'
+import type {RecordView} from '../../store/dbs/types.js'
+
+export default class DbExport extends BackendCommand {
+  static description = 'Export every record as NDJSON (one {id, table_name, data, created_at, updated_at} per line); the file appears whole or not at all'
+  static args = {db: Args.string({description: 'database id or code', required: true})}
+  static flags = {out: Flags.string({char: 'o', description: 'output file (- for stdout); default DB.ndjson'})}
+
+  async run() {
+    const {args, flags} = await this.parse(DbExport)
+    const client = await this.client(flags)
+    const target = flags.out ?? `${args.db}.ndjson`
+    const temp = `${target}.${process.pid}.tmp`
+    const out = target === '-' ? process.stdout : createWriteStream(temp)
+    let count = 0
+    try {
+      for (let after = 0; ;) {
+        const page = await client.get<RecordView[]>(`/svc/dbs/${encodeURIComponent(args.db)}/records.json`, {query: {after_id: after, limit: 100}})
+        if (page.length === 0) break
+        const chunk = page.map((r) => JSON.stringify(r)).join('\n') + '\n'
+        if (!out.write(chunk)) await once(out, 'drain')
+        count += page.length
+        after = page[page.length - 1]!.id
+      }
+      if (out !== process.stdout) {
+        await new Promise<void>((done, fail) => (out as ReturnType<typeof createWriteStream>).end((e?: Error | null) => (e ? fail(e) : done())))
+        await rename(temp, target)
+      }
+    } catch (error) {
+      if (out !== process.stdout) {
+        ;(out as ReturnType<typeof createWriteStream>).destroy()
+        await rm(temp, {force: true})
+      }
+      throw error
+    }
+    if (target !== '-') this.note(`Exported ${count} records to ${target}`)
+    return {exported: count, file: target === '-' ? null : target}
+  }
+}

@@ -1,0 +1,15 @@
+import {Args} from '@oclif/core'
+import {BackendCommand} from '../../cli/base-command.js'
+import type {DbView} from '../../store/dbs/types.js'
+
+export default class DbGet extends BackendCommand {
+  static description = 'Show a database (id or code): schema, public methods, record count'
+  static args = {db: Args.string({description: 'database id or code', required: true})}
+
+  async run() {
+    const {args, flags} = await this.parse(DbGet)
+    const db = await (await this.client(flags)).get<DbView>(`/svc/dbs/${encodeURIComponent(args.db)}.json`)
+    this.say(JSON.stringify(db, null, 2))
+    return db
+  }
+}

@@ -1,0 +1,90 @@
+import {readdir, readFile, stat} from 'node:fs/promises'
+import {join} from 'node:path'
+import {Args, Flags} from '@oclif/core'
+import {BackendCommand} from '../../cli/base-command.js'
+import {interactive} from '../../cli/read-input.js'
+import {type Change, dataLoss, type DbDefinition, definitionOf, definitionProblem, describeChange, diffDb, type Usage} from '../../core/dbs/diff.js'
+import {isSvcError, SvcError} from '../../core/errors.js'
+import type {DbView} from '../../store/dbs/types.js'
+
+interface Plan {file: string; definition: DbDefinition; current: DbView | null; changes: Change[]; loss: {change: Change; records: number}[]}
+
+async function definitions(path: string): Promise<{file: string; definition: DbDefinition}[]> {
+  let files: string[]
+  try {
+    files = (await stat(path)).isDirectory()
+      ? (await readdir(path)).filter((f) => f.endsWith('.json')).sort().map((f) => join(path, f))
+      : [path]
+  } catch (error) {
+    throw new SvcError('usage', 0, `cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`)
+  }
+  if (files.length === 0) throw new SvcError('usage', 0, `no .json files in ${path}`)
+  return Promise.all(files.map(async (file) => {
+    let value: unknown
+    try {
+      value = JSON.parse(await readFile(file, 'utf8'))
+    } catch (error) {
+      throw new SvcError('usage', 0, `${file} is not valid JSON: ${(error as Error).message}`)
+    }
+    const problem = definitionProblem(value)
+    if (problem) throw new SvcError('usage', 0, `${file} ${problem}`)
+    return {file, definition: value as DbDefinition}
+  }))
+}
+
+export default class DbPush extends BackendCommand {
+  static description = 'Create or update databases from JSON files (name, code, schema, public_methods): shows a typed diff, asks to confirm'
+  static examples = ['<%= config.bin %> db push dbs/ --dry-run', '<%= config.bin %> db push contacts.json --yes', '<%= config.bin %> db push contacts.json --yes --force']
+  static args = {path: Args.string({description: 'a definition file, or a folder of them', required: true})}
+  static flags = {
+    yes: Flags.boolean({char: 'y', description: 'apply without asking', default: false}),
+    'dry-run': Flags.boolean({description: 'only show the diff', default: false}),
+    force: Flags.boolean({description: 'allow dropping fields or tables that hold data', default: false}),
+  }
+
+  async run() {
+    const {args, flags} = await this.parse(DbPush)
+    const client = await this.client(flags)
+    const plans: Plan[] = []
+    for (const {file, definition} of await definitions(args.path)) {
+      let current: DbView | null = null
+      try {
+        current = await client.get<DbView>(`/svc/dbs/${encodeURIComponent(definition.code)}.json`)
+      } catch (error) {
+        if (!isSvcError(error) || error.code !== 'not_found') throw error
+      }
+      const changes = diffDb(current && definitionOf(current), definition)
+      const drops = changes.some((c) => c.kind === 'field_removed' || c.kind === 'table_removed')
+      const loss = current && drops ? dataLoss(changes, await client.get<Usage>(`/svc/dbs/${current.id}/usage.json`)) : []
+      plans.push({file, definition, current, changes, loss})
+    }
+    for (const p of plans) {
+      this.say(`${p.definition.code} (${p.file}): ${p.changes.length ? `${p.changes.length} change(s)` : 'up to date'}`)
+      for (const c of p.changes) this.say(`  ${describeChange(c)}`)
+      for (const l of p.loss) this.say(`  ! ${describeChange(l.change).slice(2)} holds data in ${l.records} record(s)`)
+    }
+    const summary = plans.map((p) => ({code: p.definition.code, file: p.file, create: !p.current, changes: p.changes, data_loss: p.loss}))
+    const pending = plans.filter((p) => p.changes.length)
+    if (flags['dry-run'] || pending.length === 0) return {applied: false, dry_run: flags['dry-run'], databases: summary}
+    const losses = pending.flatMap((p) => p.loss.map((l) => `${p.definition.code}: ${describeChange(l.change).slice(2)} (${l.records} records)`))
+    if (losses.length && !flags.force) {
+      throw new SvcError('conflict', 409, `refusing to drop data: ${losses.join('; ')}`, undefined, 'check the diff, then add --force to drop it')
+    }
+    if (!flags.yes) {
+      if (!interactive()) throw new SvcError('usage', 0, 'not applied: confirmation needs a terminal', undefined, 'pass --yes to apply, or --dry-run to only show the diff')
+      const {confirm} = await import('@inquirer/prompts')
+      if (!(await confirm({message: `Apply ${pending.length === 1 ? 'this change' : 'these changes'} to ${pending.length} database(s)?`, default: false}))) {
+        this.say('Nothing changed.')
+        return {applied: false, dry_run: false, databases: summary}
+      }
+    }
+    for (const p of pending) {
+      const db = {name: p.definition.name, code: p.definition.code, schema: p.definition.schema ?? null, public_methods: p.definition.public_methods ?? {},
+        ...(p.definition.app_id !== undefined ? {app_id: p.definition.app_id} : {}), ...(p.definition.fields !== undefined ? {fields: p.definition.fields} : {})}
+      if (p.current) await client.patch(`/svc/dbs/${p.current.id}.json`, {db})
+      else await client.post('/svc/dbs.json', {db})
+      this.say(`${p.current ? 'Updated' : 'Created'} ${p.definition.code}`)
+    }
+    return {applied: true, dry_run: false, databases: summary}
+  }
+}

@@ -1,0 +1,24 @@
+import {Args, Flags} from '@oclif/core'
+import {BackendCommand} from '../../../cli/base-command.js'
+import {parseJsonArg} from '../../../cli/read-input.js'
+import type {RecordView} from '../../../store/dbs/types.js'
+
+export default class DbRecordsCreate extends BackendCommand {
+  static description = 'Create a record'
+  static examples = [`<%= config.bin %> db records create contacts '{"name":"Ada","age":36}'`]
+  static args = {
+    db: Args.string({description: 'database id or code', required: true}),
+    data: Args.string({description: 'data object as JSON', required: true}),
+  }
+  static flags = {
+    table: Flags.string({description: 'table name (required in multi-table databases)'}),
+  }
+
+  async run() {
+    const {args, flags} = await this.parse(DbRecordsCreate)
+    const record = {table_name: flags.table, data: parseJsonArg(args.data, 'DATA')}
+    const created = await (await this.client(flags)).post<RecordView>(`/svc/dbs/${encodeURIComponent(args.db)}/records.json`, {record})
+    this.say(`Created record ${created.id}: ${JSON.stringify(created.data)}`)
+    return created
+  }
+}

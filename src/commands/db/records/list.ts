@@ -1,0 +1,23 @@
+import {Args, Flags} from '@oclif/core'
+import {BackendCommand} from '../../../cli/base-command.js'
+import type {RecordView} from '../../../store/dbs/types.js'
+
+export default class DbRecordsList extends BackendCommand {
+  static description = 'List records of a database, newest first'
+  static args = {db: Args.string({description: 'database id or code', required: true})}
+  static flags = {
+    table: Flags.string({description: 'only this table (multi-table databases)'}),
+    sort: Flags.string({description: 'field, - for descending (default -id)'}),
+    limit: Flags.integer({description: '1-100', default: 20}),
+    offset: Flags.integer({description: 'skip this many', default: 0}),
+  }
+
+  async run() {
+    const {args, flags} = await this.parse(DbRecordsList)
+    const records = await (await this.client(flags)).get<RecordView[]>(`/svc/dbs/${encodeURIComponent(args.db)}/records.json`, {
+      query: {table_name: flags.table, sort: flags.sort, limit: flags.limit, offset: flags.offset},
+    })
+    for (const r of records) this.say(`${r.id}\t${r.table_name ?? '-'}\t${JSON.stringify(r.data)}`)
+    return records
+  }
+}

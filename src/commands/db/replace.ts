@@ -1,0 +1,23 @@
+import {Args, Flags} from '@oclif/core'
+import {BackendCommand} from '../../cli/base-command.js'
+import type {DbView} from '../../store/dbs/types.js'
+
+export default class DbReplace extends BackendCommand {
+  static description = 'Replace a string inside a database\'s schema, public_methods or fields (JSON as `svc db get` shows it)'
+  static examples = [`<%= config.bin %> db replace contacts --field schema --old '"age": "integer"' --new '"age": "number"'`]
+  static args = {db: Args.string({description: 'database id or code', required: true})}
+  static flags = {
+    field: Flags.string({description: 'member to edit', options: ['schema', 'public_methods', 'fields'], required: true}),
+    old: Flags.string({description: 'text to find', required: true}),
+    new: Flags.string({description: 'replacement text', required: true}),
+    all: Flags.boolean({description: 'replace every occurrence', default: false}),
+  }
+
+  async run() {
+    const {args, flags} = await this.parse(DbReplace)
+    const db = await (await this.client(flags)).patch<DbView>(`/svc/dbs/${encodeURIComponent(args.db)}/replace.json`,
+      {field: flags.field, old_string: flags.old, new_string: flags.new, replace_all: flags.all})
+    this.say(JSON.stringify(flags.field === 'schema' ? db.schema : db[flags.field as 'public_methods' | 'fields'], null, 2))
+    return db
+  }
+}

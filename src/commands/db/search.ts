@@ -1,0 +1,30 @@
+import {Args, Flags} from '@oclif/core'
+import {BackendCommand} from '../../cli/base-command.js'
+import {parsePairs} from '../../cli/read-input.js'
+
+export default class DbSearch extends BackendCommand {
+  static description = 'Search records: fragment or wildcard text, exact or pattern filters, sort, fields'
+  static examples = ['<%= config.bin %> db search contacts --q smi --filter city=Berlin --sort -age --fields name,age']
+  static args = {db: Args.string({description: 'database id or code', required: true})}
+  static flags = {
+    q: Flags.string({description: 'text; * and % are wildcards, otherwise a fragment'}),
+    filter: Flags.string({description: 'field=value (exact; * or % make a pattern)', multiple: true}),
+    'search-in': Flags.string({description: 'comma-separated fields q searches'}),
+    table: Flags.string({description: 'table name (multi-table databases)'}),
+    sort: Flags.string({description: 'field, - for descending'}),
+    fields: Flags.string({description: 'comma-separated fields to return'}),
+    limit: Flags.integer({description: '1-100', default: 20}),
+    offset: Flags.integer({description: 'skip this many', default: 0}),
+  }
+
+  async run() {
+    const {args, flags} = await this.parse(DbSearch)
+    const query: Record<string, string | number | undefined> = {
+      q: flags.q, search_in: flags['search-in'], table_name: flags.table, sort: flags.sort, fields: flags.fields, limit: flags.limit, offset: flags.offset,
+    }
+    for (const [k, v] of Object.entries(parsePairs(flags.filter, '--filter'))) query[`filter[${k}]`] = v
+    const rows = await (await this.client(flags)).get<Record<string, unknown>[]>(`/svc/dbs/${encodeURIComponent(args.db)}/search.json`, {query})
+    for (const row of rows) this.say(JSON.stringify(row))
+    return rows
+  }
+}

@@ -1,0 +1,30 @@
+import {Args, Flags} from '@oclif/core'
+import {BackendCommand} from '../../cli/base-command.js'
+import {parseJsonArg} from '../../cli/read-input.js'
+import {SvcError} from '../../core/errors.js'
+import type {FlowProcess} from '../../core/flows/processes.js'
+import {flowByCode, processLines, waitForProcess} from './show.js'
+
+export default class FlowRun extends BackendCommand {
+  static description = 'Run a flow by hand with an input, wait for it and print the run'
+  static examples = [`<%= config.bin %> flow run heat_check --data-json '{"city":"Oslo"}'`]
+  static args = {code: Args.string({description: 'flow code', required: true})}
+  static flags = {
+    'data-json': Flags.string({description: 'input of the run, a JSON object', default: '{}'}),
+    wait: Flags.boolean({description: 'wait until the run ends', default: true, allowNo: true}),
+    timeout: Flags.integer({description: 'seconds to wait at most', default: 120, min: 1}),
+  }
+
+  async run() {
+    const {args, flags} = await this.parse(FlowRun)
+    const input = parseJsonArg(flags['data-json'], '--data-json')
+    if (!input || typeof input !== 'object' || Array.isArray(input)) throw new SvcError('usage', 0, '--data-json must be a JSON object')
+    const client = await this.client(flags)
+    const flow = await flowByCode(client, args.code)
+    let run = await client.post<FlowProcess>(`/svc/resources/${flow.id}/run.json`, {input})
+    if (flags.wait) run = await waitForProcess(client, run, flags.timeout)
+    for (const line of processLines(run)) this.say(line)
+    if (run.status === 'error') process.exitCode = 1
+    return run
+  }
+}

@@ -1,0 +1,28 @@
+import {Flags} from '@oclif/core'
+import {BackendCommand} from '../../cli/base-command.js'
+import {table} from '../../cli/table.js'
+import type {FlowProcess} from '../../core/flows/processes.js'
+
+export default class FlowRuns extends BackendCommand {
+  static description = 'List flow runs (flow processes), newest first'
+  static flags = {
+    flow: Flags.string({description: 'only runs of this flow code'}),
+    status: Flags.string({description: 'only runs with this status', options: ['pending', 'finished', 'error']}),
+    trigger: Flags.string({description: 'only runs started this way', options: ['action', 'cron', 'manual']}),
+    cron: Flags.integer({description: 'only runs of this cron id'}),
+    limit: Flags.integer({description: 'how many (1-100)', default: 20, min: 1, max: 100}),
+    offset: Flags.integer({description: 'skip this many', default: 0, min: 0}),
+  }
+
+  async run() {
+    const {flags} = await this.parse(FlowRuns)
+    const runs = await (await this.client(flags)).get<FlowProcess[]>('/connect/flow_processes.json', {
+      query: {flow_code: flags.flow, status: flags.status, trigger: flags.trigger, cron_id: flags.cron, limit: flags.limit, offset: flags.offset},
+    })
+    this.say(runs.length
+      ? table(['id', 'flow', 'status', 'trigger', 'started', 'ms', 'error'],
+        runs.map((r) => [r.id, r.flow_code, r.status, r.trigger + (r.cron_id ? ` ${r.cron_id}` : ''), r.started_at, r.duration_ms, r.error?.slice(0, 60)]))
+      : 'No runs.')
+    return runs
+  }
+}

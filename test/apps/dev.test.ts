@@ -1,0 +1,96 @@
+import {spawn, type ChildProcess} from 'node:child_process'
+import {readFileSync, writeFileSync} from 'node:fs'
+import {join} from 'node:path'
+import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+import {BIN, svc} from '../helpers/cli.js'
+import {tempDir} from '../helpers/world.js'
+import {launchChromium} from './browser.js'
+
+/** Starts `svc app dev` and resolves with its URL; collects stdout lines. */
+function startDev(args: string[]): Promise<{url: string; child: ChildProcess; lines: () => string[]}> {
+  return new Promise((resolve, reject) => {
+    const env = {...process.env}
+    for (const key of Object.keys(env)) if (key.startsWith('SVC_')) delete env[key]
+    const child = spawn(process.execPath, [BIN, 'app', 'dev', ...args], {env})
+    let out = ''
+    let err = ''
+    const timer = setTimeout(() => reject(new Error(`svc app dev did not start: ${out}${err}`)), 45_000)
+    child.stdout.on('data', (d) => {
+      out += d
+      const m = /Dev server: (http:\/\/\S+)/.exec(out)
+      if (m) {
+        clearTimeout(timer)
+        resolve({url: m[1]!, child, lines: () => out.split('\n')})
+      }
+    })
+    child.stderr.on('data', (d) => (err += d))
+    child.on('exit', (code) => reject(new Error(`svc app dev exited ${code}: ${out}${err}`)))
+  })
+}
+
+describe('svc app dev: Vite HMR in the app shell, --push to the embedded backend', () => {
+  const data = tempDir()
+  const work = tempDir()
+  const dir = join(work, 'counter')
+  let dev: Awaited<ReturnType<typeof startDev>> | undefined
+  let chrome: Awaited<ReturnType<typeof launchChromium>> | undefined
+
+  beforeAll(async () => {
+    const user = await svc(['admin', 'user', 'add', 'ada', '--role', 'admin', '--name', 'Ada', '--data', data, '--json'])
+    expect(user.code, user.stderr).toBe(0)
+    const created = await svc(['app', 'create', '--template', 'svelte', '--name', 'Counter', '--public', '--dir', dir, '--data', data, '--json'])
+    expect(created.code, created.stderr + created.stdout).toBe(0)
+    dev = await startDev([dir, '--port', '0', '--push', '--data', data])
+    chrome = await launchChromium()
+  }, 90_000)
+
+  afterAll(async () => {
+    await chrome?.close()
+    if (dev && dev.child.exitCode === null) {
+      const exited = new Promise((done) => dev!.child.once('exit', done))
+      dev.child.kill('SIGTERM')
+      await exited
+    }
+  })
+
+  it('serves the shell with the backend user, updates on save without a full reload, and pushes the source', async () => {
+    const page = await chrome!.context.newPage()
+    await page.goto(dev!.url)
+    await page.getByText('Hello Ada').waitFor({timeout: 20_000})
+    await page.getByRole('button', {name: 'Clicked 0 times'}).click()
+    await page.getByRole('button', {name: 'Clicked 1 times'}).waitFor()
+    await page.evaluate(() => ((window as any).__svcMarker = 'still here'))
+    const source = join(dir, 'App.svelte')
+    writeFileSync(source, readFileSync(source, 'utf8').replace('Clicked {count} times', 'Pressed {count} times'))
+    await page.getByRole('button', {name: /^Pressed \d+ times$/}).waitFor({timeout: 20_000})
+    expect(await page.evaluate(() => (window as any).__svcMarker)).toBe('still here')
+    await expect.poll(() => dev!.lines().some((l) => /^updated in \d+ ms$/.test(l)), {timeout: 10_000}).toBe(true)
+    await expect.poll(() => dev!.lines().some((l) => /^pushed in \d+ ms/.test(l)), {timeout: 20_000}).toBe(true)
+    const got = await svc(['app', 'get', 'counter', '--data', data, '--json'])
+    expect(got.json.source_code).toContain('Pressed {count} times')
+    await page.close()
+  })
+
+  it('proxies /_svc/lib, /svc/db, actions and connectors to the backend (in-process for --data)', async () => {
+    const lib = await fetch(`${dev!.url}_svc/lib/tailwind-browser.js?v=1`)
+    expect(lib.status).toBe(200)
+    expect(lib.headers.get('cache-control')).toContain('immutable')
+    for (const path of ['svc/db/nope/list', 'svc/connector/nope/get', 'svc/apps/00000000-0000-4000-8000-000000000000/action/x']) {
+      const r = await fetch(`${dev!.url}${path}`, {method: 'POST', headers: {'content-type': 'application/json'}, body: '{}'})
+      expect(r.status, path).toBeGreaterThanOrEqual(400)
+      expect(r.status, path).toBeLessThan(500)
+      expect(r.headers.get('content-type'), path).toContain('application/json')
+    }
+  })
+
+  it('a compile error shows in the browser overlay and a push is refused with the line', async () => {
+    const page = await chrome!.context.newPage()
+    await page.goto(dev!.url)
+    await page.getByText('Hello Ada').waitFor({timeout: 20_000})
+    const source = join(dir, 'App.svelte')
+    writeFileSync(source, readFileSync(source, 'utf8').replace('</main>', '</mian>'))
+    await page.locator('vite-error-overlay').waitFor({state: 'attached', timeout: 20_000})
+    await expect.poll(() => dev!.lines().some((l) => /^push refused: source_code line \d+, column \d+/.test(l)), {timeout: 20_000}).toBe(true)
+    await page.close()
+  })
+})
