@@ -51,6 +51,7 @@ async function page(ctx: Ctx, path: string, headers: Record<string, string> = {}
 const context = (html: string) => JSON.parse(/window\.SvcAppContext = (.*?);<\/script>/.exec(html)![1]!)
 
 describeBothTransports('apps: CRUD, compile, serve', undefined, (ctx) => {
+  // Compiles are slow on a busy 2-core machine; each test compiles at most a few apps.
   const ids: Record<string, string> = {}
 
   it('creates a svelte app: 201, UUID, the spec fields only, build times in ms', async () => {

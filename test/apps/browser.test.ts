@@ -8,7 +8,7 @@ import {launchChromium} from './browser.js'
 
 const template = (engine: string, file: string) => readFileSync(join(PACKAGE_TEMPLATES, engine, file), 'utf8')
 
-describe('served apps in a real browser (Chromium)', () => {
+describe('served apps in a real browser (Chromium)', {timeout: 90_000}, () => {
   let world: World
   let http: Transport
   let chrome: Awaited<ReturnType<typeof launchChromium>>

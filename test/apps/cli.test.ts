@@ -4,7 +4,8 @@ import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {svc, svcServe, type ServeProcess} from '../helpers/cli.js'
 import {tempDir} from '../helpers/world.js'
 
-describe('svc app: embedded (--data) and remote (--url --token)', () => {
+// Each call starts the real binary; a create compiles in a fresh process: generous timeouts for a busy 2-core machine.
+describe('svc app: embedded (--data) and remote (--url --token)', {timeout: 180_000}, () => {
   const data = tempDir()
   const work = tempDir()
   let server: ServeProcess | undefined
@@ -76,7 +77,6 @@ describe('svc app: embedded (--data) and remote (--url --token)', () => {
     const broken = await remote(['app', 'push', 'pulled'])
     expect(broken.code).toBe(5)
     expect(broken.stderr).toMatch(/source_code: line \d+, column \d+/)
-    writeFileSync(join(work, 'new.html'), '<p>new</p>')
     const fresh = await local(['app', 'create', '--template', 'html', '--name', 'Fresh', '--dir', 'fresh', '--json'])
     expect(fresh.code).toBe(0)
     expect(existsSync(join(work, 'fresh', 'index.html'))).toBe(true)

@@ -28,7 +28,7 @@ function startDev(args: string[]): Promise<{url: string; child: ChildProcess; li
   })
 }
 
-describe('svc app dev: Vite HMR in the app shell, --push to the embedded backend', () => {
+describe('svc app dev: Vite HMR in the app shell, --push to the embedded backend', {timeout: 120_000}, () => {
   const data = tempDir()
   const work = tempDir()
   const dir = join(work, 'counter')

@@ -82,6 +82,20 @@ runScenarios('resources API: validation, write-only secret, accounts', SEED, [
       flowId = (await ctx.call('GET', '/svc/resources.json?kind=svc/custom_flow&code=check')).json[0].id
     },
   },
+  {
+    name: 'PATCH validates the program too', method: 'PATCH', url: () => `/svc/resources/${flowId}.json`,
+    body: {resource: {fields: {program: [{type: 'mutation', set: {'__proto__.x': 1}}]}}}, expectedStatus: 422,
+    expectedContent: {'fields.program': ['step 1: "__proto__.x" is not a valid path']},
+  },
+  {
+    name: 'a run input beyond the bound is a 413', method: 'POST', url: () => `/svc/resources/${flowId}/run.json`,
+    body: {input: {blob: 'x'.repeat(300 * 1024)}}, expectedStatus: 413,
+  },
+  {
+    name: 'a cron must name a flow of the account', method: 'POST', url: '/account/crons.json', as: 'mallory',
+    body: {cron: {kind: 'flow', target_code: 'check', schedule: '@hourly'}}, expectedStatus: 422,
+    expectedContent: {target_code: ['names no flow (svc/custom_flow) of this account']},
+  },
   {name: 'DELETE answers 204', method: 'DELETE', url: () => `/svc/resources/${connectorId}.json`, expectedStatus: 204},
   {name: 'then it is gone', method: 'GET', url: () => `/svc/resources/${connectorId}.json`, expectedStatus: 404},
 ])

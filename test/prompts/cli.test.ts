@@ -157,6 +157,21 @@ describe('svc prompt: commands on the embedded backend and against svc serve', (
     })
   }
 
+  it('the fast path and oclif print byte for byte the same, errors and exit codes included', async () => {
+    const cases = [
+      ['greet', '--var', 'who=Ada', '--date', '2026-04-05', '--explain'],
+      ['greet', '--json', '--var', 'who=Ada', '--date', '2026-04-05'],
+      ['nope'],
+      ['nope', '--json'],
+      ['greet', '--strict'],
+      ['greet', '--date', 'soon', '--json'],
+    ]
+    for (const args of cases) {
+      const [fast, slow] = await Promise.all(PATHS.map((p) => svc(['prompt', 'render', ...args, '--data', data], {env: p.env})))
+      expect({code: fast!.code, stdout: fast!.stdout, stderr: fast!.stderr}, args.join(' ')).toEqual({code: slow!.code, stdout: slow!.stdout, stderr: slow!.stderr})
+    }
+  }, 180_000)
+
   it('a user prompt wins for its user only; delete brings back the lower layer', async () => {
     const r = await svc(['prompt', 'create', '--name', 'Mine', '--code', 'common_api', '--scope', 'user', '--content', 'my rules',
       '--data', data, '--as', 'alice', '--json'])

@@ -1,0 +1,38 @@
+// A server for the create-throughput bench, in its own process: `svc` (the real app over a data
+// dir, private records create) or `bare` (Hono + better-sqlite3, one INSERT per request, same pragmas).
+import {serve} from '@hono/node-server'
+import Database from 'better-sqlite3'
+import {Hono} from 'hono'
+import {join} from 'node:path'
+
+const [mode, dataDir] = process.argv.slice(2)
+let fetchHandler
+let closeDb = () => {}
+if (mode === 'bare') {
+  const db = new Database(join(dataDir, 'bare.sqlite'))
+  db.pragma('journal_mode = WAL')
+  db.pragma('synchronous = NORMAL')
+  db.pragma('busy_timeout = 10000')
+  db.exec('CREATE TABLE IF NOT EXISTS records (id INTEGER PRIMARY KEY, data TEXT NOT NULL, created_at TEXT NOT NULL)')
+  const insert = db.prepare('INSERT INTO records (data, created_at) VALUES (?, ?) RETURNING id')
+  const app = new Hono()
+  app.post('/records', async (c) => {
+    const body = await c.req.json()
+    const {id} = insert.get(JSON.stringify(body.record.data), new Date().toISOString())
+    return c.json({id, data: body.record.data}, 201)
+  })
+  fetchHandler = app.fetch
+  closeDb = () => db.close()
+} else {
+  const {startServer} = await import('../dist/http/serve.js')
+  const server = await startServer({dataDir, port: 0})
+  process.stdout.write(`${server.url}\n`)
+  process.on('SIGTERM', () => server.close().then(() => process.exit(0)))
+}
+if (fetchHandler) {
+  const s = serve({fetch: fetchHandler, port: 0, hostname: '127.0.0.1'}, (info) => process.stdout.write(`http://127.0.0.1:${info.port}\n`))
+  process.on('SIGTERM', () => s.close(() => {
+    closeDb()
+    process.exit(0)
+  }))
+}

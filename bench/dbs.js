@@ -1,0 +1,135 @@
+// JSON databases at scale: `node bench/dbs.js [SIZE=100000] [SECONDS=10]` (build first: npm run build).
+// One db with SIZE records and indexed fields; measures import time, indexed filter p50/p99,
+// q fragment p50/p99 with and without the FTS5 trigram index, and create throughput over HTTP with
+// 32 connections (autocannon) against a bare Hono + better-sqlite3 insert route in the same run.
+import {spawn} from 'node:child_process'
+import {mkdtempSync, rmSync} from 'node:fs'
+import {tmpdir} from 'node:os'
+import {join} from 'node:path'
+import autocannon from 'autocannon'
+import {buildQuery, searchTable} from '../dist/core/dbs/query.js'
+import {indexValues, validateData} from '../dist/core/dbs/records.js'
+import {planSchema, tablePlan} from '../dist/core/dbs/schema.js'
+import {createApp} from '../dist/http/app.js'
+import {openStore} from '../dist/store/index.js'
+import {machine, percentile} from './lib.js'
+
+const SIZE = Number(process.argv[2] ?? 100_000)
+const SECONDS = Number(process.argv[3] ?? 10)
+const QUERIES = 200
+const dir = mkdtempSync(join(tmpdir(), 'svc-bench-dbs-'))
+
+// Deterministic data (a small LCG), so runs compare.
+let seed = 42
+const rand = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648)
+const pick = (a) => a[Math.floor(rand() * a.length)]
+const SYL = ['ka', 'lo', 'mi', 'ra', 'te', 'sv', 'an', 'bo', 'ne', 'qu', 'zi', 'pe', 'do', 'ru', 'fa', 'gy', 'hu', 'ix', 'jo', 'we']
+const word = (n) => Array.from({length: n}, () => pick(SYL)).join('')
+const CITIES = Array.from({length: 200}, () => word(3))
+const person = (i) => {
+  const name = `${word(3)} ${word(4)}`
+  return {name, email: `${name.replace(' ', '.')}.${i}@example.com`, city: pick(CITIES), age: 18 + Math.floor(rand() * 70),
+    born: `19${50 + Math.floor(rand() * 50)}-0${1 + Math.floor(rand() * 9)}-1${Math.floor(rand() * 9)}`, note: word(6)}
+}
+
+const schema = {
+  fields: {name: 'string', email: 'string', city: 'string', age: 'integer', born: 'date', note: 'text'},
+  indexed_fields: ['email', 'city', 'name', 'age', 'born'],
+}
+
+const store = openStore(dir)
+const account = await store.accounts.createAccount('bench')
+const user = await store.accounts.addUser({accountId: account.id, login: 'admin', role: 'admin'})
+const token = await store.accounts.createToken(user.id)
+const db = await store.dbs.create(account.id, {name: 'People', code: 'people', app_id: null, schema, public_methods: {}, fields: {}})
+const plan = planSchema(schema)
+const table = tablePlan(plan, null)
+
+// 1. Import (the store path of `svc db import`: conversion, index values, batched transactions).
+const samples = []
+let t0 = performance.now()
+const BATCH = 5000
+for (let i = 0; i < SIZE; i += BATCH) {
+  const writes = []
+  for (let j = i; j < Math.min(SIZE, i + BATCH); j++) {
+    const data = validateData(table, person(j))
+    if (j % Math.max(1, Math.floor(SIZE / QUERIES)) === 0) samples.push(data)
+    writes.push({tableName: null, data, index: indexValues(table, data)})
+  }
+  await store.dbs.createRecords(account.id, db.id, writes)
+}
+const importMs = performance.now() - t0
+
+// 2. Queries through the app in-process (routing, validation, SQL, JSON), and through the store for q with/without FTS.
+const app = createApp({store, systemPromptsDirs: []})
+const get = async (qs) => {
+  const res = await app.request(`http://localhost/svc/dbs/people/search.json?${qs}`, {}, {svcEmbeddedUserId: user.id})
+  if (res.status !== 200) throw new Error(`${qs}: ${res.status} ${await res.text()}`)
+  return res.json()
+}
+async function timed(n, fn) {
+  const out = []
+  for (let i = 0; i < n; i++) {
+    const s = performance.now()
+    await fn(i)
+    out.push(performance.now() - s)
+  }
+  return out
+}
+const stats = (xs) => ({p50_ms: +percentile(xs, 50).toFixed(2), p99_ms: +percentile(xs, 99).toFixed(2)})
+
+await timed(20, (i) => get(`filter[email]=${encodeURIComponent(samples[i % samples.length].email)}`))
+const filterEmail = await timed(QUERIES, (i) => get(`filter[email]=${encodeURIComponent(samples[i % samples.length].email)}`))
+const filterCity = await timed(QUERIES, (i) => get(`filter[city]=${encodeURIComponent(samples[i % samples.length].city)}`))
+const filterAge = await timed(QUERIES, (i) => get(`filter[age]=${samples[i % samples.length].age}&sort=-id`))
+// A fragment: 5 characters from inside a sampled name (rare), and a common 3-character one.
+const frag = (i) => samples[i % samples.length].name.slice(2, 7)
+const qHttp = await timed(QUERIES, (i) => get(`q=${encodeURIComponent(frag(i))}&search_in=name`))
+const {tableName} = searchTable(plan, undefined)
+const spec = (i, useFts) => ({...buildQuery({q: frag(i), search_in: 'name'}, table, true), tableName, useFts})
+const qFts = await timed(QUERIES, (i) => store.dbs.query(account.id, db.id, spec(i, true)))
+const noFtsRuns = Math.min(QUERIES, SIZE >= 500_000 ? 20 : 50)
+const qScan = await timed(noFtsRuns, (i) => store.dbs.query(account.id, db.id, spec(i, false)))
+const qCommon = await timed(QUERIES, (i) => get(`q=${encodeURIComponent(pick(SYL) + pick(SYL)[0])}&search_in=name`))
+const hits = (await get(`q=${encodeURIComponent(frag(0))}&search_in=name`)).length
+store.close()
+
+// 3. Create throughput over HTTP, 32 connections: svc private create vs a bare insert route.
+function startChild(mode) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [new URL('./dbs-server.js', import.meta.url).pathname, mode, dir], {stdio: ['ignore', 'pipe', 'inherit']})
+    child.stdout.once('data', (d) => resolve({child, url: d.toString().trim()}))
+    child.once('error', reject)
+  })
+}
+async function cannon(url, path, headers) {
+  let i = 0
+  const result = await autocannon({
+    url: url + path, connections: 32, duration: SECONDS, method: 'POST',
+    requests: [{setupRequest: (req) => ({...req, headers: {'content-type': 'application/json', ...headers}, body: JSON.stringify({record: {data: person(SIZE + i++)}})})}],
+  })
+  return {req_per_s: Math.round(result.requests.average), p50_ms: result.latency.p50, p99_ms: result.latency.p99, non2xx: result.non2xx, errors: result.errors}
+}
+const svcServer = await startChild('svc')
+const svcCreate = await cannon(svcServer.url, '/svc/dbs/people/records.json', {authorization: `Bearer ${token}`})
+svcServer.child.kill('SIGTERM')
+const bare = await startChild('bare')
+const bareCreate = await cannon(bare.url, '/records', {})
+bare.child.kill('SIGTERM')
+await new Promise((r) => setTimeout(r, 500))
+rmSync(dir, {recursive: true, force: true})
+
+const result = {
+  machine: machine(), size: SIZE,
+  import: {ms: Math.round(importMs), records_per_s: Math.round(SIZE / (importMs / 1000))},
+  filter_indexed_unique_email: stats(filterEmail),
+  filter_indexed_city_newest_20: stats(filterCity),
+  filter_indexed_age_newest_20: stats(filterAge),
+  q_fragment_http_trigram: {...stats(qHttp), hits_first_query: hits},
+  q_fragment_store_trigram: stats(qFts),
+  q_fragment_store_scan_no_trigram: {...stats(qScan), runs: noFtsRuns},
+  q_common_3_chars_http_trigram: stats(qCommon),
+  create_http_32_connections: {svc: svcCreate, bare_hono_better_sqlite3: bareCreate, ratio: +(svcCreate.req_per_s / bareCreate.req_per_s).toFixed(2)},
+  targets: {filter_p50_ms: 2, q_p50_ms: 20, create_ratio: 0.5},
+}
+console.log(JSON.stringify(result, null, 2))
