@@ -13,7 +13,7 @@ import {packageVersion} from './libs.js'
 const COMPILER_REVISION = '1'
 const COMPILER_PACKAGES = [
   'vite', 'svelte', '@sveltejs/vite-plugin-svelte', 'vue', '@vitejs/plugin-vue', 'react', 'react-dom', '@vitejs/plugin-react',
-  'esbuild', 'tailwindcss', '@tailwindcss/node', '@tailwindcss/oxide', 'kaplay', 'phaser',
+  'esbuild', 'tailwindcss', '@tailwindcss/node', 'kaplay', 'phaser',
 ]
 
 let versionsKey: string | undefined
@@ -45,7 +45,6 @@ export function buildHash(input: CompileInput): string {
 }
 
 const inFlight = new Map<string, Promise<AppBuild>>()
-const EXTENSIONS: Record<string, string> = {svelte: 'svelte', vue: 'vue', react: 'jsx'}
 const ms = (start: bigint) => Math.max(0, Math.round(Number(process.hrtime.bigint() - start) / 1e6))
 
 async function compileNow(input: CompileInput, hash: string): Promise<AppBuild> {
@@ -69,9 +68,9 @@ async function compileNow(input: CompileInput, hash: string): Promise<AppBuild> 
   appTime = ms(started)
   if (cssEngine === 'tailwind' && CSS_FRAMEWORK_ENGINES.includes(engine)) {
     const {tailwindCompile} = await import('./tailwind.js')
-    await Promise.all([import('@tailwindcss/node'), import('@tailwindcss/oxide')])
+    await import('@tailwindcss/node')
     const cssStarted = process.hrtime.bigint()
-    cssCode = (await tailwindCompile(source, EXTENSIONS[engine] ?? 'html')) + cssCode
+    cssCode = (await tailwindCompile(source)) + cssCode
     cssTime = ms(cssStarted)
   }
   return {hash, app_code: appCode, css_code: cssCode, app_build_time: appTime, css_build_time: cssTime}

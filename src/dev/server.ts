@@ -161,6 +161,7 @@ export async function startDevServer(options: DevOptions): Promise<DevServer> {
         if (changedAt !== null) log(`updated in ${Math.round(performance.now() - changedAt)} ms (reload)`)
         changedAt = null
       })
+      server.watcher.add(loaded.sourceFile)
       server.watcher.on('change', (path: string) => {
         if (path !== loaded.sourceFile) return
         changedAt = performance.now()

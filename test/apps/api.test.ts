@@ -1,8 +1,11 @@
-import {describe, expect, it} from 'vitest'
+import {describe, expect, it, vi} from 'vitest'
 import {createApp} from '../../src/http/app.js'
 import {openStore} from '../../src/store/index.js'
 import {describeBothTransports, makeCall, type Ctx} from '../helpers/scenarios.js'
 import {createWorld, inProcess} from '../helpers/world.js'
+
+// Compiles are slow on a busy 2-core machine.
+vi.setConfig({testTimeout: 90_000})
 
 const SVELTE = `<script>
   let count = $state(0)

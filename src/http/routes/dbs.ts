@@ -53,7 +53,7 @@ export function dbsRoutes(deps: Deps) {
   })
 
   priv.get('/svc/dbs/:id{[^/]+\\.json}', async (c) => {
-    const {db} = await loadDb(deps, requireUser(c).accountId, c.req.param('id'))
+    const {db} = await loadDb(deps, requireUser(c).accountId, c.req.param('id'), true)
     return c.json(db)
   })
 

@@ -21,6 +21,8 @@ function column(name: string): string {
 }
 
 const DB_SELECT = `SELECT d.*, (SELECT count(*) FROM db_records r WHERE r.db_id = d.id) AS records_count FROM dbs d`
+/** Without the count: what record routes and public methods load on every request. records_count is -1 there. */
+const DB_SELECT_NO_COUNT = `SELECT d.*, -1 AS records_count FROM dbs d`
 
 function toDb(row: DbRow): DbView {
   return {
@@ -48,15 +50,16 @@ export class SqliteDbsRepo implements DbsRepo {
     return (this.db.prepare(`${DB_SELECT} WHERE d.account_id = ? ORDER BY d.id`).all(accountId) as DbRow[]).map(toDb)
   }
 
-  async get(accountId: number, idOrCode: string): Promise<DbView | null> {
+  async get(accountId: number, idOrCode: string, options: {count?: boolean} = {}): Promise<DbView | null> {
+    const select = options.count === false ? DB_SELECT_NO_COUNT : DB_SELECT
     const row = /^\d+$/.test(idOrCode)
-      ? this.db.prepare(`${DB_SELECT} WHERE d.account_id = ? AND d.id = ?`).get(accountId, Number(idOrCode))
-      : this.db.prepare(`${DB_SELECT} WHERE d.account_id = ? AND d.code = ?`).get(accountId, idOrCode)
+      ? this.db.prepare(`${select} WHERE d.account_id = ? AND d.id = ?`).get(accountId, Number(idOrCode))
+      : this.db.prepare(`${select} WHERE d.account_id = ? AND d.code = ?`).get(accountId, idOrCode)
     return row ? toDb(row as DbRow) : null
   }
 
   async findByCode(code: string): Promise<(DbView & {account_id: number}) | null> {
-    const row = this.db.prepare(`${DB_SELECT} WHERE d.code = ? ORDER BY d.id LIMIT 1`).get(code) as DbRow | undefined
+    const row = this.db.prepare(`${DB_SELECT_NO_COUNT} WHERE d.code = ? ORDER BY d.id LIMIT 1`).get(code) as DbRow | undefined
     return row ? {...toDb(row), account_id: row.account_id} : null
   }
 

@@ -44,9 +44,9 @@ export interface TableUsage {
 
 export interface DbsRepo {
   list(accountId: number): Promise<DbView[]>
-  /** By id (digits) or code, inside the account. */
-  get(accountId: number, idOrCode: string): Promise<DbView | null>
-  /** Public methods: the database with this code; the oldest one wins when several accounts use it. */
+  /** By id (digits) or code, inside the account. `count: false` skips records_count (answered as -1) for speed. */
+  get(accountId: number, idOrCode: string, options?: {count?: boolean}): Promise<DbView | null>
+  /** Public methods: the database with this code; the oldest one wins when several accounts use it (records_count -1). */
   findByCode(code: string): Promise<(DbView & {account_id: number}) | null>
   /** 422 `{code: ['has already been taken']}` on a duplicate code in the account. */
   create(accountId: number, input: DbInput): Promise<DbView>

@@ -22,9 +22,9 @@ export function recordId(raw: string): number {
 }
 
 /** The database `:id` (id or code) of the account, with its schema plan; 404 otherwise. */
-export async function loadDb(deps: Deps, accountId: number, idOrCode: string): Promise<LoadedDb> {
+export async function loadDb(deps: Deps, accountId: number, idOrCode: string, count = false): Promise<LoadedDb> {
   const key = stripJson(idOrCode)
-  const db = key.length > 0 && key.length <= 64 ? await deps.store.dbs.get(accountId, key) : null
+  const db = key.length > 0 && key.length <= 64 ? await deps.store.dbs.get(accountId, key, {count}) : null
   if (!db) throw notFound('database not found')
   return {db, plan: planSchema(db.schema), accountId}
 }
