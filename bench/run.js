@@ -1,0 +1,147 @@
+// Every benchmark in one command: `npm run bench` (or `node bench/run.js [--quick]`).
+// Builds first when dist/ is missing, runs each script in a fresh process one after the other (so
+// they never compete for the two cores), and writes docs/benchmarks.md: a summary against the
+// targets of the issues, then every figure each script reported. `--quick` uses smaller sizes
+// (100k records instead of 1M, fewer runs) for a run of a few minutes; `--only=startup,render`
+// runs some (the doc then shows only those).
+import {spawnSync} from 'node:child_process'
+import {existsSync, writeFileSync} from 'node:fs'
+import {cpus, loadavg, release, totalmem} from 'node:os'
+import {fileURLToPath} from 'node:url'
+
+const quick = process.argv.includes('--quick')
+const only = process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.length).split(',')
+const root = fileURLToPath(new URL('..', import.meta.url))
+const out = fileURLToPath(new URL('../docs/benchmarks.md', import.meta.url))
+
+const SCRIPTS = [
+  {id: 'startup', title: 'CLI cold start: `svc --help`', script: 'startup.js', args: [quick ? '10' : '15']},
+  {id: 'render', title: 'CLI cold start: `svc prompt render`', script: 'prompt-render.js', args: [quick ? '10' : '15']},
+  {id: 'dbs', title: 'JSON databases at scale', script: 'dbs.js', args: [quick ? '100000' : '1000000', quick ? '5' : '10']},
+  {id: 'compile', title: 'App compile per engine', script: 'apps-compile.mjs', args: [], env: {COLD_RUNS: quick ? '3' : '5'}},
+  {id: 'dev', title: '`svc app dev`: save → update in the browser', script: 'apps-dev.mjs', args: ['svelte'], env: {RUNS: quick ? '8' : '15'}},
+  {id: 'jsonServer', title: 'Side by side with json-server', script: 'json-server.js', args: [quick ? '5000' : '10000', quick ? '5' : '10']},
+]
+
+/** The last JSON document a script printed (some print a table first). */
+function lastJson(stdout) {
+  const text = stdout.trim()
+  const starts = [0]
+  for (let i = text.length - 1; i > 0; i--) if ((text[i] === '{' || text[i] === '[') && text[i - 1] === '\n') starts.push(i)
+  for (const start of [0, ...starts.slice(1)]) {
+    try {
+      return JSON.parse(text.slice(start))
+    } catch {}
+  }
+  return undefined
+}
+
+function run({script, args, env}) {
+  const started = Date.now()
+  const r = spawnSync(process.execPath, [fileURLToPath(new URL(script, import.meta.url)), ...args], {
+    cwd: root, encoding: 'utf8', env: {...process.env, ...env}, timeout: 40 * 60_000, maxBuffer: 64 * 2 ** 20,
+  })
+  const seconds = Math.round((Date.now() - started) / 1000)
+  const result = lastJson(r.stdout ?? '')
+  const error = result === undefined ? (r.error?.message ?? r.stderr?.trim().split('\n').slice(-5).join('\n') ?? `exit ${r.status}`) : undefined
+  return {result, error, seconds}
+}
+
+const get = (obj, path) => path.split('.').reduce((o, k) => (o == null ? undefined : o[k]), obj)
+const fmt = (v) => (v === undefined ? '—' : typeof v === 'number' ? String(+v.toFixed(2)) : String(v))
+
+/** Summary rows: [figure, svc, baseline, ratio, target, met]. */
+function summary(r) {
+  const rows = []
+  const add = (figure, value, baseline, target, met) => {
+    if (value === undefined) return
+    const ratio = typeof value === 'number' && typeof baseline === 'number' && baseline > 0 ? `${(value / baseline).toFixed(2)}×` : '—'
+    rows.push([figure, fmt(value), fmt(baseline), ratio, target, met === undefined ? '—' : met ? 'yes' : '**no**'])
+  }
+  const s = r.startup
+  add('`svc --help` cold, ms (baseline `node -e 0`)', get(s, 'svc_help_ms'), get(s, 'node_e_0_ms'), '≤ 500 ms', get(s, 'svc_help_ms') <= 500)
+  const p = r.render
+  const stored = get(p, 'median_ms.render_stored')
+  const node = get(p, 'median_ms.node_e_0')
+  add('`svc prompt render` cold, ms (baseline `node -e 0`)', stored, node, '≤ 2.0×', stored / node <= 2)
+  const d = r.dbs
+  if (d) {
+    const size = get(d, 'size')
+    add(`import ${fmt(size)} records, records/s`, get(d, 'import.records_per_s'), undefined, '—')
+    add('indexed `filter` p50, ms', get(d, 'filter_indexed_unique_email.p50_ms'), undefined, '≤ 2 ms', get(d, 'filter_indexed_unique_email.p50_ms') <= 2)
+    add('`q` fragment p50 over HTTP, trigram, ms (baseline: scan)', get(d, 'q_fragment_http_trigram.p50_ms'), get(d, 'q_fragment_store_scan_no_trigram.p50_ms'), '≤ 20 ms',
+      get(d, 'q_fragment_http_trigram.p50_ms') <= 20)
+    const create = get(d, 'create_http_32_connections')
+    add('create over HTTP, req/s (baseline: bare Hono + better-sqlite3)', get(create, 'svc.req_per_s'), get(create, 'bare_hono_better_sqlite3.req_per_s'), '≥ 0.5×',
+      get(create, 'ratio') >= 0.5)
+    const rss = get(d, 'server_memory.rss_mb') ?? get(d, 'memory.rss_mb')
+    add(`server memory (RSS) with ${fmt(size)} records, MB`, rss, undefined, '—')
+  }
+  for (const row of Array.isArray(r.compile) ? r.compile : []) {
+    const limit = row.engine === 'phaser' ? 2000 : 1000
+    add(`compile ${row.engine} cold p50, ms`, row.cold_p50_ms, undefined, `≤ ${limit / 1000} s`, row.cold_p50_ms <= limit)
+    add(`compile ${row.engine} cached p50, ms`, row.cached_p50_ms, undefined, '≤ 5 ms', row.cached_p50_ms <= 5)
+  }
+  add('`svc app dev` save → update p50, ms', get(r.dev, 'save_to_dom_p50_ms'), undefined, '≤ 150 ms', get(r.dev, 'save_to_dom_p50_ms') <= 150)
+  const j = r.jsonServer
+  add('create, req/s (baseline: json-server)', get(j, 'svc.create.req_per_s'), get(j, 'json_server.create.req_per_s'), '—')
+  add('list newest 20, req/s (baseline: json-server)', get(j, 'svc.list.req_per_s'), get(j, 'json_server.list.req_per_s'), '—')
+  return rows
+}
+
+function flatten(value, prefix = '', rows = []) {
+  if (value && typeof value === 'object' && !Array.isArray(value)) {
+    for (const [k, v] of Object.entries(value)) flatten(v, prefix ? `${prefix}.${k}` : k, rows)
+  } else rows.push([prefix, Array.isArray(value) ? JSON.stringify(value) : fmt(value)])
+  return rows
+}
+
+function table(header, rows) {
+  return [`| ${header.join(' | ')} |`, `|${header.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.join(' | ')} |`)].join('\n')
+}
+
+if (!existsSync(new URL('../dist/index.js', import.meta.url))) {
+  const b = spawnSync('npm', ['run', 'build'], {cwd: root, stdio: 'inherit'})
+  if (b.status !== 0) process.exit(b.status ?? 1)
+}
+
+const load = loadavg()[0]
+const results = {}
+const sections = []
+for (const s of SCRIPTS.filter((x) => !only || only.includes(x.id))) {
+  process.stderr.write(`bench: ${s.script} ${s.args.join(' ')} ...\n`)
+  const {result, error, seconds} = run(s)
+  results[s.id] = result
+  process.stderr.write(error ? `  failed: ${error}\n` : `  done in ${seconds} s\n`)
+  const command = `node bench/${s.script}${s.args.length ? ` ${s.args.join(' ')}` : ''}`
+  let body
+  if (error) body = `Did not produce a result: \`${error.replace(/`/g, "'").slice(0, 300)}\``
+  else if (Array.isArray(result)) body = table(Object.keys(result[0] ?? {}), result.map((row) => Object.values(row).map(fmt)))
+  else body = table(['figure', 'value'], flatten(result).filter(([k]) => k !== 'machine'))
+  sections.push(`### ${s.title}\n\n\`${command}\`${s.env ? ` (env ${Object.entries(s.env).map(([k, v]) => `${k}=${v}`).join(' ')})` : ''}, ${seconds} s\n\n${body}\n`)
+}
+
+const cpu = cpus()
+const doc = `# Benchmarks
+
+Written by \`npm run bench\`${quick ? ' (`--quick`: smaller sizes)' : ''} on ${new Date().toISOString().slice(0, 10)}. Every figure is
+a median (p50) or a percentile of several runs, each baseline measured in the same run.
+
+Machine: ${cpu.length} × ${cpu[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Linux ${release()}, Node ${process.version};
+1-minute load average at start ${load.toFixed(2)} (a loaded machine makes every figure slower, the ratios less so).
+
+## Summary against the targets
+
+${table(['figure', 'svc', 'baseline', 'ratio', 'target', 'met'], summary(results))}
+
+## Every figure
+
+${sections.join('\n')}
+## Reproduce
+
+\`npm ci && npm run bench\` on a fresh clone (\`npm run bench -- --quick\` for a shorter run). Each script
+also runs alone (see the command above each table); \`bench/apps-dev.mjs\` needs \`/usr/bin/chromium\`
+(\`apt-get install -y chromium\`).
+`
+writeFileSync(out, doc)
+process.stderr.write(`bench: wrote ${out}\n`)
