@@ -31,7 +31,8 @@ const usage = (message: string, hint?: string) => new SvcError('usage', 0, messa
 
 export async function readProject(dir: string): Promise<LoadedProject> {
   const root = resolve(dir)
-  const file = join(root, PROJECT_FILE)
+  // A workspace app folder (svc init / pull) names its settings app.json.
+  const file = existsSync(join(root, PROJECT_FILE)) || !existsSync(join(root, 'app.json')) ? join(root, PROJECT_FILE) : join(root, 'app.json')
   if (!existsSync(file)) throw usage(`no ${PROJECT_FILE} in ${dir}`, 'create one with: svc app create --template svelte --dir DIR, or svc app pull ID DIR')
   let project: AppProject
   try {
