@@ -7,6 +7,7 @@ import {identify} from './middleware/auth.js'
 import {notFoundHandler, onError} from './middleware/errors.js'
 import {accountRoutes} from './routes/account.js'
 import {appsRoutes} from './routes/apps.js'
+import {consoleRoutes} from './routes/console.js'
 import {dashboardsRoutes} from './routes/dashboards.js'
 import {dbsRoutes} from './routes/dbs.js'
 import {flowsRoutes} from './routes/flows.js'
@@ -39,6 +40,7 @@ export function createApp(deps: Deps) {
   app.route('/', appsRoutes(deps))
   app.route('/', dbsRoutes(deps))
   app.route('/', flowsRoutes(deps))
+  app.route('/', consoleRoutes())
   return app
 }
 

@@ -1,0 +1,131 @@
+// The web console of `svc serve`: sign-in with a token (HttpOnly session), then dashboards,
+// prompts, databases, apps and flow runs — over HTTP and in Debian's Chromium, with a screenshot
+// kept under test-output/ (a CI artifact).
+import {mkdirSync} from 'node:fs'
+import {join} from 'node:path'
+import {fileURLToPath} from 'node:url'
+import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+import {launchChromium} from '../apps/browser.js'
+import {svc, svcServe, type ServeProcess} from '../helpers/cli.js'
+import {tempDir} from '../helpers/world.js'
+
+const OUTPUT = fileURLToPath(new URL('../../test-output', import.meta.url))
+
+let server: ServeProcess
+let token: string
+let url: string
+const bodies: string[] = []
+
+async function api(method: string, path: string, body?: unknown) {
+  const res = await fetch(url + path, {
+    method, headers: {authorization: `Bearer ${token}`, 'content-type': 'application/json'}, body: body === undefined ? undefined : JSON.stringify(body),
+  })
+  const text = await res.text()
+  bodies.push(text)
+  expect(res.status, `${method} ${path}: ${text}`).toBeLessThan(300)
+  return text ? JSON.parse(text) : undefined
+}
+
+beforeAll(async () => {
+  const data = tempDir()
+  const admin = (await svc(['admin', 'user', 'add', 'admin', '--role', 'admin', '--name', 'Ada Admin', '--data', data, '--json'])).json
+  token = admin.token
+  server = await svcServe(data, ['--quiet'])
+  url = server.url
+  await api('POST', '/svc/prompts.json', {prompt: {name: 'Greeting', code: 'greeting', content: 'Hello {{ who }} from the account layer'}})
+  const db = await api('POST', '/svc/dbs.json', {db: {name: 'People', code: 'people', schema: {fields: {name: 'string', city: 'string'}, indexed_fields: ['name', 'city']}}})
+  for (const [name, city] of [['Ada Lovelace', 'London'], ['Grace Hopper', 'New York'], ['Alan Turing', 'London']]) {
+    await api('POST', `/svc/dbs/${db.id}/records.json`, {record: {data: {name, city}}})
+  }
+  await api('POST', '/toolkit/dashboards.json', {dashboard: {name: 'Sales board', context: 'main', layout: [{key: 'tasks', size: 'half', config: {scope: 'mine'}}, {key: 'activity', size: 'half'}]}})
+  await api('POST', '/toolkit/dashboards.json', {dashboard: {name: 'Focus board', context: 'main', layout: [{key: 'todo', size: 'full'}]}})
+}, 120_000)
+
+afterAll(async () => {
+  await server?.stop()
+  const everything = bodies.join('\n') + server?.output()
+  expect(everything).not.toContain(token)
+})
+
+describe('console over HTTP', () => {
+  it('sends visitors without a session to the login page; a bad token is refused; a good one sets an HttpOnly session', async () => {
+    const anon = await fetch(`${url}/`, {redirect: 'manual'})
+    expect(anon.status).toBe(303)
+    expect(anon.headers.get('location')).toBe('/svc/login?next=/')
+    const bad = await fetch(`${url}/svc/login`, {method: 'POST', body: new URLSearchParams({token: 'nope', next: '/'}), redirect: 'manual'})
+    expect(bad.status).toBe(401)
+    expect(await bad.text()).toContain('That token is not valid.')
+    const good = await fetch(`${url}/svc/login`, {method: 'POST', body: new URLSearchParams({token, next: '/'}), redirect: 'manual'})
+    expect(good.status).toBe(303)
+    const cookie = good.headers.get('set-cookie')!
+    expect(cookie).toMatch(/svc_session=[^;]+;.*HttpOnly/i)
+    expect(cookie).not.toContain(token)
+    const page = await fetch(`${url}/`, {headers: {cookie: cookie.split(';')[0]!}})
+    expect(page.status).toBe(200)
+    const html = await page.text()
+    bodies.push(html)
+    const script = /src="(\/console\/assets\/index-[\w-]+\.js)"/.exec(html)
+    expect(script).not.toBeNull()
+    const asset = await fetch(url + script![1])
+    expect(asset.status).toBe(200)
+    expect(asset.headers.get('cache-control')).toContain('immutable')
+    expect(asset.headers.get('content-type')).toContain('javascript')
+    expect((await fetch(`${url}/console/assets/..%2F..%2Fpackage.json`)).status).toBe(404)
+    expect((await fetch(`${url}/console/assets/missing.js`)).status).toBe(404)
+  })
+})
+
+describe('console in Chromium', () => {
+  it('signs in, switches a dashboard, searches a db and renders a prompt', async () => {
+    const browser = await launchChromium()
+    try {
+      const page = await browser.context.newPage()
+      await page.goto(`${url}/`)
+      await page.fill('#token', token)
+      await page.click('button[type=submit]')
+      await page.waitForSelector('[data-testid=who]')
+      expect(await page.textContent('[data-testid=who]')).toContain('Ada Admin')
+
+      // The last dashboard created is the selection; switch to the other one.
+      await page.waitForSelector('[data-testid=dashboard-name]')
+      expect(await page.textContent('[data-testid=dashboard-name]')).toBe('Focus board')
+      expect(await page.locator('.tile').count()).toBe(1)
+      await page.selectOption('[data-testid=dashboard-select]', {label: 'Sales board'})
+      await page.waitForFunction(() => document.querySelector('[data-testid=dashboard-name]')?.textContent === 'Sales board')
+      expect(await page.locator('.tile').count()).toBe(2)
+      expect(await page.getAttribute('.tile[data-key=tasks]', 'data-size')).toBe('half')
+      expect(await page.textContent('.tile[data-key=tasks]')).toContain('mine')
+      mkdirSync(OUTPUT, {recursive: true})
+      await page.screenshot({path: join(OUTPUT, 'console-dashboard.png'), fullPage: true})
+
+      await page.click('[data-tab=dbs]')
+      await page.waitForSelector('[data-testid=records] tbody tr td:has-text("Grace Hopper")')
+      await page.fill('[data-testid=db-search] input[name=q]', 'lond')
+      await page.click('[data-testid=db-search] button[type=submit]')
+      await page.waitForFunction(() => !document.querySelector('[data-testid=records]')?.textContent?.includes('Grace Hopper'))
+      const rows = await page.locator('[data-testid=records] tbody tr').allTextContents()
+      expect(rows).toHaveLength(2)
+      expect(rows.join(' ')).toContain('Ada Lovelace')
+      await page.fill('input[name=filter-field-0]', 'name')
+      await page.fill('input[name=filter-value-0]', 'alan*')
+      await page.click('[data-testid=db-search] button[type=submit]')
+      await page.waitForFunction(() => document.querySelectorAll('[data-testid=records] tbody tr').length === 1)
+      expect(await page.textContent('[data-testid=records] tbody')).toContain('Alan Turing')
+
+      await page.click('[data-tab=prompts]')
+      await page.fill('input[name=code]', 'greeting')
+      await page.fill('textarea[name=vars]', 'who=the console')
+      await page.click('[data-testid=playground] button[type=submit]')
+      await page.waitForSelector('[data-testid=rendered]')
+      expect(await page.textContent('[data-testid=rendered]')).toBe('Hello the console from the account layer')
+      expect(await page.textContent('[data-testid=layer]')).toContain('account')
+      await page.fill('input[name=code]', 'main_dashboard')
+      await page.click('[data-testid=playground] button[type=submit]')
+      await page.waitForFunction(() => document.querySelector('[data-testid=layer]')?.textContent?.includes('system'))
+      await page.screenshot({path: join(OUTPUT, 'console.png'), fullPage: true})
+      bodies.push(await page.content())
+    } finally {
+      await browser.close()
+    }
+  }, 120_000)
+})
