@@ -1,9 +1,10 @@
 #!/usr/bin/env node
-// Fast path: `svc prompt render` answers without loading @oclif/core (~170 ms); anything the lean
+// Fast path: `svc prompt render` answers without loading @oclif/core (~170 ms), from one bundled
+// file (scripts/bundle-fastpath.js); anything the lean
 // parser does not handle (--help, unknown flags, ...) falls through to oclif. SVC_NO_FASTPATH=1 disables it.
 const argv = process.argv.slice(2)
 if (argv[0] === 'prompt' && argv[1] === 'render' && !process.env.SVC_NO_FASTPATH) {
-  const {fastRender} = await import('../dist/fastpath/prompt-render.js')
+  const {fastRender} = await import('../dist/fastpath-prompt-render.js')
   if (await fastRender(argv.slice(2))) process.exit()
 }
 
