@@ -22,7 +22,27 @@ export function openSqlite(dataDir: string, options: {readonly?: boolean} = {}):
   db.pragma('synchronous = NORMAL')
   db.pragma('foreign_keys = ON')
   if (!options.readonly) migrate(db)
+  reuseStatements(db)
   return db
+}
+
+/**
+ * Prepared statements are kept and reused by their SQL text: preparing costs more than running a
+ * typical query here (it was most of the time of a record create). No repository changes a
+ * statement's mode (pluck, raw, expand), so a shared statement behaves the same for every caller.
+ */
+function reuseStatements(db: Sqlite): void {
+  const prepare = db.prepare.bind(db)
+  const cache = new Map<string, Database.Statement>()
+  db.prepare = ((sql: string) => {
+    let statement = cache.get(sql)
+    if (!statement) {
+      if (cache.size >= 2000) cache.clear() // search SQL varies with its fields: keep the cache bounded
+      statement = prepare(sql)
+      cache.set(sql, statement)
+    }
+    return statement
+  }) as Sqlite['prepare']
 }
 
 function migrate(db: Sqlite): void {
