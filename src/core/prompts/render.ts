@@ -83,6 +83,19 @@ export function variablesFrom(params: Iterable<[string, string]>): Record<string
   return out
 }
 
+/**
+ * `{% capture %}` that charges what it captured to the render's memory limit: liquidjs charges
+ * filters such as `append` but not captures, so `{% capture a %}{{ a }}{{ a }}{% endcapture %}` in
+ * a loop could build a string of hundreds of MB before failing.
+ */
+class BoundedCapture extends liquidjs.CaptureTag {
+  * render(ctx: LiquidModule.Context): Generator<unknown, void, string> {
+    yield * super.render(ctx)
+    const value = ctx.bottom()[this.variable as keyof object] as unknown
+    if (typeof value === 'string') ctx.memoryLimit.use(value.length)
+  }
+}
+
 function engine(accountUrl: string, token: string, strict: boolean): LiquidModule.Liquid {
   const liquid = new liquidjs.Liquid({
     templates: {},
@@ -93,6 +106,7 @@ function engine(accountUrl: string, token: string, strict: boolean): LiquidModul
     cache: false,
     ...RENDER_LIMITS,
   })
+  liquid.registerTag('capture', BoundedCapture)
   liquid.registerFilter('prompt_url', (code: unknown) => promptUrl(accountUrl, String(code ?? '')))
   liquid.registerFilter('api_block', (codes: unknown) => apiBlock(accountUrl, token, String(codes ?? '')))
   return liquid
