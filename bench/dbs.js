@@ -3,7 +3,7 @@
 // q fragment p50/p99 with and without the FTS5 trigram index, and create throughput over HTTP with
 // 32 connections (autocannon) against a bare Hono + better-sqlite3 insert route in the same run.
 import {spawn} from 'node:child_process'
-import {mkdtempSync, rmSync} from 'node:fs'
+import {mkdtempSync, readFileSync, rmSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import autocannon from 'autocannon'
@@ -111,7 +111,14 @@ async function cannon(url, path, headers) {
   return {req_per_s: Math.round(result.requests.average), p50_ms: result.latency.p50, p99_ms: result.latency.p99, non2xx: result.non2xx, errors: result.errors}
 }
 const svcServer = await startChild('svc')
+/** Resident memory of a child process in MB (Linux /proc). */
+const rssMb = (pid) => Math.round(Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024)
+const idleRss = rssMb(svcServer.child.pid)
+// Serve searches over the whole db, then writes, and read the resident memory after each.
+for (let i = 0; i < 50; i++) await fetch(`${svcServer.url}/svc/dbs/people/search.json?q=${encodeURIComponent(samples[i % samples.length].name.slice(1, 6))}`, {headers: {authorization: `Bearer ${token}`}}).then((r) => r.arrayBuffer())
+const searchRss = rssMb(svcServer.child.pid)
 const svcCreate = await cannon(svcServer.url, '/svc/dbs/people/records.json', {authorization: `Bearer ${token}`})
+const serverMemory = {records: SIZE, rss_mb: rssMb(svcServer.child.pid), idle_rss_mb: idleRss, after_searches_rss_mb: searchRss}
 svcServer.child.kill('SIGTERM')
 const bare = await startChild('bare')
 const bareCreate = await cannon(bare.url, '/records', {})
@@ -129,6 +136,7 @@ const result = {
   q_fragment_store_trigram: stats(qFts),
   q_fragment_store_scan_no_trigram: {...stats(qScan), runs: noFtsRuns},
   q_common_3_chars_http_trigram: stats(qCommon),
+  server_memory: serverMemory,
   create_http_32_connections: {svc: svcCreate, bare_hono_better_sqlite3: bareCreate, ratio: +(svcCreate.req_per_s / bareCreate.req_per_s).toFixed(2)},
   targets: {filter_p50_ms: 2, q_p50_ms: 20, create_ratio: 0.5},
 }
