@@ -9,8 +9,11 @@ import type {AppBuild} from '../store/apps/types.js'
 import {CompileError} from './errors.js'
 import {packageVersion} from './libs.js'
 
-/** Bump when the shape of compiled output changes (invalidates every cached build). */
-const COMPILER_REVISION = '1'
+/**
+ * Bump when compiled output changes for the same input and packages (invalidates every cached
+ * build). 2: Tailwind class candidates come from core/apps/tailwind-candidates.ts.
+ */
+const COMPILER_REVISION = '2'
 const COMPILER_PACKAGES = [
   'vite', 'svelte', '@sveltejs/vite-plugin-svelte', 'vue', '@vitejs/plugin-vue', 'react', 'react-dom', '@vitejs/plugin-react',
   'esbuild', 'tailwindcss', '@tailwindcss/node', 'kaplay', 'phaser',

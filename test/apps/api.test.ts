@@ -91,7 +91,8 @@ describeBothTransports('apps: CRUD, compile, serve', undefined, (ctx) => {
     const cssText = await (await ctx().transport.fetch(css!)).text()
     expect(cssText).toContain('.p-4')
     expect(cssText).toContain('.text-red-500')
-    expect(cssText).not.toContain('.p-5{')
+    expect(cssText).toMatch(/\.p-4\s*\{/)
+    for (const unused of ['p-5', 'm-4', 'bg-green-500', 'text-blue-500']) expect(cssText).not.toMatch(new RegExp(`\\.${unused}\\s*\\{`))
     const byId = await page(ctx(), `/a/${ids.svelte}`)
     expect(byId.res.status).toBe(200)
     expect(byId.js).toBe(js)
@@ -151,6 +152,7 @@ describeBothTransports('apps: CRUD, compile, serve', undefined, (ctx) => {
       ['vue', '<template>\n  <div>\n</template>'],
       ['react', 'export default function A() {\n  return <div>\n}'],
       ['phaser', 'new Phaser.Game({})\nlet x = ('],
+      ['kaboom', 'kaboom()\nadd([text("hi")\n'],
     ]
     for (const [engine, source] of cases) {
       const r = await ctx().call('POST', '/svc/apps.json', {body: {app: {name: 'bad', app_engine: engine, css_engine: 'none', source_code: source}}})
@@ -193,6 +195,10 @@ describeBothTransports('apps: CRUD, compile, serve', undefined, (ctx) => {
     expect(max.status).toBe(201)
     expect(max.json.show_in_module).toBe('tasks/show')
     expect(max.json.css_engine).toBe('none')
+    // The limit counts characters: 200000 emoji (400000 UTF-16 units) pass, one more does not.
+    const emoji = await ctx().call('POST', '/svc/apps.json', {body: {app: {...ok, source_code: '😀'.repeat(200_000)}}})
+    expect(emoji.status).toBe(201)
+    await bad({...ok, source_code: '😀'.repeat(200_001)}, 'source_code')
     const defaults = (await create(ctx(), {name: 'Zażółć gęślą', source_code: '<p>hi</p>'})).json
     expect(defaults).toMatchObject({app_engine: 'svelte', css_engine: 'tailwind_all', public: false, active: true, url_code: 'zazolc-gesla',
       db_code: null, show_in_module: null, actions: [], fields: {}})
@@ -349,5 +355,40 @@ describeBothTransports('apps: guests', {accounts: ['acme'], users: [{login: 'gus
     const r = await ctx().call('POST', '/svc/apps.json', {as: 'gus', body: {app: {name: 'x', app_engine: 'js', source_code: 'x'}}})
     expect(r.status).toBe(403)
     expect((await ctx().call('GET', '/svc/apps.json', {as: 'gus'})).status).toBe(200)
+  })
+})
+
+describe('apps: a compiler upgrade (stale build hash)', () => {
+  it('a write of other fields recompiles an unchanged source, and keeps the stored build when that source no longer compiles', async () => {
+    const world = await createWorld()
+    try {
+      const call = makeCall(world, inProcess(world.app))
+      const ok = (await call('POST', '/svc/apps.json', {body: {app: {name: 'ok', app_engine: 'kaboom', css_engine: 'none', source_code: KABOOM, public: true}}})).json
+      const kept = (await call('POST', '/svc/apps.json', {body: {app: {name: 'kept', app_engine: 'kaboom', css_engine: 'none', source_code: KABOOM + '//x\n', public: true}}})).json
+      const {default: Database} = await import('better-sqlite3')
+      const db = new Database(`${world.dataDir}/svc.sqlite`)
+      try {
+        // As if the compilers changed since: the stored hash no longer matches; `kept` also no longer compiles.
+        db.prepare("UPDATE apps SET build_hash = '0123456789abcdef' || substr(build_hash, 17) WHERE id IN (?, ?)").run(ok.id, kept.id)
+        db.prepare("UPDATE apps SET source_code = 'kaboom(\n  add([' WHERE id = ?").run(kept.id)
+      } finally {
+        db.close()
+      }
+      const recompiled = await call('PATCH', `/svc/apps/${ok.id}.json`, {body: {app: {description: 'after upgrade'}}})
+      expect(recompiled.status).toBe(200)
+      expect(recompiled.headers.get('x-svc-build')).toBe('cached')
+      expect(recompiled.json.config.build_hash).toBe(ok.config.build_hash)
+      const stale = await call('PATCH', `/svc/apps/${kept.id}.json`, {body: {app: {description: 'still served'}}})
+      expect(stale.status, stale.text).toBe(200)
+      expect(stale.headers.get('x-svc-build')).toBe('unchanged')
+      expect(stale.json.description).toBe('still served')
+      const page = await inProcess(world.app).fetch(`/a/${kept.id}`)
+      expect(page.status).toBe(200)
+      const broken = await call('PATCH', `/svc/apps/${kept.id}.json`, {body: {app: {source_code: 'kaboom(\n  add([ '}}})
+      expect(broken.status).toBe(422)
+      expect(broken.json.source_code[0]).toMatch(/^line \d+, column \d+/)
+    } finally {
+      await world.close()
+    }
   })
 })

@@ -2,7 +2,7 @@ import {spawn, type ChildProcess} from 'node:child_process'
 import {readFileSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
-import {BIN, svc} from '../helpers/cli.js'
+import {BIN, svc, svcServe, type ServeProcess} from '../helpers/cli.js'
 import {tempDir} from '../helpers/world.js'
 import {launchChromium} from './browser.js'
 
@@ -40,6 +40,8 @@ describe('svc app dev: Vite HMR in the app shell, --push to the embedded backend
     expect(user.code, user.stderr).toBe(0)
     const created = await svc(['app', 'create', '--template', 'svelte', '--name', 'Counter', '--public', '--dir', dir, '--data', data, '--json'])
     expect(created.code, created.stderr + created.stdout).toBe(0)
+    const db = await svc(['db', 'create', 'Notes', '--code', 'notes', '--public-methods', '{"create":true,"list":true}', '--data', data, '--json'])
+    expect(db.code, db.stderr + db.stdout).toBe(0)
     dev = await startDev([dir, '--port', '0', '--push', '--data', data])
     chrome = await launchChromium()
   }, 90_000)
@@ -75,6 +77,11 @@ describe('svc app dev: Vite HMR in the app shell, --push to the embedded backend
     const lib = await fetch(`${dev!.url}_svc/lib/tailwind-browser.js?v=1`)
     expect(lib.status).toBe(200)
     expect(lib.headers.get('cache-control')).toContain('immutable')
+    const made = await fetch(`${dev!.url}svc/db/notes/create`, {method: 'POST', headers: {'content-type': 'application/json'},
+      body: JSON.stringify({data: {text: 'via dev server'}})})
+    expect(made.status, await made.clone().text()).toBeLessThan(300)
+    const listed = await (await fetch(`${dev!.url}svc/db/notes/list`)).json()
+    expect(listed.map((r: {data: {text: string}}) => r.data.text)).toEqual(['via dev server'])
     for (const path of ['svc/db/nope/list', 'svc/connector/nope/get', 'svc/apps/00000000-0000-4000-8000-000000000000/action/x']) {
       const r = await fetch(`${dev!.url}${path}`, {method: 'POST', headers: {'content-type': 'application/json'}, body: '{}'})
       expect(r.status, path).toBeGreaterThanOrEqual(400)
@@ -92,5 +99,46 @@ describe('svc app dev: Vite HMR in the app shell, --push to the embedded backend
     await page.locator('vite-error-overlay').waitFor({state: 'attached', timeout: 20_000})
     await expect.poll(() => dev!.lines().some((l) => /^push refused: source_code line \d+, column \d+/.test(l)), {timeout: 20_000}).toBe(true)
     await page.close()
+  })
+})
+
+describe('svc app dev against a remote backend (--url --token)', {timeout: 120_000}, () => {
+  const data = tempDir()
+  const work = tempDir()
+  const dir = join(work, 'board')
+  let server: ServeProcess | undefined
+  let dev: Awaited<ReturnType<typeof startDev>> | undefined
+
+  beforeAll(async () => {
+    const user = await svc(['admin', 'user', 'add', 'rita', '--role', 'admin', '--name', 'Rita', '--data', data, '--json'])
+    expect(user.code, user.stderr).toBe(0)
+    server = await svcServe(data)
+    const remote = ['--url', server.url, '--token', user.json.token]
+    const created = await svc(['app', 'create', '--template', 'react', '--name', 'Board', '--dir', dir, ...remote, '--json'])
+    expect(created.code, created.stderr + created.stdout).toBe(0)
+    dev = await startDev([dir, '--port', '0', ...remote])
+  }, 90_000)
+
+  afterAll(async () => {
+    if (dev && dev.child.exitCode === null) {
+      const exited = new Promise((done) => dev!.child.once('exit', done))
+      dev.child.kill('SIGTERM')
+      await exited
+    }
+    await server?.stop()
+  })
+
+  it('the shell carries the token user\'s context and the React entry; the engine libraries come from the server', async () => {
+    const html = await (await fetch(dev!.url)).text()
+    const context = JSON.parse(/window\.SvcAppContext = (.*?);<\/script>/.exec(html)![1]!)
+    expect(context.user).toMatchObject({login: 'rita', name: 'Rita', role: 'admin'})
+    expect(context.app.url_code).toBe('board')
+    expect(html).toContain('<div id="svc-app"></div>')
+    const entry = await fetch(`${dev!.url}@svc/entry.js`)
+    expect(entry.status).toBe(200)
+    expect(await entry.text()).toContain('createRoot')
+    const lib = await fetch(`${dev!.url}_svc/lib/kaplay.mjs?v=1`)
+    expect(lib.status).toBe(200)
+    expect(lib.headers.get('cache-control')).toContain('immutable')
   })
 })

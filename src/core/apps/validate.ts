@@ -63,6 +63,13 @@ const DEFAULTS: Omit<AppInput, 'name' | 'url_code' | 'source_code'> = {
   config: {},
 }
 
+/** Length in characters (code points): an emoji counts once, not as two UTF-16 units. */
+export function characters(s: string): number {
+  let n = 0
+  for (const _ of s) n++
+  return n
+}
+
 const has = (o: Record<string, unknown>, k: string) => Object.prototype.hasOwnProperty.call(o, k)
 
 function optionalString(body: Record<string, unknown>, key: string, errors: FieldErrorBag, max: number): string | null | undefined {
@@ -151,7 +158,7 @@ export function normalizeApp(body: Record<string, unknown>, current?: AppRecord)
   if (has(body, 'source_code')) {
     const v = body.source_code
     if (typeof v !== 'string') errors.add('source_code', 'must be a string')
-    else if (v.length > MAX_SOURCE) errors.add('source_code', `is too long (maximum is ${MAX_SOURCE} characters)`)
+    else if (v.length > MAX_SOURCE && characters(v) > MAX_SOURCE) errors.add('source_code', `is too long (maximum is ${MAX_SOURCE} characters)`)
     else out.source_code = v
   }
   if (!out.source_code.trim() && !errors.fields.source_code) errors.add('source_code', "can't be blank")

@@ -1,7 +1,7 @@
 import {Hono, type Context} from 'hono'
 import {appView, normalizeApp, normalizeUrlCode, UUID_RE, type AppEngine, type CssEngine} from '../../core/apps/validate.js'
 import {applyReplace, parseReplace, replaceInFields} from '../../core/apps/replace.js'
-import {badRequest, forbidden, notFound, validation} from '../../core/errors.js'
+import {badRequest, forbidden, isSvcError, notFound, validation} from '../../core/errors.js'
 import type {Principal} from '../../core/auth/permissions.js'
 import type {AppBuild, AppInput, AppRecord} from '../../store/apps/types.js'
 import type {AppEnv, Deps} from '../env.js'
@@ -41,16 +41,28 @@ export function appsRoutes(deps: Deps) {
     throw badRequest('cannot find a free url_code; give one')
   }
 
-  /** Compiles unless the stored build already belongs to this exact input. */
+  /**
+   * Compiles unless the stored build belongs to this exact input (same hash). When only the
+   * compilers changed since (an upgrade) and the source did not, a failing recompile keeps the
+   * stored build: a write of other fields never fails on a compile of an unchanged source.
+   */
   async function buildFor(input: AppInput, current?: AppRecord): Promise<{build: AppBuild; status: string}> {
     const {buildHash, compileApp} = await import('../../compile/index.js')
     const compileInput = {engine: input.app_engine as AppEngine, cssEngine: input.css_engine as CssEngine, source: input.source_code}
-    if (current && current.build_hash === buildHash(compileInput)) {
-      const {hash, app_code, css_code, app_build_time, css_build_time} = {...current, hash: current.build_hash}
+    const stored = (): {build: AppBuild; status: string} => {
+      const {build_hash: hash, app_code, css_code, app_build_time, css_build_time} = current!
       return {build: {hash, app_code, css_code, app_build_time, css_build_time}, status: 'unchanged'}
     }
-    const {status, ...build} = await compileApp(compileInput, apps)
-    return {build, status}
+    if (current && current.build_hash === buildHash(compileInput)) return stored()
+    const sameSource = !!current && current.app_engine === input.app_engine && current.css_engine === input.css_engine &&
+      current.source_code === input.source_code
+    try {
+      const {status, ...build} = await compileApp(compileInput, apps)
+      return {build, status}
+    } catch (error) {
+      if (sameSource && isSvcError(error) && error.code === 'validation') return stored()
+      throw error
+    }
   }
 
   app.get('/svc/apps.json', async (c) => {
