@@ -18,8 +18,8 @@ const SCRIPTS = [
   {id: 'startup', title: 'CLI cold start: `svc --help`', script: 'startup.js', args: [quick ? '10' : '15']},
   {id: 'render', title: 'CLI cold start: `svc prompt render`', script: 'prompt-render.js', args: [quick ? '10' : '15']},
   {id: 'dbs', title: 'JSON databases at scale', script: 'dbs.js', args: [quick ? '100000' : '1000000', quick ? '5' : '10']},
-  {id: 'compile', title: 'App compile per engine', script: 'apps-compile.mjs', args: [], env: {COLD_RUNS: quick ? '3' : '5'}},
-  {id: 'dev', title: '`svc app dev`: save → update in the browser', script: 'apps-dev.mjs', args: ['svelte'], env: {RUNS: quick ? '8' : '15'}},
+  {id: 'compile', title: 'App compile per engine', script: 'apps-compile.mjs', args: [quick ? '3' : '5']},
+  {id: 'dev', title: '`svc app dev`: save → update in the browser', script: 'apps-dev.mjs', args: ['all', quick ? '6' : '10']},
   {id: 'jsonServer', title: 'Side by side with json-server', script: 'json-server.js', args: [quick ? '5000' : '10000', quick ? '5' : '10']},
 ]
 
@@ -77,12 +77,14 @@ function summary(r) {
     const rss = get(d, 'server_memory.rss_mb') ?? get(d, 'memory.rss_mb')
     add(`server memory (RSS) with ${fmt(size)} records, MB`, rss, undefined, '—')
   }
-  for (const row of Array.isArray(r.compile) ? r.compile : []) {
+  for (const row of get(r.compile, 'engines') ?? []) {
     const limit = row.engine === 'phaser' ? 2000 : 1000
     add(`compile ${row.engine} cold p50, ms`, row.cold_p50_ms, undefined, `≤ ${limit / 1000} s`, row.cold_p50_ms <= limit)
     add(`compile ${row.engine} cached p50, ms`, row.cached_p50_ms, undefined, '≤ 5 ms', row.cached_p50_ms <= 5)
   }
-  add('`svc app dev` save → update p50, ms', get(r.dev, 'save_to_dom_p50_ms'), undefined, '≤ 150 ms', get(r.dev, 'save_to_dom_p50_ms') <= 150)
+  for (const row of get(r.dev, 'engines') ?? []) {
+    add(`\`svc app dev\` ${row.engine} save → update p50, ms`, row.save_to_dom_p50_ms, undefined, '≤ 150 ms', row.save_to_dom_p50_ms <= 150)
+  }
   const j = r.jsonServer
   add('create, req/s (baseline: json-server)', get(j, 'svc.create.req_per_s'), get(j, 'json_server.create.req_per_s'), '—')
   add('list newest 20, req/s (baseline: json-server)', get(j, 'svc.list.req_per_s'), get(j, 'json_server.list.req_per_s'), '—')
@@ -116,8 +118,10 @@ for (const s of SCRIPTS.filter((x) => !only || only.includes(x.id))) {
   const command = `node bench/${s.script}${s.args.length ? ` ${s.args.join(' ')}` : ''}`
   let body
   if (error) body = `Did not produce a result: \`${error.replace(/`/g, "'").slice(0, 300)}\``
-  else if (Array.isArray(result)) body = table(Object.keys(result[0] ?? {}), result.map((row) => Object.values(row).map(fmt)))
-  else body = table(['figure', 'value'], flatten(result).filter(([k]) => k !== 'machine'))
+  else if (Array.isArray(result?.engines)) {
+    const rows = result.engines
+    body = table(Object.keys(rows[0] ?? {}), rows.map((row) => Object.values(row).map(fmt)))
+  } else body = table(['figure', 'value'], flatten(result).filter(([k]) => k !== 'machine'))
   sections.push(`### ${s.title}\n\n\`${command}\`${s.env ? ` (env ${Object.entries(s.env).map(([k, v]) => `${k}=${v}`).join(' ')})` : ''}, ${seconds} s\n\n${body}\n`)
 }
 
