@@ -3,32 +3,30 @@
 // scanned for the API tokens, the session token, the connector secret and the resources' tokens.
 import {afterAll, beforeAll, expect, it} from 'vitest'
 import {svc, svcServe, type ServeProcess} from '../helpers/cli.js'
-import type {CallOptions, Ctx, Reply} from '../helpers/scenarios.js'
-import {tempDir} from '../helpers/world.js'
+import {makeCall, type CallOptions, type Ctx} from '../helpers/scenarios.js'
+import {tempDir, type Transport, type World} from '../helpers/world.js'
 import {CONNECTOR_SECRET, createFixtures, type Fixtures} from './fixtures.js'
 
 let server: ServeProcess
 const tokens: Record<string, string> = {}
 const seen: string[] = []
 
-async function call(method: string, path: string, options: CallOptions = {}): Promise<Reply> {
-  const headers: Record<string, string> = {...options.headers}
-  const as = options.as === undefined ? 'admin' : options.as
-  if (typeof as === 'string') headers.authorization = `Bearer ${tokens[as]}`
-  let body: string | undefined = options.rawBody
-  if (options.body !== undefined) body = JSON.stringify(options.body)
-  if (body !== undefined) headers['content-type'] ??= 'application/json'
-  const res = await fetch(server.url + path, {method, headers, body, redirect: 'manual'})
-  const text = await res.text()
-  seen.push(`${method} ${path} ${res.status}\n${[...res.headers].map(([k, v]) => `${k}: ${v}`).join('\n')}\n${text}`)
-  let json: unknown
-  try {
-    json = text ? JSON.parse(text) : undefined
-  } catch {
-    json = undefined
-  }
-  return {status: res.status, headers: res.headers, text, json}
+/** Real HTTP to the served instance, recording every response (status, headers, body). */
+const recording: Transport = {
+  name: 'http',
+  get origin() {
+    return server.url
+  },
+  async fetch(path, init) {
+    const res = await fetch(server.url + path, {...init, redirect: 'manual'})
+    const text = await res.clone().text()
+    seen.push(`${init?.method ?? 'GET'} ${path} ${res.status}\n${[...res.headers].map(([k, v]) => `${k}: ${v}`).join('\n')}\n${text}`)
+    return res
+  },
+  close: async () => {},
 }
+const call = (method: string, path: string, options?: CallOptions) =>
+  makeCall({users: Object.fromEntries(Object.entries(tokens).map(([login, token]) => [login, {token}]))} as unknown as World, recording)(method, path, options)
 
 let f: Fixtures
 let session = ''
