@@ -22,15 +22,24 @@ export function createApp(deps: Deps) {
   const app = new Hono<AppEnv>()
   app.onError(onError(deps.log))
   app.notFound(notFoundHandler)
-  app.use(
-    '*',
-    bodyLimit({
-      maxSize: deps.bodyLimit ?? DEFAULT_BODY_LIMIT,
-      onError: () => {
-        throw payloadTooLarge()
-      },
-    }),
-  )
+  const maxSize = deps.bodyLimit ?? DEFAULT_BODY_LIMIT
+  const streamedLimit = bodyLimit({
+    maxSize,
+    onError: () => {
+      throw payloadTooLarge()
+    },
+  })
+  // A declared Content-Length is checked from the header alone (Node's parser holds the body to it);
+  // only a streamed body is counted by hono's bodyLimit, which has to read it up front.
+  app.use('*', async (c, next) => {
+    if (c.req.method === 'GET' || c.req.method === 'HEAD') return next()
+    const length = c.req.header('content-length')
+    if (length !== undefined && c.req.header('transfer-encoding') === undefined) {
+      if (Number(length) > maxSize) throw payloadTooLarge()
+      return next()
+    }
+    return streamedLimit(c, next)
+  })
   if (deps.log) app.use('*', accessLog(deps.log))
   app.use('*', identify(deps))
   app.route('/', meRoutes(deps))

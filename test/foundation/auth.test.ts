@@ -83,3 +83,24 @@ describeBothTransports('session cookies', undefined, (ctx) => {
     expect(asBearer.status).toBe(401)
   })
 })
+
+describeBothTransports('body limit', undefined, (ctx) => {
+  it('counts a streamed body without Content-Length too, and a body under the limit passes', async () => {
+    const chunk = new Uint8Array(1024 * 1024).fill(120)
+    const stream = (chunks: number) => new ReadableStream({
+      start(controller) {
+        for (let i = 0; i < chunks; i++) controller.enqueue(chunk)
+        controller.close()
+      },
+    })
+    const token = ctx().world.users.admin!.token
+    const post = (chunks: number) => ctx().transport.fetch('/svc/prompts.json', {
+      method: 'POST', body: stream(chunks), headers: {authorization: `Bearer ${token}`, 'content-type': 'application/json'}, duplex: 'half',
+    } as RequestInit)
+    const big = await post(6)
+    expect(big.status).toBe(413)
+    expect(await big.json()).toEqual({error: 'request body too large'})
+    const small = await post(1)
+    expect(small.status).toBe(400) // read in full, then refused as JSON: the limit let it through
+  })
+})
