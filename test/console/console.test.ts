@@ -14,6 +14,7 @@ const OUTPUT = fileURLToPath(new URL('../../test-output', import.meta.url))
 let server: ServeProcess
 let token: string
 let url: string
+let appId: string
 const bodies: string[] = []
 
 async function api(method: string, path: string, body?: unknown) {
@@ -38,6 +39,8 @@ beforeAll(async () => {
     await api('POST', `/svc/dbs/${db.id}/records.json`, {record: {data: {name, city}}})
   }
   await api('POST', '/toolkit/dashboards.json', {dashboard: {name: 'Sales board', context: 'main', layout: [{key: 'tasks', size: 'half', config: {scope: 'mine'}}, {key: 'activity', size: 'half'}]}})
+  appId = (await api('POST', '/svc/apps.json', {app: {name: 'Hello app', app_engine: 'js', css_engine: 'none', source_code: 'document.getElementById("svc-app").textContent = "hello"'}})).id
+  await api('POST', '/toolkit/dashboards.json', {dashboard: {name: 'CRM board', context: 'crm', layout: [{key: `svc_app:${appId}`, size: 'three_quarters'}, {key: 'tasks', size: 'quarter'}]}})
   await api('POST', '/toolkit/dashboards.json', {dashboard: {name: 'Focus board', context: 'main', layout: [{key: 'todo', size: 'full'}]}})
 }, 120_000)
 
@@ -52,6 +55,9 @@ describe('console over HTTP', () => {
     const anon = await fetch(`${url}/`, {redirect: 'manual'})
     expect(anon.status).toBe(303)
     expect(anon.headers.get('location')).toBe('/svc/login?next=/')
+    const login = await fetch(url + anon.headers.get('location'))
+    expect(login.status).toBe(200)
+    expect(await login.text()).toMatch(/<input[^>]*id="token"/)
     const bad = await fetch(`${url}/svc/login`, {method: 'POST', body: new URLSearchParams({token: 'nope', next: '/'}), redirect: 'manual'})
     expect(bad.status).toBe(401)
     expect(await bad.text()).toContain('That token is not valid.')
@@ -97,6 +103,20 @@ describe('console in Chromium', () => {
       expect(await page.textContent('.tile[data-key=tasks]')).toContain('mine')
       mkdirSync(OUTPUT, {recursive: true})
       await page.screenshot({path: join(OUTPUT, 'console-dashboard.png'), fullPage: true})
+
+      // A context whose dashboard holds an app tile: the app runs in an iframe of /a/<id>.
+      await page.selectOption('[data-testid=context]', 'crm')
+      await page.waitForFunction(() => document.querySelector('[data-testid=dashboard-name]')?.textContent === 'CRM board')
+      expect(await page.getAttribute('.tile iframe', 'src')).toBe(`/a/${appId}`)
+      expect(await page.getAttribute(`.tile[data-key="svc_app:${appId}"]`, 'data-size')).toBe('three_quarters')
+
+      await page.click('[data-tab=apps]')
+      await page.waitForSelector('[data-testid=apps] td:has-text("Hello app")')
+      expect(await page.textContent('[data-testid=apps] tbody')).toContain('served as is')
+      expect(await page.getAttribute('[data-testid=apps] a', 'href')).toBe('/a/hello-app')
+
+      await page.click('[data-tab=runs]')
+      await page.waitForSelector('[data-testid=runs]')
 
       await page.click('[data-tab=dbs]')
       await page.waitForSelector('[data-testid=records] tbody tr td:has-text("Grace Hopper")')

@@ -43,6 +43,8 @@ it('every acknowledged record survives kill -9 and the database file is intact',
   const writers = Array.from({length: 8}, writer)
   while (acknowledged.size < 300) await new Promise((r) => setTimeout(r, 5))
   server.child.kill('SIGKILL')
+  // The writers go on for a moment: their next creates meet a dead server and are never acknowledged.
+  await new Promise((r) => setTimeout(r, 200))
   killed = true
   await Promise.all(writers)
   await new Promise((r) => server!.child.exitCode !== null || server!.child.signalCode ? r(null) : server!.child.once('exit', r))

@@ -134,6 +134,21 @@ for (const transportName of TRANSPORTS) {
       expect(await run('hang')).toMatchObject({status: 'error', error: 'weather.hang did not answer within 300 ms'})
     })
 
+    it('a hanging connector does not block the server and its run ends as a persisted error', async () => {
+      const seen = stub.requests.length
+      const running = run('hang')
+      await stub.waitForRequest('/api/hang', seen)
+      // While the stub holds the connector call open, the server answers other requests.
+      const other = await ctx.call('GET', '/svc/resources.json')
+      expect(other.status).toBe(200)
+      const ended = await running
+      expect(ended).toMatchObject({status: 'error', error: 'weather.hang did not answer within 300 ms', finished_at: expect.any(String)})
+      const stored = await ctx.call('GET', `/connect/flow_processes/${ended.id}.json`)
+      expect(stored.json).toMatchObject({status: 'error', error: 'weather.hang did not answer within 300 ms'})
+      const listed = await ctx.call('GET', '/connect/flow_processes.json?status=error&flow_code=call_hang')
+      expect(listed.json.map((p: {id: string}) => p.id)).toContain(ended.id)
+    })
+
     it('a response larger than the bound fails the run', async () => {
       expect(await run('big')).toMatchObject({status: 'error', error: `weather.big: the answer is larger than ${64 * 1024} bytes`})
     })

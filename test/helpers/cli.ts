@@ -78,7 +78,7 @@ export function svcServe(dataDir: string, extraArgs: string[] = [], options: Cli
           child,
           output: () => out,
           stop: (signal = 'SIGTERM') => new Promise((done) => {
-            if (child.exitCode !== null) return done(child.exitCode)
+            if (child.exitCode !== null || child.signalCode !== null) return done(child.exitCode)
             child.once('exit', (code) => done(code))
             child.kill(signal)
           }),

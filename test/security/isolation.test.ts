@@ -87,6 +87,24 @@ describeBothTransports('isolation', SEED, (ctx) => {
     expect(mine.text).toContain('note')
   })
 
+  it("another account cannot open acme's private app page or read its flow runs", async () => {
+    const page = await ctx().call('GET', '/a/acme-app', {as: 'mallory'})
+    // A non-member is sent to sign in (the http transport follows the redirect, in-process does not).
+    if (page.status === 302) expect(page.headers.get('location')).toMatch(/login/)
+    else expect(page.text).toContain('<title>Sign in</title>')
+    expect(page.text).not.toContain(MARKER)
+    // The private action: its run id is no capability for another account (a public action's is, by design).
+    const run = await ctx().call('POST', `/svc/apps/${f.app}/action/note`, {as: 'admin', body: {}})
+    expect(run.status, run.text).toBeLessThan(300)
+    const pid = run.json.flow_process_id ?? run.json.id
+    expect(typeof pid).toBe('string')
+    for (const path of [`/connect/flow_processes/${pid}.json`, `/svc/apps/${f.app}/action/note/status?flow_process_id=${pid}`]) {
+      const r = await ctx().call('GET', path, {as: 'mallory'})
+      expect(r.status, `${path} → ${r.text.slice(0, 200)}`).toBe(404)
+    }
+    expect((await ctx().call('GET', `/connect/flow_processes/${pid}.json`)).status).toBe(200)
+  })
+
   it("a user of the same account cannot read or change another user's own prompt and personal dashboard", async () => {
     for (const [method, path, body] of [
       ['GET', `/svc/prompts/${f.adminUserPrompt}.json`],
