@@ -1,5 +1,5 @@
 import {existsSync} from 'node:fs'
-import {cp, readdir, rename} from 'node:fs/promises'
+import {copyFile, cp, readdir, rename} from 'node:fs/promises'
 import {join, resolve} from 'node:path'
 import {Args, Flags} from '@oclif/core'
 import {SvcCommand} from '../cli/base-command.js'
@@ -23,6 +23,8 @@ export default class Init extends SvcCommand {
     }
     await cp(source, dir, {recursive: true, force: true})
     await rename(join(dir, 'gitignore'), join(dir, '.gitignore'))
+    // The example app's source is the svelte starter of `svc app create --template svelte`.
+    await copyFile(join(PACKAGE_TEMPLATES, 'svelte', 'App.svelte'), join(dir, 'apps', 'hello', 'App.svelte'))
     this.say(`Created a workspace in ${args.dir}: ${entries.join(', ')}`)
     this.say('Next: svc push --dir ' + args.dir + '   (shows what it will create, then asks)')
     return {dir, created: entries}
