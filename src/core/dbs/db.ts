@@ -1,5 +1,6 @@
 /** Database objects: input validation and the replace operation. Pure rules. */
 import {FieldErrorBag, validation} from '../errors.js'
+import {parseReplace, replaceText, type ReplaceRequest} from '../replace.js'
 import {validatePublicMethods, type PublicMethods} from './public-methods.js'
 import {planSchema} from './schema.js'
 
@@ -87,33 +88,8 @@ function mergeErrors(bag: FieldErrorBag, e: unknown): void {
 export const REPLACEABLE = ['fields', 'schema', 'public_methods'] as const
 export type Replaceable = (typeof REPLACEABLE)[number]
 
-export interface ReplaceRequest {
-  field: Replaceable
-  oldString: string
-  newString: string
-  replaceAll: boolean
-}
-
 /** Reads the body of `PATCH /svc/dbs/:id/replace.json` (old_string/new_string or old/new). */
-export function parseReplace(body: Record<string, unknown>): ReplaceRequest {
-  const bag = new FieldErrorBag()
-  const field = body.field
-  if (typeof field !== 'string' || !(REPLACEABLE as readonly string[]).includes(field)) bag.add('field', `must be one of ${REPLACEABLE.join(', ')}`)
-  const oldString = body.old_string ?? body.old
-  const newString = body.new_string ?? body.new
-  if (typeof oldString !== 'string' || oldString === '') bag.add('old_string', "can't be blank")
-  if (typeof newString !== 'string') bag.add('new_string', 'must be a string')
-  const replaceAll = body.replace_all ?? false
-  if (typeof replaceAll !== 'boolean') bag.add('replace_all', 'must be true or false')
-  bag.throwIfAny()
-  return {field: field as Replaceable, oldString: oldString as string, newString: newString as string, replaceAll: replaceAll as boolean}
-}
-
-function count(haystack: string, needle: string): number {
-  let n = 0
-  for (let i = haystack.indexOf(needle); i !== -1; i = haystack.indexOf(needle, i + needle.length)) n++
-  return n
-}
+export const parseDbReplace = (body: Record<string, unknown>): ReplaceRequest<Replaceable> => parseReplace(body, REPLACEABLE)
 
 /**
  * Applies a replace to the JSON text of a member. The text searched is the member pretty-printed
@@ -122,11 +98,7 @@ function count(haystack: string, needle: string): number {
  */
 export function applyReplace(current: unknown, req: ReplaceRequest): unknown {
   const forms = [JSON.stringify(current ?? {}, null, 2), JSON.stringify(current ?? {})]
-  const text = forms.find((f) => f.includes(req.oldString))
-  if (text === undefined) throw validation({old_string: ['not found']})
-  const n = count(text, req.oldString)
-  if (n > 1 && !req.replaceAll) throw validation({old_string: [`matches ${n} places; send replace_all`]})
-  const next = req.replaceAll ? text.split(req.oldString).join(req.newString) : text.replace(req.oldString, () => req.newString)
+  const next = replaceText(forms.find((f) => f.includes(req.oldString)) ?? forms[0]!, req)
   try {
     return JSON.parse(next)
   } catch (e) {

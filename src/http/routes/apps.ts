@@ -1,6 +1,7 @@
 import {Hono, type Context} from 'hono'
 import {appView, normalizeApp, normalizeUrlCode, UUID_RE, type AppEngine, type CssEngine} from '../../core/apps/validate.js'
-import {applyReplace, parseReplace, replaceInFields} from '../../core/apps/replace.js'
+import {parseAppReplace, replaceInFields} from '../../core/apps/replace.js'
+import {replaceText} from '../../core/replace.js'
 import {badRequest, forbidden, isSvcError, notFound, validation} from '../../core/errors.js'
 import type {Principal} from '../../core/auth/permissions.js'
 import type {AppBuild, AppInput, AppRecord} from '../../store/apps/types.js'
@@ -107,10 +108,10 @@ export function appsRoutes(deps: Deps) {
   app.patch('/svc/apps/:id/replace.json', async (c) => {
     const user = requireWriter(c)
     const current = await load(user, c.req.param('id'))
-    const req = parseReplace(await jsonObject(c))
+    const req = parseAppReplace(await jsonObject(c))
     const patch: Record<string, unknown> = {}
-    if (req.field === 'source_code') patch.source_code = applyReplace(current.source_code, req)
-    else if (req.field === 'prompt') patch.prompt = applyReplace(current.prompt ?? '', req)
+    if (req.field === 'source_code') patch.source_code = replaceText(current.source_code, req)
+    else if (req.field === 'prompt') patch.prompt = replaceText(current.prompt ?? '', req)
     else patch.fields = replaceInFields(current.fields, req)
     const {input} = normalizeApp(patch, current)
     const {build, status} = await buildFor(input, current)

@@ -1,5 +1,5 @@
 import {Hono} from 'hono'
-import {applyReplace, parseReplace, validateDbInput, type DbInput} from '../../core/dbs/db.js'
+import {applyReplace, parseDbReplace, validateDbInput, type DbInput} from '../../core/dbs/db.js'
 import {buildQuery, filtersFromQuery, searchTable, type QueryInput} from '../../core/dbs/query.js'
 import {dataObject, indexValues, recordTable, validateData} from '../../core/dbs/records.js'
 import {planSchema} from '../../core/dbs/schema.js'
@@ -80,7 +80,7 @@ export function dbsRoutes(deps: Deps) {
   priv.patch('/svc/dbs/:id/replace.json', async (c) => {
     const loaded = await loadDb(deps, requireUser(c).accountId, c.req.param('id'))
     const body = await jsonObject(c)
-    const request = parseReplace(body)
+    const request = parseDbReplace(body)
     const current = request.field === 'schema' ? loaded.db.schema : loaded.db[request.field]
     const value = applyReplace(current, request)
     const next = validateDbInput({[request.field]: value}, asInput(loaded.db))
