@@ -3,7 +3,7 @@ import {Client} from '../client/backend.js'
 import type {Backend} from '../client/backend.js'
 import {resolveBackend} from '../client/resolve.js'
 import {isSvcError, SvcError} from '../core/errors.js'
-import {EXIT, exitCodeFor} from './exit-codes.js'
+import {printError} from './exit-codes.js'
 
 /** Shared by every command: `--json` prints the typed result; errors become a message + exit code. */
 export abstract class SvcCommand extends Command {
@@ -20,23 +20,7 @@ export abstract class SvcCommand extends Command {
   }
 
   protected async catch(err: Error & {exitCode?: number; oclif?: {exit?: number}}): Promise<unknown> {
-    const error = toSvcError(err)
-    const code = error.code === 'usage' && err.oclif?.exit !== undefined ? EXIT.usage : exitCodeFor(error)
-    if (this.jsonEnabled()) {
-      process.stdout.write(
-        JSON.stringify({error: {code: error.code, status: error.status, message: error.message, details: error.details ?? null}}) + '\n',
-      )
-    } else {
-      process.stderr.write(`Error: ${error.message}\n`)
-      const fields = error.code === 'validation' ? error.details : undefined
-      if (fields && typeof fields === 'object') {
-        for (const [field, messages] of Object.entries(fields)) {
-          if (Array.isArray(messages)) process.stderr.write(`  ${field}: ${messages.join(', ')}\n`)
-        }
-      }
-      if (error.hint) process.stderr.write(`Try: ${error.hint}\n`)
-    }
-    process.exitCode = code
+    process.exitCode = printError(toSvcError(err), this.jsonEnabled())
     return undefined
   }
 }

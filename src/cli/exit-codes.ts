@@ -31,3 +31,25 @@ export function exitCodeFor(error: SvcError): number {
       return EXIT.error
   }
 }
+
+/**
+ * Prints an error the way every command does — as `{error: {...}}` on stdout under `--json`,
+ * else a message, the field errors and a hint on stderr — and returns its exit code.
+ */
+export function printError(error: SvcError, json: boolean): number {
+  if (json) {
+    process.stdout.write(
+      JSON.stringify({error: {code: error.code, status: error.status, message: error.message, details: error.details ?? null}}) + '\n',
+    )
+  } else {
+    process.stderr.write(`Error: ${error.message}\n`)
+    const fields = error.code === 'validation' ? error.details : undefined
+    if (fields && typeof fields === 'object') {
+      for (const [field, messages] of Object.entries(fields)) {
+        if (Array.isArray(messages)) process.stderr.write(`  ${field}: ${messages.join(', ')}\n`)
+      }
+    }
+    if (error.hint) process.stderr.write(`Try: ${error.hint}\n`)
+  }
+  return exitCodeFor(error)
+}

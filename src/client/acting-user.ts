@@ -4,11 +4,14 @@
  * dirs. Kept free of the HTTP app and of other areas' code so the fast path stays light.
  */
 import {existsSync} from 'node:fs'
-import {resolve} from 'node:path'
+import {relative, resolve} from 'node:path'
 import {SvcError} from '../core/errors.js'
 import {PACKAGE_SYSTEM_PROMPTS} from '../paths.js'
 import type {AccountsRepo, UserView} from '../store/accounts/types.js'
+import type {Backend} from './backend.js'
 import {dataFile} from '../store/sqlite.js'
+
+export const EMBEDDED_ORIGIN = 'http://localhost'
 
 export interface EmbeddedOptions {
   dataDir: string
@@ -49,4 +52,25 @@ export async function resolveActingUser(accounts: AccountsRepo, options: Embedde
 /** The package's system prompts, then `--system-prompts DIR` (later dirs win). */
 export function embeddedSystemPromptsDirs(options: EmbeddedOptions): string[] {
   return [PACKAGE_SYSTEM_PROMPTS, ...(options.systemPromptsDir ? [resolve(options.systemPromptsDir)] : [])]
+}
+
+/** An app that answers requests in-process (Hono's `app.request`). */
+interface InProcessApp {
+  request(input: string, init: RequestInit | undefined, env: {svcEmbeddedUserId: number}): Response | Promise<Response>
+}
+
+/** The embedded Backend: `app` called in-process as `user` over `dataDir`; `close` releases the data dir. */
+export function inProcessBackend(app: InProcessApp, dataDir: string, user: UserView, close: () => void): Backend {
+  const shown = relative(process.cwd(), dataDir) || '.'
+  return {
+    kind: 'embedded',
+    description: `local: ${shown.startsWith('..') ? dataDir : `./${shown}`} as ${user.login}`,
+    baseUrl: EMBEDDED_ORIGIN,
+    async fetch(path, init) {
+      return app.request(EMBEDDED_ORIGIN + path, init, {svcEmbeddedUserId: user.id})
+    },
+    async close() {
+      close()
+    },
+  }
 }

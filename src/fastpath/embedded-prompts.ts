@@ -4,10 +4,9 @@
  * the prompts routes mounted and only the repositories they use opened, so a cold
  * `svc prompt render` does not load every other area's code.
  */
-import {relative} from 'node:path'
 import {Hono} from 'hono'
 import type {Backend} from '../client/backend.js'
-import {checkDataDir, embeddedSystemPromptsDirs, resolveActingUser, type EmbeddedOptions} from '../client/acting-user.js'
+import {checkDataDir, embeddedSystemPromptsDirs, inProcessBackend, resolveActingUser, type EmbeddedOptions} from '../client/acting-user.js'
 import type {AppEnv, Deps} from '../http/env.js'
 import {identify} from '../http/middleware/auth.js'
 import {notFoundHandler, onError} from '../http/middleware/errors.js'
@@ -16,8 +15,6 @@ import {SqliteAccountsRepo} from '../store/accounts/sqlite.js'
 import {SqlitePromptsRepo} from '../store/prompts/sqlite.js'
 import {openSqlite} from '../store/sqlite.js'
 import type {Store} from '../store/types.js'
-
-const EMBEDDED_ORIGIN = 'http://localhost'
 
 export async function promptsEmbeddedBackend(options: EmbeddedOptions): Promise<Backend> {
   const dataDir = checkDataDir(options)
@@ -37,19 +34,7 @@ export async function promptsEmbeddedBackend(options: EmbeddedOptions): Promise<
     app.notFound(notFoundHandler)
     app.use('*', identify(deps))
     app.route('/', promptsRoutes(deps))
-    const shown = relative(process.cwd(), dataDir) || '.'
-    const userId = user.id
-    return {
-      kind: 'embedded',
-      description: `local: ${shown.startsWith('..') ? dataDir : `./${shown}`} as ${user.login}`,
-      baseUrl: EMBEDDED_ORIGIN,
-      async fetch(path, init) {
-        return app.request(EMBEDDED_ORIGIN + path, init, {svcEmbeddedUserId: userId})
-      },
-      async close() {
-        db.close()
-      },
-    }
+    return inProcessBackend(app, dataDir, user, () => db.close())
   } catch (error) {
     db.close()
     throw error

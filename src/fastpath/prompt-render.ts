@@ -7,7 +7,7 @@
 import type {Client} from '../client/backend.js'
 import {resolveBackend, type TargetFlags} from '../client/resolve.js'
 import {isSvcError, SvcError} from '../core/errors.js'
-import {EXIT, exitCodeFor} from '../cli/exit-codes.js'
+import {printError} from '../cli/exit-codes.js'
 import {parsePairs} from '../cli/read-input.js'
 
 export interface RenderOptions {
@@ -135,27 +135,6 @@ export function parseRenderArgv(argv: string[]): Parsed | null {
   return {code: positionals[0]!, vars, values, bools}
 }
 
-/** Prints an error as the oclif commands do (SvcCommand.catch) and returns the exit code. */
-export function printError(err: unknown, json: boolean): number {
-  const error = isSvcError(err) ? err : new SvcError('internal', 0, (err as Error)?.message ?? String(err))
-  const code = error.code === 'usage' ? EXIT.usage : exitCodeFor(error)
-  if (json) {
-    process.stdout.write(
-      JSON.stringify({error: {code: error.code, status: error.status, message: error.message, details: error.details ?? null}}) + '\n',
-    )
-  } else {
-    process.stderr.write(`Error: ${error.message}\n`)
-    const fields = error.code === 'validation' ? error.details : undefined
-    if (fields && typeof fields === 'object') {
-      for (const [field, messages] of Object.entries(fields)) {
-        if (Array.isArray(messages)) process.stderr.write(`  ${field}: ${messages.join(', ')}\n`)
-      }
-    }
-    if (error.hint) process.stderr.write(`Try: ${error.hint}\n`)
-  }
-  return code
-}
-
 /**
  * Runs `svc prompt render ARGV` without oclif. Returns false (nothing printed) when the arguments
  * are not ones it handles, so the caller falls back to oclif.
@@ -179,7 +158,7 @@ export async function fastRender(argv: string[]): Promise<boolean> {
     })
     printResult(result, {json, explain: parsed.bools.has('explain')})
   } catch (error) {
-    process.exitCode = printError(error, json)
+    process.exitCode = printError(isSvcError(error) ? error : new SvcError('internal', 0, (error as Error)?.message ?? String(error)), json)
   } finally {
     await backend?.close()
   }
