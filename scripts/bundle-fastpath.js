@@ -1,13 +1,20 @@
-// Bundles the `svc prompt render` fast path (bin/run.js) into one minified file, dist/fastpath-prompt-render.js,
-// so a cold render loads one module instead of ~60 (Node 20 has no compile cache). Native and heavy
-// packages stay external (they are only reached by code paths a render never takes). Part of `npm run build`.
+// Bundles the `svc prompt render` fast path (bin/run.js) into dist/fastpath-prompt-render.js plus
+// chunks (dist/fastpath-chunk-*.js) for what only some renders need (the remote client, YAML),
+// so a cold render loads a few modules instead of ~40 (Node 20 has no compile cache). Native and
+// heavy packages stay external. Part of `npm run build`.
 import {build} from 'esbuild'
+import {readdirSync, rmSync} from 'node:fs'
 
-const external = ['better-sqlite3', 'vite', 'svelte', 'vue', 'react', 'react-dom', 'esbuild', 'tailwindcss', 'kaplay', 'phaser', 'croner',
+const dist = new URL('../dist/', import.meta.url).pathname
+for (const f of readdirSync(dist)) if (/^fastpath-.*\.js$/.test(f)) rmSync(dist + f)
+
+const external = ['better-sqlite3', 'liquidjs', 'vite', 'svelte', 'vue', 'react', 'react-dom', 'esbuild', 'tailwindcss', 'kaplay', 'phaser', 'croner',
   'filtrex', 'chokidar', 'cli-table3', 'diff', '@sveltejs/*', '@vitejs/*', '@tailwindcss/*', '@inquirer/*', '@oclif/*']
 await build({
-  entryPoints: [new URL('../dist/fastpath/prompt-render.js', import.meta.url).pathname],
-  // At dist/ level, so `import.meta.url`-relative paths (the package root) resolve as from dist/*.js.
-  outfile: new URL('../dist/fastpath-prompt-render.js', import.meta.url).pathname,
+  entryPoints: {'fastpath-prompt-render': dist + 'fastpath/prompt-render.js'},
+  // Chunks at dist/ level too, so `import.meta.url`-relative paths (the package root) resolve as from dist/*.js.
+  outdir: dist,
+  chunkNames: 'fastpath-chunk-[hash]',
+  splitting: true,
   bundle: true, platform: 'node', format: 'esm', target: 'node20', minify: true, external, logLevel: 'error',
 })

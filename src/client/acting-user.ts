@@ -1,14 +1,13 @@
 /**
- * What both embedded transports share (src/client/embedded.ts and the prompt fast path in
- * src/fastpath/embedded-prompts.ts): the data dir check, the acting user and the system prompt
- * dirs. Kept free of the HTTP app and of other areas' code so the fast path stays light.
+ * What the embedded backend (src/client/embedded.ts) and the render fast path
+ * (src/fastpath/embedded-render.ts) share: the data dir check, the acting user, the system prompt
+ * dirs and the description. Kept free of the HTTP app and of other areas' code so the fast path stays light.
  */
 import {existsSync} from 'node:fs'
 import {relative, resolve} from 'node:path'
 import {SvcError} from '../core/errors.js'
 import {PACKAGE_SYSTEM_PROMPTS} from '../paths.js'
 import type {AccountsRepo, UserView} from '../store/accounts/types.js'
-import type {Backend} from './backend.js'
 import {dataFile} from '../store/sqlite.js'
 
 export const EMBEDDED_ORIGIN = 'http://localhost'
@@ -54,23 +53,8 @@ export function embeddedSystemPromptsDirs(options: EmbeddedOptions): string[] {
   return [PACKAGE_SYSTEM_PROMPTS, ...(options.systemPromptsDir ? [resolve(options.systemPromptsDir)] : [])]
 }
 
-/** An app that answers requests in-process (Hono's `app.request`). */
-interface InProcessApp {
-  request(input: string, init: RequestInit | undefined, env: {svcEmbeddedUserId: number}): Response | Promise<Response>
-}
-
-/** The embedded Backend: `app` called in-process as `user` over `dataDir`; `close` releases the data dir. */
-export function inProcessBackend(app: InProcessApp, dataDir: string, user: UserView, close: () => void): Backend {
+/** How an embedded target is shown (stderr, `svc whoami`): `local: ./.svc as admin`. */
+export function embeddedDescription(dataDir: string, login: string): string {
   const shown = relative(process.cwd(), dataDir) || '.'
-  return {
-    kind: 'embedded',
-    description: `local: ${shown.startsWith('..') ? dataDir : `./${shown}`} as ${user.login}`,
-    baseUrl: EMBEDDED_ORIGIN,
-    async fetch(path, init) {
-      return app.request(EMBEDDED_ORIGIN + path, init, {svcEmbeddedUserId: user.id})
-    },
-    async close() {
-      close()
-    },
-  }
+  return `local: ${shown.startsWith('..') ? dataDir : `./${shown}`} as ${login}`
 }

@@ -52,7 +52,8 @@ export async function errorFromResponse(res: Response): Promise<SvcError> {
     return new SvcError('validation', 422, summary || 'validation failed', body)
   }
   const {error, ...details} = body
-  return new SvcError(code, res.status, typeof error === 'string' ? error : res.statusText || 'request failed', details)
+  const message = typeof error === 'string' ? error : res.statusText || 'request failed'
+  return new SvcError(code, res.status, message, Object.keys(details).length > 0 ? details : undefined)
 }
 
 /** Typed calls over a Backend: JSON in, JSON (or text) out, errors as SvcError. */

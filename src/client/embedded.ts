@@ -1,6 +1,7 @@
 import {createApp} from '../http/app.js'
 import {openStore} from '../store/index.js'
-import {checkDataDir, embeddedSystemPromptsDirs, inProcessBackend, resolveActingUser, type EmbeddedOptions} from './acting-user.js'
+import type {UserView} from '../store/accounts/types.js'
+import {checkDataDir, EMBEDDED_ORIGIN, embeddedDescription, embeddedSystemPromptsDirs, resolveActingUser, type EmbeddedOptions} from './acting-user.js'
 import type {Backend} from './backend.js'
 
 export type {EmbeddedOptions} from './acting-user.js'
@@ -20,5 +21,25 @@ export async function embeddedBackend(options: EmbeddedOptions): Promise<Backend
   } catch (error) {
     store.close()
     throw error
+  }
+}
+
+/** An app that answers requests in-process (Hono's `app.request`). */
+interface InProcessApp {
+  request(input: string, init: RequestInit | undefined, env: {svcEmbeddedUserId: number}): Response | Promise<Response>
+}
+
+/** The embedded Backend: `app` called in-process as `user` over `dataDir`; `close` releases the data dir. */
+function inProcessBackend(app: InProcessApp, dataDir: string, user: UserView, close: () => void): Backend {
+  return {
+    kind: 'embedded',
+    description: embeddedDescription(dataDir, user.login),
+    baseUrl: EMBEDDED_ORIGIN,
+    async fetch(path, init) {
+      return app.request(EMBEDDED_ORIGIN + path, init, {svcEmbeddedUserId: user.id})
+    },
+    async close() {
+      close()
+    },
   }
 }

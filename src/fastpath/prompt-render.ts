@@ -1,11 +1,11 @@
 /**
- * `svc prompt render`: the one implementation behind both the oclif command and the fast path of
- * bin/run.js (which answers without loading @oclif/core). Imports stay lean: the client, the
- * backend resolution and the error/exit helpers; the embedded backend loads hono and SQLite,
- * and liquidjs is loaded by the server code only when it renders.
+ * `svc prompt render`: the oclif command and the fast path of bin/run.js (which answers without
+ * loading @oclif/core). Against a server both ask `GET /svc/prompt/CODE.md`; on a local data dir
+ * the fast path calls the function behind that route directly (src/fastpath/embedded-render.ts),
+ * while the oclif command goes through the in-process app.
  */
 import type {Client} from '../client/backend.js'
-import {resolveBackend, type TargetFlags} from '../client/resolve.js'
+import {openBackend, resolveTarget, type TargetFlags} from '../client/resolve.js'
 import {isSvcError, SvcError} from '../core/errors.js'
 import {printError} from '../cli/exit-codes.js'
 import {parsePairs} from '../cli/read-input.js'
@@ -32,10 +32,24 @@ export interface RenderResult {
   token: string
 }
 
-/** Asks the backend for `/svc/prompt/CODE.md` and reads the answer and the explain headers. */
-export async function renderPrompt(client: Client, options: RenderOptions): Promise<RenderResult> {
+/** The query of a render: the `--var` pairs and `--date`. */
+function renderQuery(options: RenderOptions): Record<string, string> {
   const query: Record<string, string> = parsePairs(options.vars, '--var')
   if (options.date !== undefined) query.date = options.date
+  return query
+}
+
+/** An unknown code, with the commands that list the known ones. */
+function withListHint(error: unknown): unknown {
+  if (isSvcError(error) && error.code === 'not_found') {
+    return new SvcError('not_found', 404, error.message, error.details, 'list codes with: svc prompt list, svc prompt system')
+  }
+  return error
+}
+
+/** Asks the backend for `/svc/prompt/CODE.md` and reads the answer and the explain headers. */
+export async function renderPrompt(client: Client, options: RenderOptions): Promise<RenderResult> {
+  const query = renderQuery(options)
   const headers: Record<string, string> = {accept: 'text/markdown'}
   if (options.strict) headers['x-svc-strict'] = '1'
   if (options.token && client.backend.kind === 'embedded') headers['x-svc-token'] = options.token
@@ -43,10 +57,7 @@ export async function renderPrompt(client: Client, options: RenderOptions): Prom
   try {
     res = await client.raw('GET', `/svc/prompt/${encodeURIComponent(options.code)}.md`, {query, headers})
   } catch (error) {
-    if (isSvcError(error) && error.code === 'not_found') {
-      throw new SvcError('not_found', 404, error.message, error.details, 'list codes with: svc prompt list, svc prompt system')
-    }
-    throw error
+    throw withListHint(error)
   }
   const text = await res.text()
   return {
@@ -143,24 +154,35 @@ export async function fastRender(argv: string[]): Promise<boolean> {
   const parsed = parseRenderArgv(argv)
   if (!parsed) return false
   const json = parsed.bools.has('json')
-  const {Client} = await import('../client/backend.js')
-  let backend: Awaited<ReturnType<typeof resolveBackend>> | undefined
+  const options: RenderOptions = {
+    code: parsed.code,
+    vars: parsed.vars,
+    date: parsed.values.date,
+    strict: parsed.bools.has('strict'),
+    token: parsed.values.token,
+  }
+  let close: (() => unknown) | undefined
   try {
-    backend = await resolveBackend(parsed.values as TargetFlags, async (options) =>
-      (await import('./embedded-prompts.js')).promptsEmbeddedBackend(options))
-    if (!json) process.stderr.write(backend.description + '\n')
-    const result = await renderPrompt(new Client(backend), {
-      code: parsed.code,
-      vars: parsed.vars,
-      date: parsed.values.date,
-      strict: parsed.bools.has('strict'),
-      token: parsed.values.token,
-    })
+    const target = resolveTarget(parsed.values as TargetFlags)
+    let result: RenderResult
+    if (target.kind === 'embedded') {
+      const renderer = await (await import('./embedded-render.js')).openLocalRenderer(target.options)
+      close = renderer.close
+      if (!json) process.stderr.write(renderer.description + '\n')
+      result = await renderer.render(options.code, new URLSearchParams(renderQuery(options)), {strict: !!options.strict, token: options.token})
+        .catch((error) => Promise.reject(withListHint(error)))
+    } else {
+      const {Client} = await import('../client/backend.js')
+      const backend = await openBackend(target)
+      close = () => backend.close()
+      if (!json) process.stderr.write(backend.description + '\n')
+      result = await renderPrompt(new Client(backend), options)
+    }
     printResult(result, {json, explain: parsed.bools.has('explain')})
   } catch (error) {
     process.exitCode = printError(isSvcError(error) ? error : new SvcError('internal', 0, (error as Error)?.message ?? String(error)), json)
   } finally {
-    await backend?.close()
+    await close?.()
   }
   return true
 }

@@ -1,9 +1,22 @@
-import Database from 'better-sqlite3'
+import type Database from 'better-sqlite3'
 import {mkdirSync} from 'node:fs'
+import {createRequire} from 'node:module'
 import {join, resolve} from 'node:path'
 import {MIGRATIONS} from './migrations/index.js'
 
 export type Sqlite = Database.Database
+
+// better-sqlite3 is CommonJS: require() skips the ESM named-export scan, and naming the addon skips
+// the `bindings` package's search of a dozen paths (both count in a cold `svc prompt render`).
+const require = createRequire(import.meta.url)
+const SqliteDatabase = require('better-sqlite3') as typeof Database
+const ADDON = (() => {
+  try {
+    return require.resolve('better-sqlite3/build/Release/better_sqlite3.node')
+  } catch {
+    return undefined // an unusual build layout: let better-sqlite3 find its addon itself
+  }
+})()
 
 /** The data file inside a data dir: `DIR/svc.sqlite`. */
 export const dataFile = (dataDir: string) => join(resolve(dataDir), 'svc.sqlite')
@@ -15,7 +28,7 @@ export const dataFile = (dataDir: string) => join(resolve(dataDir), 'svc.sqlite'
  */
 export function openSqlite(dataDir: string, options: {readonly?: boolean} = {}): Sqlite {
   mkdirSync(resolve(dataDir), {recursive: true})
-  const db = new Database(dataFile(dataDir), {readonly: options.readonly ?? false})
+  const db = new SqliteDatabase(dataFile(dataDir), {readonly: options.readonly ?? false, nativeBinding: ADDON})
   db.pragma('busy_timeout = 10000')
   db.pragma('journal_mode = WAL')
   // NORMAL is durable across a crash of the process (kill -9); only an OS crash may lose the last commits.

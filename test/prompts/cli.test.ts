@@ -157,6 +157,21 @@ describe('svc prompt: commands on the embedded backend and against svc serve', (
     })
   }
 
+  it('the fast path answers on --data without loading oclif or undici (no Request/Response); the oclif path loads both', async () => {
+    const probe = join(files, 'probe.cjs')
+    writeFileSync(probe, `process.on('exit', () => {
+      const loaded = (name) => Object.keys(require.cache).some((k) => k.includes('/node_modules/' + name + '/'))
+      require('fs').writeSync(2, 'loaded oclif=' + loaded('@oclif/core') + ' undici=' + process.moduleLoadList.some((m) => m.includes('undici')) + '\\n')
+    })`)
+    const render = (env: Record<string, string>) => svc(['prompt', 'render', 'crm_dashboard', '--var', 'client_id=7', '--data', data],
+      {env: {NODE_OPTIONS: `--require ${probe}`, ...env}})
+    const [fast, slow] = await Promise.all([render({}), render({SVC_NO_FASTPATH: '1'})])
+    expect(fast.stdout).toContain('# CRM assistant')
+    expect(fast.stderr).toContain('loaded oclif=false undici=false')
+    expect(slow.stdout).toBe(fast.stdout)
+    expect(slow.stderr).toContain('loaded oclif=true undici=true')
+  })
+
   it('the fast path and oclif print byte for byte the same, errors and exit codes included', async () => {
     const cases = [
       ['greet', '--var', 'who=Ada', '--date', '2026-04-05', '--explain'],
@@ -165,6 +180,13 @@ describe('svc prompt: commands on the embedded backend and against svc serve', (
       ['nope', '--json'],
       ['greet', '--strict'],
       ['greet', '--date', 'soon', '--json'],
+      ['greet', '--as', 'alice', '--var', 'who=Al', '--date', '2026-04-05', '--explain'],
+      ['crm_dashboard', '--explain', '--date', '2026-04-05', '--var', 'client_id=9'],
+      ['common_api', '--as', 'alice', '--json'],
+      ['tok', '--token', adminToken, '--explain'],
+      ['tok', '--token', aliceToken],
+      ['tok', '--as', 'nobody'],
+      ['bad name!'],
     ]
     for (const args of cases) {
       const [fast, slow] = await Promise.all(PATHS.map((p) => svc(['prompt', 'render', ...args, '--data', data], {env: p.env})))

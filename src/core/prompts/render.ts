@@ -104,6 +104,9 @@ function engine(accountUrl: string, token: string, strict: boolean): LiquidModul
     lenientIf: true,
     ownPropertyOnly: true,
     cache: false,
+    // A fixed locale: the same output on every machine, and liquidjs skips probing Intl for the
+    // system's (loading ICU data costs ~20 ms of a cold `svc prompt render`).
+    locale: 'en-US',
     ...RENDER_LIMITS,
   })
   liquid.registerTag('capture', BoundedCapture)

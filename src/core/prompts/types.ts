@@ -1,4 +1,6 @@
 /** Shapes of the prompts area (platform-api.md "Prompt"). Pure types, no I/O. */
+import type {Principal} from '../auth/permissions.js'
+
 export const KINDS = ['chat', 'agent'] as const
 export type Kind = (typeof KINDS)[number]
 export const SCOPES = ['user', 'team', 'department', 'account'] as const
@@ -51,6 +53,11 @@ export interface Viewer {
   teamIds: number[]
   departmentIds: number[]
 }
+
+/** The viewer of a signed-in user. */
+export const viewerOf = (user: Principal): Viewer => ({
+  accountId: user.accountId, userId: user.id, teamIds: user.teamIds, departmentIds: user.departmentIds,
+})
 
 export const ORDER_COLUMNS = ['id', 'created_at', 'updated_at', 'name', 'code'] as const
 export type OrderColumn = (typeof ORDER_COLUMNS)[number]

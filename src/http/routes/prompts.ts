@@ -1,10 +1,10 @@
 import {Hono, type Context} from 'hono'
 import type {Principal} from '../../core/auth/permissions.js'
-import {badRequest, forbidden, notFound} from '../../core/errors.js'
-import {EXTRA_SUFFIX, pickStored, withExtra, type Resolved} from '../../core/prompts/cascade.js'
-import {toView, type PromptRecord, type Viewer} from '../../core/prompts/types.js'
+import {forbidden, notFound} from '../../core/errors.js'
+import type {PromptSources, RenderedPrompt, TokenChoice} from '../../core/prompts/render-by-code.js'
+import {toView, viewerOf, type PromptRecord} from '../../core/prompts/types.js'
 import {isUuid} from '../../core/prompts/uuid.js'
-import {isPromptCode, listFilters, mayChange, promptData} from '../../core/prompts/validate.js'
+import {listFilters, mayChange, promptData} from '../../core/prompts/validate.js'
 import {findSystemFile, listSystemFiles} from '../../store/prompts/system-files.js'
 import type {AppEnv, Deps} from '../env.js'
 import {requireUser} from '../middleware/auth.js'
@@ -17,10 +17,6 @@ const MARKDOWN_TYPE = 'text/markdown; charset=utf-8'
 export const STRICT_HEADER = 'x-svc-strict'
 /** Embedded backend only: a token the CLI was given to render as TOKEN (checked against the acting user). */
 export const TOKEN_HEADER = 'x-svc-token'
-
-const viewerOf = (user: Principal): Viewer => ({
-  accountId: user.accountId, userId: user.id, teamIds: user.teamIds, departmentIds: user.departmentIds,
-})
 
 const json = (c: Context, value: unknown, status: 200 | 201 = 200) => c.body(JSON.stringify(value), status, {'Content-Type': JSON_TYPE})
 const markdown = (c: Context, text: string, headers: Record<string, string> = {}) =>
@@ -41,17 +37,24 @@ function accountUrl(deps: Deps, c: Context): string {
  * was given (`X-Svc-Token`, honoured only in-process and only when it is the acting user's own);
  * otherwise, and for a browser session, a visible placeholder is rendered (never the session key).
  */
-async function tokenFor(deps: Deps, c: Context<AppEnv>, user: Principal): Promise<{token: string; source: string}> {
+async function tokenFor(deps: Deps, c: Context<AppEnv>, user: Principal): Promise<TokenChoice> {
   const bearer = c.get('token')
   if (c.get('authVia') === 'bearer' && bearer) return {token: bearer, source: 'bearer'}
   const given = c.get('authVia') === 'embedded' ? c.req.header(TOKEN_HEADER) : undefined
-  if (given) {
-    const owner = await deps.store.accounts.authenticate(given)
-    if (!owner || owner.id !== user.id) throw badRequest(`the token given is not an API token of ${user.login}`)
-    return {token: given, source: 'given'}
+  const {givenOrPlaceholder} = await import('../../core/prompts/render-by-code.js')
+  return givenOrPlaceholder(given, user, (token) => deps.store.accounts.authenticate(token))
+}
+
+/** The explain headers of a render (the CLI's `--explain` reads them). */
+function renderHeaders(r: RenderedPrompt): Record<string, string> {
+  const headers: Record<string, string> = {
+    'X-Svc-Prompt-Source': r.layer,
+    'X-Svc-Prompt-Extra': r.extraLayer ? '1' : '0',
+    'X-Svc-Prompt-Token': r.tokenSource,
   }
-  const {TOKEN_PLACEHOLDER} = await import('../../core/prompts/render.js')
-  return {token: TOKEN_PLACEHOLDER, source: 'placeholder'}
+  if (r.promptId) headers['X-Svc-Prompt-Id'] = r.promptId
+  if (r.extraLayer) headers['X-Svc-Prompt-Extra-Source'] = r.extraLayer
+  return headers
 }
 
 /** Routes of the prompts area (platform-api.md "Prompts"). */
@@ -79,20 +82,10 @@ export function promptsRoutes(deps: Deps) {
     return promptData(input, user, existing, templateError)
   }
 
-  /** The cascade's winner for `code` (stored layers, then system files), or null. */
-  async function cascade(user: Principal, code: string): Promise<{main: Resolved; extra: Resolved | null} | null> {
-    const viewer = viewerOf(user)
-    const extraCode = code + EXTRA_SUFFIX
-    const stored = await repo.byCodes(viewer, [code, extraCode])
-    const layer = async (c: string): Promise<Resolved | null> => {
-      const hit = pickStored(stored.filter((p) => p.code === c), viewer)
-      if (hit) return hit
-      const file = await findSystemFile(deps.systemPromptsDirs, c)
-      return file ? {layer: 'system', content: file.content, record: null} : null
-    }
-    const main = await layer(code)
-    if (!main) return null
-    return {main, extra: await layer(extraCode)}
+  /** Stored prompts and system files, as the cascade of the render endpoint reads them. */
+  const sources: PromptSources = {
+    byCodes: (viewer, codes) => repo.byCodes(viewer, codes),
+    systemFile: async (code) => (await findSystemFile(deps.systemPromptsDirs, code))?.content ?? null,
   }
 
   app.get('/svc/prompts.json', async (c) => {
@@ -154,30 +147,17 @@ export function promptsRoutes(deps: Deps) {
   app.get('/svc/prompt/:file', async (c) => {
     const user = requireUser(c)
     const code = stem(c.req.param('file'), '.md')
-    if (code === null || !isPromptCode(code)) throw notFound('prompt not found')
-    const {parseDate, renderPrompt, variablesFrom} = await import('../../core/prompts/render.js')
-    const params = new URL(c.req.url).searchParams
-    const date = parseDate(params.get('date') ?? undefined)
-    const variables = variablesFrom(params.entries())
-    const found = await cascade(user, code)
-    if (!found) throw notFound(`no prompt with code "${code}"`)
-    const {token, source} = await tokenFor(deps, c, user)
-    const text = await renderPrompt({
-      template: withExtra(found.main.content, found.extra?.content ?? null),
+    if (code === null) throw notFound('prompt not found')
+    const {renderByCode} = await import('../../core/prompts/render-by-code.js')
+    const r = await renderByCode(sources, {
+      viewer: viewerOf(user),
+      code,
+      params: new URL(c.req.url).searchParams,
       accountUrl: accountUrl(deps, c),
-      token,
-      date,
-      variables,
       strict: c.req.header(STRICT_HEADER) === '1',
+      token: () => tokenFor(deps, c, user),
     })
-    const headers: Record<string, string> = {
-      'X-Svc-Prompt-Source': found.main.layer,
-      'X-Svc-Prompt-Extra': found.extra ? '1' : '0',
-      'X-Svc-Prompt-Token': source,
-    }
-    if (found.main.record) headers['X-Svc-Prompt-Id'] = found.main.record.id
-    if (found.extra) headers['X-Svc-Prompt-Extra-Source'] = found.extra.layer
-    return markdown(c, text, headers)
+    return markdown(c, r.text, renderHeaders(r))
   })
 
   return app
