@@ -77,7 +77,107 @@ function migrate(db: Sqlite): void {
   run.immediate()
 }
 
+/**
+ * The cache epoch (migration 090): it moves with every committed change of accounts, users, teams,
+ * groups, departments, tokens or dbs, by this process or another one sharing the data file. A read
+ * cache of those rows keeps the epoch it read them at and is valid while the epoch is unchanged.
+ */
+export function cacheEpoch(db: Sqlite): number {
+  return (db.prepare('SELECT n FROM cache_epoch WHERE id = 1').get() as {n: number}).n
+}
+
+/** A bounded map of values read at a cache epoch; a stale or missing entry is read again. */
+export class EpochCache<V> {
+  private readonly entries = new Map<string, {epoch: number; value: V}>()
+  constructor(private readonly db: Sqlite, private readonly maxEntries = 1000) {}
+
+  /** The cached value of `key`, else `read()` (cached unless it returns null or undefined). */
+  get(key: string, read: () => V | null | undefined): V | null {
+    // Inside a transaction the epoch may count uncommitted changes that a rollback takes back.
+    if (this.db.inTransaction) return read() ?? null
+    const epoch = cacheEpoch(this.db)
+    const hit = this.entries.get(key)
+    if (hit && hit.epoch === epoch) return hit.value
+    const value = read()
+    if (value === null || value === undefined) {
+      this.entries.delete(key)
+      return null
+    }
+    if (this.entries.size >= this.maxEntries) this.entries.clear()
+    this.entries.set(key, {epoch, value})
+    return value
+  }
+}
+
+/** `value` and everything in it made read-only: cached values are shared by every request. */
+export function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value)
+    for (const v of Object.values(value)) deepFreeze(v)
+  }
+  return value
+}
+
 /** Runs `fn` in a `BEGIN IMMEDIATE` transaction (the write lock is taken up front). */
 export function writeTx<T>(db: Sqlite, fn: () => T): T {
   return db.transaction(fn).immediate()
+}
+
+interface QueuedWrite {
+  fn: () => unknown
+  resolve: (value: unknown) => void
+  reject: (error: unknown) => void
+}
+
+/** Writes waiting for the next group commit, per connection. */
+const writeQueues = new WeakMap<Sqlite, QueuedWrite[]>()
+/** A bound on one group commit, so that one transaction (and the write lock) stays short. */
+const GROUP_COMMIT_MAX = 256
+
+/**
+ * Group commit: runs `fn` in a write transaction shared with the other writes queued in the same
+ * turn of the event loop, and resolves once that transaction is committed (never before). Each
+ * write runs in its own savepoint, so one that throws is rolled back alone and rejects alone; the
+ * others commit. If the commit itself fails (full disk, I/O error), every write of the group
+ * rejects and nothing of it was written. A commit costs more than a typical record write (the
+ * WAL frames of the row, its index b-trees and a new full-text segment), so concurrent writers
+ * share it instead of queueing behind one commit each.
+ */
+export function queuedWrite<T>(db: Sqlite, fn: () => T): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    let queue = writeQueues.get(db)
+    if (!queue) writeQueues.set(db, (queue = []))
+    queue.push({fn, resolve: resolve as (value: unknown) => void, reject})
+    if (queue.length === 1) setImmediate(() => commitQueued(db))
+  })
+}
+
+function commitQueued(db: Sqlite): void {
+  const queue = writeQueues.get(db)
+  if (!queue?.length) return
+  const group = queue.splice(0, GROUP_COMMIT_MAX)
+  if (queue.length) setImmediate(() => commitQueued(db))
+  const outcomes: ({ok: true; value: unknown} | {ok: false; error: unknown})[] = []
+  try {
+    writeTx(db, () => {
+      for (const write of group) {
+        try {
+          outcomes.push({ok: true, value: db.transaction(write.fn)()})
+        } catch (error) {
+          // SQLite rolls back the whole transaction on some errors (full disk, I/O): then nothing of
+          // the group can commit, so fail all of it rather than run the rest outside a transaction.
+          if (!db.inTransaction) throw error
+          outcomes.push({ok: false, error})
+        }
+      }
+    })
+  } catch (error) {
+    for (const write of group) write.reject(error)
+    return
+  }
+  group.forEach((write, i) => {
+    const outcome = outcomes[i]!
+    if (outcome.ok) write.resolve(outcome.value)
+    else write.reject(outcome.error)
+  })
 }

@@ -2,7 +2,7 @@ import {createHash, randomBytes, timingSafeEqual} from 'node:crypto'
 import {applyModuleChange} from '../../core/account/set-field.js'
 import type {Principal, Role} from '../../core/auth/permissions.js'
 import {notFound, validation} from '../../core/errors.js'
-import {type Sqlite, writeTx} from '../sqlite.js'
+import {deepFreeze, EpochCache, type Sqlite, writeTx} from '../sqlite.js'
 import type {Account, AccountsRepo, NewUser, UserView} from './types.js'
 
 interface AccountRow {id: number; name: string; settings: string; created_at: string}
@@ -14,13 +14,38 @@ interface UserRow {
 const sha256 = (value: string) => createHash('sha256').update(value).digest('hex')
 const now = () => new Date().toISOString()
 
+/**
+ * A user with the ids of their teams, groups and department, in one query: every API request
+ * resolves its caller with it (a token lookup joins it), so it stays one round trip into SQLite.
+ */
+const PRINCIPAL_SELECT = `SELECT u.id, u.account_id, u.login, u.email, u.name, u.role, u.permissions,
+  (SELECT json_group_array(team_id) FROM (SELECT ut.team_id FROM user_teams ut JOIN teams t ON t.id = ut.team_id
+    WHERE ut.user_id = u.id ORDER BY ut.team_id)) AS team_ids,
+  (SELECT json_group_array(group_id) FROM (SELECT ug.group_id FROM user_groups ug JOIN groups g ON g.id = ug.group_id
+    WHERE ug.user_id = u.id ORDER BY ug.group_id)) AS group_ids,
+  (SELECT d.id FROM departments d WHERE d.id = u.department_id) AS department_id`
+interface PrincipalRow extends UserRow {team_ids: string; group_ids: string}
+
+function toPrincipal(row: PrincipalRow): Principal {
+  return {
+    id: row.id, accountId: row.account_id, login: row.login, email: row.email, name: row.name, role: row.role as Role,
+    permissions: JSON.parse(row.permissions) as string[], teamIds: JSON.parse(row.team_ids) as number[],
+    groupIds: JSON.parse(row.group_ids) as number[], departmentIds: row.department_id === null ? [] : [row.department_id],
+  }
+}
+
 function toAccount(row: AccountRow): Account {
   const settings = JSON.parse(row.settings) as Account['settings']
   return {id: row.id, name: row.name, settings: {...settings, modules: settings.modules ?? []}, created_at: row.created_at}
 }
 
 export class SqliteAccountsRepo implements AccountsRepo {
-  constructor(private readonly db: Sqlite) {}
+  /** Every API request authenticates: its caller is read once per cache epoch (src/store/sqlite.ts). */
+  private readonly byTokenHash: EpochCache<{tokenHash: string; kind: string; expiresAt: string | null; principal: Principal}>
+
+  constructor(private readonly db: Sqlite) {
+    this.byTokenHash = new EpochCache(db)
+  }
 
   async createAccount(name: string): Promise<Account> {
     const row = writeTx(this.db, () =>
@@ -146,13 +171,8 @@ export class SqliteAccountsRepo implements AccountsRepo {
   }
 
   async principal(userId: number): Promise<Principal | null> {
-    const row = this.db.prepare('SELECT * FROM users WHERE id = ?').get(userId) as UserRow | undefined
-    if (!row) return null
-    const v = this.view(row)
-    return {
-      id: v.id, accountId: v.account_id, login: v.login, email: v.email, name: v.name, role: v.role,
-      permissions: v.permissions, teamIds: v.team_ids, groupIds: v.group_ids, departmentIds: v.department_ids,
-    }
+    const row = this.db.prepare(`${PRINCIPAL_SELECT} FROM users u WHERE u.id = ?`).get(userId) as PrincipalRow | undefined
+    return row ? toPrincipal(row) : null
   }
 
   async createToken(userId: number, kind: 'api' | 'session' = 'api', ttlSeconds?: number): Promise<string> {
@@ -170,13 +190,16 @@ export class SqliteAccountsRepo implements AccountsRepo {
   async authenticate(rawToken: string, kind: 'api' | 'session' = 'api'): Promise<Principal | null> {
     if (!rawToken || rawToken.length > 512) return null
     const hash = sha256(rawToken)
-    const row = this.db.prepare('SELECT user_id, token_hash, kind, expires_at FROM tokens WHERE token_hash = ?').get(hash) as
-      | {user_id: number; token_hash: string; kind: string; expires_at: string | null}
-      | undefined
-    if (!row || row.kind !== kind) return null
-    if (!timingSafeEqual(Buffer.from(row.token_hash), Buffer.from(hash))) return null
-    if (row.expires_at && row.expires_at < now()) return null
-    return this.principal(row.user_id)
+    const found = this.byTokenHash.get(hash, () => {
+      const row = this.db.prepare(
+        `${PRINCIPAL_SELECT}, tk.token_hash, tk.kind, tk.expires_at FROM tokens tk JOIN users u ON u.id = tk.user_id WHERE tk.token_hash = ?`,
+      ).get(hash) as (PrincipalRow & {token_hash: string; kind: string; expires_at: string | null}) | undefined
+      return row && {tokenHash: row.token_hash, kind: row.kind, expiresAt: row.expires_at, principal: deepFreeze(toPrincipal(row))}
+    })
+    if (!found || found.kind !== kind) return null
+    if (!timingSafeEqual(Buffer.from(found.tokenHash), Buffer.from(hash))) return null
+    if (found.expiresAt && found.expiresAt < now()) return null
+    return found.principal
   }
 
   async revokeToken(rawToken: string): Promise<void> {

@@ -3,7 +3,7 @@ import type {QuerySpec} from '../../core/dbs/query.js'
 import type {IndexValues} from '../../core/dbs/records.js'
 import {INDEX_COLUMNS, type IndexColumn} from '../../core/dbs/schema.js'
 import {validation} from '../../core/errors.js'
-import {type Sqlite, writeTx} from '../sqlite.js'
+import {deepFreeze, EpochCache, queuedWrite, type Sqlite, writeTx} from '../sqlite.js'
 import type {DbsRepo, DbView, Indexer, RecordView, RecordWrite, TableUsage} from './types.js'
 
 interface DbRow {
@@ -44,14 +44,26 @@ const indexParams = (index: IndexValues) => INDEX_COLUMNS.map((c) => index[c])
 const phrase = (literal: string) => `"${literal.replace(/"/g, '""')}"`
 
 export class SqliteDbsRepo implements DbsRepo {
-  constructor(private readonly db: Sqlite) {}
+  /** Record routes load their db on every request: read once per cache epoch, shared read-only. */
+  private readonly withoutCount: EpochCache<DbView>
+
+  constructor(private readonly db: Sqlite) {
+    this.withoutCount = new EpochCache(db)
+  }
 
   async list(accountId: number): Promise<DbView[]> {
     return (this.db.prepare(`${DB_SELECT} WHERE d.account_id = ? ORDER BY d.id`).all(accountId) as DbRow[]).map(toDb)
   }
 
   async get(accountId: number, idOrCode: string, options: {count?: boolean} = {}): Promise<DbView | null> {
-    const select = options.count === false ? DB_SELECT_NO_COUNT : DB_SELECT
+    if (options.count !== false) return this.read(DB_SELECT, accountId, idOrCode)
+    return this.withoutCount.get(`${accountId}:${idOrCode}`, () => {
+      const view = this.read(DB_SELECT_NO_COUNT, accountId, idOrCode)
+      return view && deepFreeze(view)
+    })
+  }
+
+  private read(select: string, accountId: number, idOrCode: string): DbView | null {
     const row = /^\d+$/.test(idOrCode)
       ? this.db.prepare(`${select} WHERE d.account_id = ? AND d.id = ?`).get(accountId, Number(idOrCode))
       : this.db.prepare(`${select} WHERE d.account_id = ? AND d.code = ?`).get(accountId, idOrCode)
@@ -145,11 +157,11 @@ export class SqliteDbsRepo implements DbsRepo {
     return out
   }
 
-  private insert(accountId: number, dbId: number, record: RecordWrite, t: string): number {
-    return (this.db.prepare(
+  private insert(accountId: number, dbId: number, record: RecordWrite, t: string): RecordRow {
+    return this.db.prepare(
       `INSERT INTO db_records (account_id, db_id, table_name, data, ${INDEX_LIST}, created_at, updated_at)
-       VALUES (?, ?, ?, ?, ${INDEX_COLUMNS.map(() => '?').join(', ')}, ?, ?) RETURNING id`,
-    ).get(accountId, dbId, record.tableName, JSON.stringify(record.data), ...indexParams(record.index), t, t) as {id: number}).id
+       VALUES (?, ?, ?, ?, ${INDEX_COLUMNS.map(() => '?').join(', ')}, ?, ?) RETURNING id, table_name, data, created_at, updated_at`,
+    ).get(accountId, dbId, record.tableName, JSON.stringify(record.data), ...indexParams(record.index), t, t) as RecordRow
   }
 
   private dbExists(accountId: number, dbId: number): boolean {
@@ -157,11 +169,10 @@ export class SqliteDbsRepo implements DbsRepo {
   }
 
   async createRecord(accountId: number, dbId: number, record: RecordWrite): Promise<RecordView> {
-    const id = writeTx(this.db, () => {
+    return queuedWrite(this.db, () => {
       if (!this.dbExists(accountId, dbId)) throw validation({db: ['no longer exists']})
-      return this.insert(accountId, dbId, record, now())
+      return toRecord(this.insert(accountId, dbId, record, now()))
     })
-    return (await this.getRecord(accountId, dbId, id))!
   }
 
   async createRecords(accountId: number, dbId: number, records: RecordWrite[]): Promise<number> {
@@ -190,21 +201,19 @@ export class SqliteDbsRepo implements DbsRepo {
   async updateRecord(
     accountId: number, dbId: number, id: number, build: (existing: RecordView) => RecordWrite, scope?: QuerySpec['scope'],
   ): Promise<RecordView | null> {
-    const found = writeTx(this.db, () => {
+    return queuedWrite(this.db, () => {
       const existing = this.readRecord(accountId, dbId, id, scope)
-      if (!existing) return false
+      if (!existing) return null
       const next = build(existing)
-      this.db.prepare(
+      return toRecord(this.db.prepare(
         `UPDATE db_records SET table_name = ?, data = ?, ${INDEX_COLUMNS.map((c) => `${c} = ?`).join(', ')}, updated_at = ?
-         WHERE account_id = ? AND db_id = ? AND id = ?`,
-      ).run(next.tableName, JSON.stringify(next.data), ...indexParams(next.index), now(), accountId, dbId, id)
-      return true
+         WHERE account_id = ? AND db_id = ? AND id = ? RETURNING id, table_name, data, created_at, updated_at`,
+      ).get(next.tableName, JSON.stringify(next.data), ...indexParams(next.index), now(), accountId, dbId, id) as RecordRow)
     })
-    return found ? this.readRecord(accountId, dbId, id) : null
   }
 
   async deleteRecord(accountId: number, dbId: number, id: number, scope?: QuerySpec['scope']): Promise<boolean> {
-    return writeTx(this.db, () => {
+    return queuedWrite(this.db, () => {
       if (!this.readRecord(accountId, dbId, id, scope)) return false
       this.db.prepare('DELETE FROM db_records WHERE account_id = ? AND db_id = ? AND id = ?').run(accountId, dbId, id)
       return true

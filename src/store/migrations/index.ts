@@ -4,7 +4,8 @@ import {migrations as dbs} from '../dbs/migrations.js'
 import {migrations as flows} from '../flows/migrations.js'
 import {migrations as prompts} from '../prompts/migrations.js'
 import {migration as accounts} from './001_accounts.js'
+import {migration as cacheEpoch} from './090_cache_epoch.js'
 import type {Migration} from './types.js'
 
-/** Every migration, ordered by id. Each area owns a block of ids (see the area's migrations.ts). */
-export const MIGRATIONS: Migration[] = [accounts, ...prompts, ...dashboards, ...apps, ...dbs, ...flows].sort((a, b) => a.id - b.id)
+/** Every migration, ordered by id. Each area owns a block of ids (see the area's migrations.ts); 90.. run after every area's tables exist. */
+export const MIGRATIONS: Migration[] = [accounts, cacheEpoch, ...prompts, ...dashboards, ...apps, ...dbs, ...flows].sort((a, b) => a.id - b.id)

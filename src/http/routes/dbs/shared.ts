@@ -26,8 +26,13 @@ export async function loadDb(deps: Deps, accountId: number, idOrCode: string, co
   const key = stripJson(idOrCode)
   const db = key.length > 0 && key.length <= 64 ? await deps.store.dbs.get(accountId, key, {count}) : null
   if (!db) throw notFound('database not found')
-  return {db, plan: planSchema(db.schema), accountId}
+  let plan = plans.get(db)
+  if (!plan) plans.set(db, (plan = planSchema(db.schema)))
+  return {db, plan, accountId}
 }
+
+/** Plans of the db views the store caches (one view object per db and cache epoch). */
+const plans = new WeakMap<DbView, SchemaPlan>()
 
 /** Computes index columns of stored records under a plan (schema changes rebuild them with it). */
 export const indexerFor = (plan: SchemaPlan): Indexer => (tableName, data) => indexValues(tablePlan(plan, tableName), data)
