@@ -127,3 +127,85 @@ describeBothTransports('private search', undefined, (ctx) => {
     expect((await ctx().call('GET', '/svc/dbs/999/search.json')).status).toBe(404)
   })
 })
+
+/**
+ * `q` with fewer than 3 literal characters in a row cannot use the trigram index and falls back to
+ * a scan; with 3+ the trigram index narrows and LIKE decides. Either way the answer must be exactly
+ * the records whose searched fields match: checked against a plain re-implementation of the rule
+ * (fragment: contains; with `*`/`%`: the whole value matches, anchored; ASCII case-insensitive; `_` literal).
+ */
+describeBothTransports('q: short patterns scan, long ones use the trigram index, same answers', undefined, (ctx) => {
+  const words = [
+    {name: 'Abby', city: 'Oslo', note: 'ab'}, {name: 'Cab', city: 'Bari', note: 'x'}, {name: 'ab', city: 'Rome'},
+    {name: 'a_b', city: 'Lima'}, {name: 'axb', city: 'Kyiv'}, {name: 'Bob', city: 'Abuja'}, {name: 'a', city: 'b'},
+    {name: 'żaba', city: 'łódź'}, {name: 'Zed', city: 'Quito', note: 'ab note'}, {name: '100%', city: 'Perth'},
+    {name: 'xyzab', city: 'Dublin'}, {name: 'ABC', city: 'Nice'}, {name: 'Babbage', city: 'London'},
+  ]
+  const loose = [{t: 'ab'}, {t: 'zz', k: 12}, {t: 'q', nested: {x: 'ab'}}, {t: 'B2', k: 3.25}]
+  const ids = new Map<object, number>()
+  const lower = (s: string) => s.replace(/[A-Z]/g, (c) => c.toLowerCase())
+  const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+  const matches = (q: string, value: unknown) => {
+    if (typeof value !== 'string' && typeof value !== 'number') return false
+    const v = lower(String(value))
+    if (!/[*%]/.test(q)) return v.includes(lower(q))
+    return new RegExp(`^${q.split(/[*%]/).map((p) => escape(lower(p))).join('.*')}$`, 's').test(v)
+  }
+  /** Ids (newest first) of the rows whose `fields` (or every top-level value) match `q`. */
+  const expected = (rows: Record<string, unknown>[], q: string, fields?: string[]) =>
+    rows.filter((r) => (fields ?? Object.keys(r)).some((f) => matches(q, r[f]))).map((r) => ids.get(r)!).reverse()
+  const found = async (code: string, q: string, extra = '') => {
+    const r = await ctx().call('GET', `/svc/dbs/${code}/search.json?limit=100&q=${encodeURIComponent(q)}${extra}`)
+    expect(r.status, `${q} → ${r.text}`).toBe(200)
+    return r.json.map((x: any) => x.id)
+  }
+
+  it('seeds', async () => {
+    const c = ctx()
+    const schema = {fields: {name: 'string', city: 'string', note: 'text'}, indexed_fields: ['name', 'city']}
+    expect((await c.call('POST', '/svc/dbs.json', {body: {db: {name: 'Words', code: 'words', schema}}})).status).toBe(201)
+    for (const data of words) ids.set(data, (await c.call('POST', '/svc/dbs/words/records.json', {body: {record: {data}}})).json.id)
+    expect((await c.call('POST', '/svc/dbs.json', {body: {db: {name: 'Loose', code: 'loose'}}})).status).toBe(201)
+    for (const data of loose) ids.set(data, (await c.call('POST', '/svc/dbs/loose/records.json', {body: {record: {data}}})).json.id)
+  })
+
+  it('short patterns (fewer than 3 literal characters) return exactly the matching records', async () => {
+    const id = (name: string) => ids.get(words.find((w) => w.name === name)!)
+    // Default: the indexed fields (name, city); newest first.
+    expect(await found('words', 'ab')).toEqual(['Babbage', 'ABC', 'xyzab', 'żaba', 'Bob', 'ab', 'Cab', 'Abby'].map(id))
+    expect(await found('words', 'a*')).toEqual(['ABC', 'a', 'Bob', 'axb', 'a_b', 'ab', 'Abby'].map(id))
+    expect(await found('words', '%b')).toEqual(['xyzab', 'a', 'Bob', 'axb', 'a_b', 'ab', 'Cab'].map(id))
+    expect(await found('words', 'a%b')).toEqual(['axb', 'a_b', 'ab'].map(id))
+    expect(await found('words', 'a_')).toEqual(['a_b'].map(id)) // _ is a literal, not a one-character wildcard
+    expect(await found('words', 'łó')).toEqual(['żaba'].map(id))
+    expect(await found('words', 'ab', '&search_in=note')).toEqual(['Zed', 'Abby'].map(id))
+    // No schema: every top-level scalar value (numbers too), never a nested one.
+    expect(await found('loose', 'ab')).toEqual([ids.get(loose[0]!)])
+    expect(await found('loose', '2')).toEqual([ids.get(loose[3]!), ids.get(loose[1]!)])
+    expect(await found('loose', '*5')).toEqual([ids.get(loose[3]!)])
+  })
+
+  it('3+ character patterns (trigram index) answer as before', async () => {
+    const id = (name: string) => ids.get(words.find((w) => w.name === name)!)
+    expect(await found('words', 'abb')).toEqual(['Babbage', 'Abby'].map(id))
+    expect(await found('words', 'ABB')).toEqual(['Babbage', 'Abby'].map(id))
+    expect(await found('words', 'ab*uja')).toEqual(['Bob'].map(id)) // one short and one long literal, anchored
+    expect(await found('words', 'a_b')).toEqual(['a_b'].map(id))
+    expect(await found('words', 'łód')).toEqual(['żaba'].map(id))
+    expect(await found('words', '100%')).toEqual(['100%'].map(id))
+    expect(await found('words', 'xyz*')).toEqual(['xyzab'].map(id))
+    expect(await found('loose', 'zz')).toEqual([ids.get(loose[1]!)])
+  })
+
+  it('every pattern, short or long, agrees with the rule', async () => {
+    const patterns = [
+      'a', 'b', 'B', 'o', 'ab', 'AB', 'bb', 'a*', '*a', '%b', 'b%', 'a%b', '*a*', '%', '*', 'a_', '_b', '0%', 'łó', 'ź',
+      'abb', 'abc', 'bab', 'oslo', 'a*b*e', 'ab*uja', '*uja', 'lon*', 'a_b', 'żab', 'łódź', 'xyz*', '*zab', '100', 'zzz',
+    ]
+    for (const q of patterns) {
+      expect(await found('words', q), `words q=${q}`).toEqual(expected(words, q, ['name', 'city']))
+      expect(await found('words', q, '&search_in=note,name'), `words q=${q} in note,name`).toEqual(expected(words, q, ['note', 'name']))
+      expect(await found('loose', q), `loose q=${q}`).toEqual(expected(loose, q))
+    }
+  })
+})

@@ -4,10 +4,27 @@ import {Args, Flags} from '@oclif/core'
 import {BackendCommand} from '../../cli/base-command.js'
 import {interactive} from '../../cli/read-input.js'
 import {type Change, dataLoss, type DbDefinition, definitionOf, definitionProblem, describeChange, diffDb, type Usage} from '../../core/dbs/diff.js'
+import {addInvalid, describeInvalid, emptyInvalidReport, type InvalidReport, recordCheck} from '../../core/dbs/invalid-records.js'
 import {isSvcError, SvcError} from '../../core/errors.js'
-import type {DbView} from '../../store/dbs/types.js'
+import type {Client} from '../../client/backend.js'
+import type {DbView, RecordView} from '../../store/dbs/types.js'
 
-interface Plan {file: string; definition: DbDefinition; current: DbView | null; changes: Change[]; loss: {change: Change; records: number}[]}
+interface Plan {
+  file: string; definition: DbDefinition; current: DbView | null; changes: Change[]; loss: {change: Change; records: number}[]; invalid: InvalidReport
+}
+
+/** Pages through every record of a db (all tables, by id) and reports those the new schema would reject. */
+async function invalidRecords(client: Client, db: DbView, changes: Change[], schema: DbDefinition['schema']): Promise<InvalidReport> {
+  let report = emptyInvalidReport()
+  const check = recordCheck(changes, schema)
+  if (!check || db.records_count === 0) return report
+  for (let after = 0; ;) {
+    const page = await client.get<RecordView[]>(`/svc/dbs/${db.id}/records.json`, {query: {after_id: after, limit: 100}})
+    if (page.length === 0) return report
+    report = addInvalid(report, check, page)
+    after = page[page.length - 1]!.id
+  }
+}
 
 async function definitions(path: string): Promise<{file: string; definition: DbDefinition}[]> {
   let files: string[]
@@ -39,7 +56,7 @@ export default class DbPush extends BackendCommand {
   static flags = {
     yes: Flags.boolean({char: 'y', description: 'apply without asking', default: false}),
     'dry-run': Flags.boolean({description: 'only show the diff', default: false}),
-    force: Flags.boolean({description: 'allow dropping fields or tables that hold data', default: false}),
+    force: Flags.boolean({description: 'allow dropping fields or tables that hold data, and schema changes that existing records fail', default: false}),
   }
 
   async run() {
@@ -56,19 +73,31 @@ export default class DbPush extends BackendCommand {
       const changes = diffDb(current && definitionOf(current), definition)
       const drops = changes.some((c) => c.kind === 'field_removed' || c.kind === 'table_removed')
       const loss = current && drops ? dataLoss(changes, await client.get<Usage>(`/svc/dbs/${current.id}/usage.json`)) : []
-      plans.push({file, definition, current, changes, loss})
+      const invalid = current ? await invalidRecords(client, current, changes, definition.schema) : emptyInvalidReport()
+      plans.push({file, definition, current, changes, loss, invalid})
     }
     for (const p of plans) {
       this.say(`${p.definition.code} (${p.file}): ${p.changes.length ? `${p.changes.length} change(s)` : 'up to date'}`)
       for (const c of p.changes) this.say(`  ${describeChange(c)}`)
       for (const l of p.loss) this.say(`  ! ${describeChange(l.change).slice(2)} holds data in ${l.records} record(s)`)
+      if (p.invalid.count) {
+        this.say(`  ! ${p.invalid.count} record(s) would fail validation under the new schema:`)
+        for (const f of p.invalid.first) this.say(`      ${describeInvalid(f)}`)
+        const shown = new Set(p.invalid.first.map((f) => f.id)).size
+        if (p.invalid.count > shown) this.say(`      ... and ${p.invalid.count - shown} more record(s)`)
+      }
     }
-    const summary = plans.map((p) => ({code: p.definition.code, file: p.file, create: !p.current, changes: p.changes, data_loss: p.loss}))
+    const summary = plans.map((p) => ({
+      code: p.definition.code, file: p.file, create: !p.current, changes: p.changes, data_loss: p.loss, invalid_records: p.invalid,
+    }))
     const pending = plans.filter((p) => p.changes.length)
     if (flags['dry-run'] || pending.length === 0) return {applied: false, dry_run: flags['dry-run'], databases: summary}
     const losses = pending.flatMap((p) => p.loss.map((l) => `${p.definition.code}: ${describeChange(l.change).slice(2)} (${l.records} records)`))
-    if (losses.length && !flags.force) {
-      throw new SvcError('conflict', 409, `refusing to drop data: ${losses.join('; ')}`, undefined, 'check the diff, then add --force to drop it')
+    const invalid = pending.filter((p) => p.invalid.count).map((p) => `${p.definition.code}: ${p.invalid.count} record(s) would fail validation (${p.invalid.first.map(describeInvalid).join(', ')})`)
+    if ((losses.length || invalid.length) && !flags.force) {
+      const reasons = [...(losses.length ? [`refusing to drop data: ${losses.join('; ')}`] : []), ...(invalid.length ? [`refusing to leave records invalid: ${invalid.join('; ')}`] : [])]
+      const hint = `check the diff, then ${invalid.length ? 'fix the records or ' : ''}add --force to ${losses.length ? 'drop it' : 'apply it anyway'}`
+      throw new SvcError('conflict', 409, reasons.join('. '), {databases: summary}, hint)
     }
     if (!flags.yes) {
       if (!interactive()) throw new SvcError('usage', 0, 'not applied: confirmation needs a terminal', undefined, 'pass --yes to apply, or --dry-run to only show the diff')
