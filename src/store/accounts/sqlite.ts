@@ -24,6 +24,8 @@ const PRINCIPAL_SELECT = `SELECT u.id, u.account_id, u.login, u.email, u.name, u
   (SELECT json_group_array(group_id) FROM (SELECT ug.group_id FROM user_groups ug JOIN groups g ON g.id = ug.group_id
     WHERE ug.user_id = u.id ORDER BY ug.group_id)) AS group_ids,
   (SELECT d.id FROM departments d WHERE d.id = u.department_id) AS department_id`
+const PRINCIPAL_BY_ID = `${PRINCIPAL_SELECT} FROM users u WHERE u.id = ?`
+const PRINCIPAL_BY_TOKEN = `${PRINCIPAL_SELECT}, tk.token_hash, tk.kind, tk.expires_at FROM tokens tk JOIN users u ON u.id = tk.user_id WHERE tk.token_hash = ?`
 interface PrincipalRow extends UserRow {team_ids: string; group_ids: string}
 
 function toPrincipal(row: PrincipalRow): Principal {
@@ -171,7 +173,7 @@ export class SqliteAccountsRepo implements AccountsRepo {
   }
 
   async principal(userId: number): Promise<Principal | null> {
-    const row = this.db.prepare(`${PRINCIPAL_SELECT} FROM users u WHERE u.id = ?`).get(userId) as PrincipalRow | undefined
+    const row = this.db.prepare(PRINCIPAL_BY_ID).get(userId) as PrincipalRow | undefined
     return row ? toPrincipal(row) : null
   }
 
@@ -191,9 +193,7 @@ export class SqliteAccountsRepo implements AccountsRepo {
     if (!rawToken || rawToken.length > 512) return null
     const hash = sha256(rawToken)
     const found = this.byTokenHash.get(hash, () => {
-      const row = this.db.prepare(
-        `${PRINCIPAL_SELECT}, tk.token_hash, tk.kind, tk.expires_at FROM tokens tk JOIN users u ON u.id = tk.user_id WHERE tk.token_hash = ?`,
-      ).get(hash) as (PrincipalRow & {token_hash: string; kind: string; expires_at: string | null}) | undefined
+      const row = this.db.prepare(PRINCIPAL_BY_TOKEN).get(hash) as (PrincipalRow & {token_hash: string; kind: string; expires_at: string | null}) | undefined
       return row && {tokenHash: row.token_hash, kind: row.kind, expiresAt: row.expires_at, principal: deepFreeze(toPrincipal(row))}
     })
     if (!found || found.kind !== kind) return null

@@ -24,6 +24,10 @@ const DB_SELECT = `SELECT d.*, (SELECT count(*) FROM db_records r WHERE r.db_id 
 /** Without the count: what record routes and public methods load on every request. records_count is -1 there. */
 const DB_SELECT_NO_COUNT = `SELECT d.*, -1 AS records_count FROM dbs d`
 
+const byIdOrCode = (select: string) => ({id: `${select} WHERE d.account_id = ? AND d.id = ?`, code: `${select} WHERE d.account_id = ? AND d.code = ?`})
+const DB_BY_ID = byIdOrCode(DB_SELECT)
+const DB_BY_ID_NO_COUNT = byIdOrCode(DB_SELECT_NO_COUNT)
+
 function toDb(row: DbRow): DbView {
   return {
     id: row.id, name: row.name, code: row.code, app_id: row.app_id,
@@ -39,6 +43,12 @@ const toRecord = (row: RecordRow): RecordView => ({
 })
 
 const INDEX_LIST = INDEX_COLUMNS.join(', ')
+// Hot statements as constants: the prepared-statement cache is keyed by SQL text, and a string built
+// per call must be built and hashed per call.
+const INSERT_RECORD = `INSERT INTO db_records (account_id, db_id, table_name, data, ${INDEX_LIST}, created_at, updated_at)
+  VALUES (?, ?, ?, ?, ${INDEX_COLUMNS.map(() => '?').join(', ')}, ?, ?) RETURNING id, table_name, data, created_at, updated_at`
+const UPDATE_RECORD = `UPDATE db_records SET table_name = ?, data = ?, ${INDEX_COLUMNS.map((c) => `${c} = ?`).join(', ')}, updated_at = ?
+  WHERE account_id = ? AND db_id = ? AND id = ? RETURNING id, table_name, data, created_at, updated_at`
 const indexParams = (index: IndexValues) => INDEX_COLUMNS.map((c) => index[c])
 /** An FTS5 phrase for a literal: double quotes doubled. */
 const phrase = (literal: string) => `"${literal.replace(/"/g, '""')}"`
@@ -56,17 +66,17 @@ export class SqliteDbsRepo implements DbsRepo {
   }
 
   async get(accountId: number, idOrCode: string, options: {count?: boolean} = {}): Promise<DbView | null> {
-    if (options.count !== false) return this.read(DB_SELECT, accountId, idOrCode)
+    if (options.count !== false) return this.read(DB_BY_ID, accountId, idOrCode)
     return this.withoutCount.get(`${accountId}:${idOrCode}`, () => {
-      const view = this.read(DB_SELECT_NO_COUNT, accountId, idOrCode)
+      const view = this.read(DB_BY_ID_NO_COUNT, accountId, idOrCode)
       return view && deepFreeze(view)
     })
   }
 
-  private read(select: string, accountId: number, idOrCode: string): DbView | null {
+  private read(select: typeof DB_BY_ID, accountId: number, idOrCode: string): DbView | null {
     const row = /^\d+$/.test(idOrCode)
-      ? this.db.prepare(`${select} WHERE d.account_id = ? AND d.id = ?`).get(accountId, Number(idOrCode))
-      : this.db.prepare(`${select} WHERE d.account_id = ? AND d.code = ?`).get(accountId, idOrCode)
+      ? this.db.prepare(select.id).get(accountId, Number(idOrCode))
+      : this.db.prepare(select.code).get(accountId, idOrCode)
     return row ? toDb(row as DbRow) : null
   }
 
@@ -158,10 +168,7 @@ export class SqliteDbsRepo implements DbsRepo {
   }
 
   private insert(accountId: number, dbId: number, record: RecordWrite, t: string): RecordRow {
-    return this.db.prepare(
-      `INSERT INTO db_records (account_id, db_id, table_name, data, ${INDEX_LIST}, created_at, updated_at)
-       VALUES (?, ?, ?, ?, ${INDEX_COLUMNS.map(() => '?').join(', ')}, ?, ?) RETURNING id, table_name, data, created_at, updated_at`,
-    ).get(accountId, dbId, record.tableName, JSON.stringify(record.data), ...indexParams(record.index), t, t) as RecordRow
+    return this.db.prepare(INSERT_RECORD).get(accountId, dbId, record.tableName, JSON.stringify(record.data), ...indexParams(record.index), t, t) as RecordRow
   }
 
   private dbExists(accountId: number, dbId: number): boolean {
@@ -205,10 +212,7 @@ export class SqliteDbsRepo implements DbsRepo {
       const existing = this.readRecord(accountId, dbId, id, scope)
       if (!existing) return null
       const next = build(existing)
-      return toRecord(this.db.prepare(
-        `UPDATE db_records SET table_name = ?, data = ?, ${INDEX_COLUMNS.map((c) => `${c} = ?`).join(', ')}, updated_at = ?
-         WHERE account_id = ? AND db_id = ? AND id = ? RETURNING id, table_name, data, created_at, updated_at`,
-      ).get(next.tableName, JSON.stringify(next.data), ...indexParams(next.index), now(), accountId, dbId, id) as RecordRow)
+      return toRecord(this.db.prepare(UPDATE_RECORD).get(next.tableName, JSON.stringify(next.data), ...indexParams(next.index), now(), accountId, dbId, id) as RecordRow)
     })
   }
 
