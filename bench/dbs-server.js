@@ -1,5 +1,7 @@
 // A server for the create-throughput bench, in its own process: `svc` (the real app over a data
-// dir, private records create) or `bare` (Hono + better-sqlite3, one INSERT per request, same pragmas).
+// dir, private records create), `bare` (Hono + better-sqlite3, one INSERT per request into an empty
+// table without indexes, same pragmas) or `bare-same-storage` (the same route inserting into a copy
+// of svc's data file, with its index columns, indexes and full-text trigger).
 import {serve} from '@hono/node-server'
 import Database from 'better-sqlite3'
 import {Hono} from 'hono'
@@ -20,6 +22,28 @@ if (mode === 'bare') {
     const body = await c.req.json()
     const {id} = insert.get(JSON.stringify(body.record.data), new Date().toISOString())
     return c.json({id, data: body.record.data}, 201)
+  })
+  fetchHandler = app.fetch
+  closeDb = () => db.close()
+} else if (mode === 'bare-same-storage') {
+  // The same bare route, writing where svc writes: the db_records table of a copy of svc's data
+  // file (its rows, its 7 index columns with their indexes, its trigram full-text trigger), one
+  // autocommit INSERT per request. Index column values come from the bench's field → column map.
+  const [accountId, dbId, columns] = [Number(process.argv[4]), Number(process.argv[5]), JSON.parse(process.argv[6])]
+  const db = new Database(join(dataDir, 'svc.sqlite'))
+  db.pragma('journal_mode = WAL')
+  db.pragma('synchronous = NORMAL')
+  db.pragma('busy_timeout = 10000')
+  const names = Object.keys(columns)
+  const insert = db.prepare(`INSERT INTO db_records (account_id, db_id, table_name, data, ${names.map((f) => columns[f]).join(', ')}, created_at, updated_at)
+    VALUES (?, ?, NULL, ?, ${names.map(() => '?').join(', ')}, ?, ?) RETURNING id`)
+  const app = new Hono()
+  app.post('/records', async (c) => {
+    const body = await c.req.json()
+    const data = body.record.data
+    const t = new Date().toISOString()
+    const {id} = insert.get(accountId, dbId, JSON.stringify(data), ...names.map((f) => data[f] ?? null), t, t)
+    return c.json({id, data}, 201)
   })
   fetchHandler = app.fetch
   closeDb = () => db.close()

@@ -3,7 +3,7 @@
 // q fragment p50/p99 with and without the FTS5 trigram index, and create throughput over HTTP with
 // 32 connections (autocannon) against a bare Hono + better-sqlite3 insert route in the same run.
 import {spawn} from 'node:child_process'
-import {mkdtempSync, readFileSync, rmSync} from 'node:fs'
+import {cpSync, mkdtempSync, readFileSync, rmSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import autocannon from 'autocannon'
@@ -95,9 +95,9 @@ const hits = (await get(`q=${encodeURIComponent(frag(0))}&search_in=name`)).leng
 store.close()
 
 // 3. Create throughput over HTTP, 32 connections: svc private create vs a bare insert route.
-function startChild(mode) {
+function startChild(mode, dataDir = dir, extra = []) {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [new URL('./dbs-server.js', import.meta.url).pathname, mode, dir], {stdio: ['ignore', 'pipe', 'inherit']})
+    const child = spawn(process.execPath, [new URL('./dbs-server.js', import.meta.url).pathname, mode, dataDir, ...extra], {stdio: ['ignore', 'pipe', 'inherit']})
     child.stdout.once('data', (d) => resolve({child, url: d.toString().trim()}))
     child.once('error', reject)
   })
@@ -110,6 +110,9 @@ async function cannon(url, path, headers) {
   })
   return {req_per_s: Math.round(result.requests.average), p50_ms: result.latency.p50, p99_ms: result.latency.p99, non2xx: result.non2xx, errors: result.errors}
 }
+// A copy of the data file as it is now (SIZE records), for the bare route that writes where svc writes.
+const sameStorageDir = `${dir}-same-storage`
+cpSync(dir, sameStorageDir, {recursive: true})
 const svcServer = await startChild('svc')
 /** Resident memory of a child process in MB (Linux /proc). */
 const rssMb = (pid) => Math.round(Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024)
@@ -123,8 +126,13 @@ svcServer.child.kill('SIGTERM')
 const bare = await startChild('bare')
 const bareCreate = await cannon(bare.url, '/records', {})
 bare.child.kill('SIGTERM')
+const columns = table.indexes // field → index column, as svc maps them
+const sameStorage = await startChild('bare-same-storage', sameStorageDir, [String(account.id), String(db.id), JSON.stringify(columns)])
+const sameStorageCreate = await cannon(sameStorage.url, '/records', {})
+sameStorage.child.kill('SIGTERM')
 await new Promise((r) => setTimeout(r, 500))
 rmSync(dir, {recursive: true, force: true})
+rmSync(sameStorageDir, {recursive: true, force: true})
 
 const result = {
   machine: machine(), size: SIZE,
@@ -137,7 +145,13 @@ const result = {
   q_fragment_store_scan_no_trigram: {...stats(qScan), runs: noFtsRuns},
   q_common_3_chars_http_trigram: stats(qCommon),
   server_memory: serverMemory,
-  create_http_32_connections: {svc: svcCreate, bare_hono_better_sqlite3: bareCreate, ratio: +(svcCreate.req_per_s / bareCreate.req_per_s).toFixed(2)},
+  create_http_32_connections: {
+    svc: svcCreate,
+    bare_hono_better_sqlite3: bareCreate,
+    ratio: +(svcCreate.req_per_s / bareCreate.req_per_s).toFixed(2),
+    bare_same_storage: sameStorageCreate,
+    ratio_same_storage: +(svcCreate.req_per_s / sameStorageCreate.req_per_s).toFixed(2),
+  },
   targets: {filter_p50_ms: 2, q_p50_ms: 20, create_ratio: 0.5},
 }
 console.log(JSON.stringify(result, null, 2))

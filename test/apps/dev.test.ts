@@ -55,6 +55,29 @@ describe('svc app dev: Vite HMR in the app shell, --push to the embedded backend
     }
   })
 
+  it('--json prints a ready event with the URL, then one JSON object per line', async () => {
+    const env = {...process.env}
+    for (const key of Object.keys(env)) if (key.startsWith('SVC_')) delete env[key]
+    const child = spawn(process.execPath, [BIN, 'app', 'dev', dir, '--port', '0', '--json', '--data', data], {env})
+    let out = ''
+    const ready = await new Promise<{event: string; url: string}>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no ready event: ${out}`)), 45_000)
+      child.stdout.on('data', (d) => {
+        out += d
+        if (out.includes('\n')) {
+          clearTimeout(timer)
+          resolve(JSON.parse(out.split('\n')[0]!))
+        }
+      })
+    })
+    expect(ready).toEqual({event: 'ready', url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/$/)})
+    expect((await fetch(ready.url)).status).toBe(200)
+    const exited = new Promise((done) => child.once('exit', done))
+    child.kill('SIGTERM')
+    await exited
+    for (const line of out.trim().split('\n')) expect(() => JSON.parse(line), line).not.toThrow()
+  })
+
   it('serves the shell with the backend user, updates on save without a full reload, and pushes the source', async () => {
     const page = await chrome!.context.newPage()
     await page.goto(dev!.url)

@@ -11,18 +11,20 @@ export default class AppDev extends BackendCommand {
     push: Flags.boolean({description: 'send the source to the backend on save (debounced)', default: false}),
   }
 
-  async run() {
+  /** Runs until SIGINT/SIGTERM. With `--json`, stdout is one JSON object per line: `ready` (with the URL), then `log`. */
+  async run(): Promise<void> {
     const {args, flags} = await this.parse(AppDev)
     const client = await this.client(flags)
     const {startDevServer} = await import('../../dev/server.js')
-    const log = (line: string) => process.stdout.write(line + '\n')
+    const event = (e: Record<string, unknown>) => process.stdout.write(JSON.stringify(e) + '\n')
+    const log = this.jsonEnabled() ? (message: string) => event({event: 'log', message}) : (line: string) => process.stdout.write(line + '\n')
     const server = await startDevServer({dir: args.dir, backend: client.backend, port: flags.port, host: flags.host, push: flags.push, log})
-    log(`Dev server: ${server.url}`)
+    if (this.jsonEnabled()) event({event: 'ready', url: server.url})
+    else log(`Dev server: ${server.url}`)
     await new Promise<void>((done) => {
       const stop = () => server.close().then(done, done)
       process.once('SIGINT', stop)
       process.once('SIGTERM', stop)
     })
-    return {url: server.url}
   }
 }
