@@ -2,6 +2,7 @@ import {serve, type ServerType} from '@hono/node-server'
 import type {AddressInfo} from 'node:net'
 import {resolve} from 'node:path'
 import {PACKAGE_SYSTEM_PROMPTS} from '../paths.js'
+import {startCheckpointer} from '../store/checkpointer.js'
 import {openStore, type Store} from '../store/index.js'
 import {createApp} from './app.js'
 import {createFlowScheduler} from './routes/flows/scheduler.js'
@@ -47,6 +48,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   // Crons run only inside `svc serve` (never in the embedded CLI backend).
   const scheduler = createFlowScheduler(deps)
   scheduler.start()
+  const checkpointer = startCheckpointer(options.dataDir, {log: options.log})
   const urlHost = host.includes(':') ? `[${host}]` : host
   let closing: Promise<void> | undefined
   return {
@@ -58,8 +60,9 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     close() {
       closing ??= new Promise<void>((done) => {
         const schedulerStopped = scheduler.stop().catch(() => undefined)
+        const checkpointerStopped = checkpointer.stop().catch(() => undefined)
         server.close(() => {
-          void schedulerStopped.then(() => {
+          void Promise.all([schedulerStopped, checkpointerStopped]).then(() => {
             store.close()
             done()
           })

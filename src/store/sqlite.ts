@@ -18,6 +18,9 @@ const ADDON = (() => {
   }
 })()
 
+/** The path of better-sqlite3's addon, when found where a normal build puts it. */
+export const sqliteAddon = () => ADDON
+
 /** The data file inside a data dir: `DIR/svc.sqlite`. */
 export const dataFile = (dataDir: string) => join(resolve(dataDir), 'svc.sqlite')
 
