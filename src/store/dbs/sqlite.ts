@@ -3,7 +3,8 @@ import type {QuerySpec} from '../../core/dbs/query.js'
 import type {IndexValues} from '../../core/dbs/records.js'
 import {INDEX_COLUMNS, type IndexColumn} from '../../core/dbs/schema.js'
 import {validation} from '../../core/errors.js'
-import {deepFreeze, EpochCache, queuedWrite, type Sqlite, writeTx} from '../sqlite.js'
+import {queuedWrite} from '../group-commit.js'
+import {deepFreeze, EpochCache, type Sqlite, writeTx} from '../sqlite.js'
 import type {DbsRepo, DbView, Indexer, RecordView, RecordWrite, TableUsage} from './types.js'
 
 interface DbRow {
