@@ -55,4 +55,25 @@ CREATE TRIGGER db_records_fts_delete AFTER DELETE ON db_records BEGIN
 END;
 `,
   },
+  {
+    id: 51,
+    name: 'full-text index written in batches: writes queue the record id, the indexer adds queued records to the trigram index',
+    up: `
+DROP TRIGGER db_records_fts_insert;
+DROP TRIGGER db_records_fts_update;
+DROP TRIGGER db_records_fts_delete;
+CREATE TABLE db_records_fts_pending (id INTEGER PRIMARY KEY);
+CREATE TRIGGER db_records_fts_insert AFTER INSERT ON db_records BEGIN
+  INSERT INTO db_records_fts_pending (id) VALUES (new.id);
+END;
+CREATE TRIGGER db_records_fts_update AFTER UPDATE OF data ON db_records BEGIN
+  DELETE FROM db_records_fts WHERE rowid = old.id;
+  INSERT OR IGNORE INTO db_records_fts_pending (id) VALUES (new.id);
+END;
+CREATE TRIGGER db_records_fts_delete AFTER DELETE ON db_records BEGIN
+  DELETE FROM db_records_fts WHERE rowid = old.id;
+  DELETE FROM db_records_fts_pending WHERE id = old.id;
+END;
+`,
+  },
 ]

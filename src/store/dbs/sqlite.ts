@@ -4,6 +4,7 @@ import type {IndexValues} from '../../core/dbs/records.js'
 import {INDEX_COLUMNS, type IndexColumn} from '../../core/dbs/schema.js'
 import {validation} from '../../core/errors.js'
 import {queuedWrite} from '../group-commit.js'
+import {FTS_CANDIDATES, indexOnBatchBoundary, indexPending, indexWhenIdle} from './fts-indexer.js'
 import {deepFreeze, EpochCache, type Sqlite, writeTx} from '../sqlite.js'
 import type {DbsRepo, DbView, Indexer, RecordView, RecordWrite, TableUsage} from './types.js'
 
@@ -177,10 +178,14 @@ export class SqliteDbsRepo implements DbsRepo {
   }
 
   async createRecord(accountId: number, dbId: number, record: RecordWrite): Promise<RecordView> {
-    return queuedWrite(this.db, () => {
+    const created = queuedWrite(this.db, () => {
       if (!this.dbExists(accountId, dbId)) throw validation({db: ['no longer exists']})
-      return toRecord(this.insert(accountId, dbId, record, now()))
+      const row = this.insert(accountId, dbId, record, now())
+      indexOnBatchBoundary(this.db, row.id)
+      return toRecord(row)
     })
+    indexWhenIdle(this.db)
+    return created
   }
 
   async createRecords(accountId: number, dbId: number, records: RecordWrite[]): Promise<number> {
@@ -188,6 +193,7 @@ export class SqliteDbsRepo implements DbsRepo {
       if (!this.dbExists(accountId, dbId)) throw validation({db: ['no longer exists']})
       const t = now()
       for (const r of records) this.insert(accountId, dbId, r, t)
+      indexPending(this.db) // a batch this size is indexed at once, as cheaply as it gets
       return records.length
     })
   }
@@ -209,12 +215,14 @@ export class SqliteDbsRepo implements DbsRepo {
   async updateRecord(
     accountId: number, dbId: number, id: number, build: (existing: RecordView) => RecordWrite, scope?: QuerySpec['scope'],
   ): Promise<RecordView | null> {
-    return queuedWrite(this.db, () => {
+    const updated = queuedWrite(this.db, () => {
       const existing = this.readRecord(accountId, dbId, id, scope)
       if (!existing) return null
       const next = build(existing)
       return toRecord(this.db.prepare(UPDATE_RECORD).get(next.tableName, JSON.stringify(next.data), ...indexParams(next.index), now(), accountId, dbId, id) as RecordRow)
     })
+    indexWhenIdle(this.db)
+    return updated
   }
 
   async deleteRecord(accountId: number, dbId: number, id: number, scope?: QuerySpec['scope']): Promise<boolean> {
@@ -266,7 +274,7 @@ export function buildSelect(accountId: number, dbId: number, spec: QuerySpec): {
   }
   if (spec.q) {
     if (spec.useFts !== false && spec.q.literals.length) {
-      where.push('r.id IN (SELECT rowid FROM db_records_fts WHERE db_records_fts MATCH ?)')
+      where.push(`r.id IN (${FTS_CANDIDATES})`)
       params.push(spec.q.literals.map(phrase).join(' AND '))
     }
     if (spec.q.fields === 'all') {
