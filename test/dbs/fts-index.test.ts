@@ -82,6 +82,18 @@ it('writers in several processes share the rule: the record whose id is a multip
   expect(await search(store, accountId, dbId, 'w10')).toHaveLength(11) // w10, w100..w109
 })
 
+it(`every ${FTS_BATCH} updates through a connection index the queue, so updates alone do not grow it`, async () => {
+  const {store, accountId, dbId, raw} = await world()
+  await store.dbs.createRecords(accountId, dbId, Array.from({length: FTS_BATCH + 40}, (_, i) => write(`before${i}`)))
+  expect(queued(raw)).toEqual([])
+  const ids = (raw.prepare('SELECT id FROM db_records ORDER BY id').all() as {id: number}[]).map((r) => r.id)
+  for (const id of ids) await store.dbs.updateRecord(accountId, dbId, id, () => write(`upd${id}q`))
+  expect(queued(raw)).toEqual(ids.slice(FTS_BATCH)) // the 256th update indexed the 256 before it
+  expect(await search(store, accountId, dbId, 'before')).toEqual([])
+  expect(await search(store, accountId, dbId, `upd${ids[0]}q`)).toEqual([ids[0]])
+  expect(await search(store, accountId, dbId, `upd${ids.at(-1)}q`)).toEqual([ids.at(-1)])
+})
+
 it('an indexed record that is updated is found by its new text only, before and after it is indexed again', async () => {
   const {store, accountId, dbId, raw} = await world()
   const rec = await store.dbs.createRecord(accountId, dbId, write('Frodo Baggins'))

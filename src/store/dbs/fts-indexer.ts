@@ -46,6 +46,19 @@ export function indexOnBatchBoundary(db: Sqlite, recordId: number): void {
   if (recordId % FTS_BATCH === 0) indexPending(db, FTS_BATCH * 4)
 }
 
+const updatesSinceIndex = new WeakMap<Sqlite, number>()
+
+/**
+ * Called inside a record update's transaction (an updated record is queued again): every
+ * FTS_BATCH updates through this connection index the queue, so steady updates without creates
+ * do not grow it either.
+ */
+export function indexAfterUpdates(db: Sqlite): void {
+  const count = (updatesSinceIndex.get(db) ?? 0) + 1
+  updatesSinceIndex.set(db, count % FTS_BATCH)
+  if (count === FTS_BATCH) indexPending(db, FTS_BATCH * 4)
+}
+
 const idleTimers = new WeakMap<Sqlite, NodeJS.Timeout>()
 
 /**

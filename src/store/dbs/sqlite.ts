@@ -4,8 +4,8 @@ import type {IndexValues} from '../../core/dbs/records.js'
 import {INDEX_COLUMNS, type IndexColumn} from '../../core/dbs/schema.js'
 import {validation} from '../../core/errors.js'
 import {queuedWrite} from '../group-commit.js'
-import {FTS_CANDIDATES, indexOnBatchBoundary, indexPending, indexWhenIdle} from './fts-indexer.js'
 import {deepFreeze, EpochCache, type Sqlite, writeTx} from '../sqlite.js'
+import {FTS_CANDIDATES, indexAfterUpdates, indexOnBatchBoundary, indexPending, indexWhenIdle} from './fts-indexer.js'
 import type {DbsRepo, DbView, Indexer, RecordView, RecordWrite, TableUsage} from './types.js'
 
 interface DbRow {
@@ -193,7 +193,7 @@ export class SqliteDbsRepo implements DbsRepo {
       if (!this.dbExists(accountId, dbId)) throw validation({db: ['no longer exists']})
       const t = now()
       for (const r of records) this.insert(accountId, dbId, r, t)
-      indexPending(this.db) // a batch this size is indexed at once, as cheaply as it gets
+      indexPending(this.db) // an import's batch: index everything queued now, the cheapest way
       return records.length
     })
   }
@@ -219,7 +219,9 @@ export class SqliteDbsRepo implements DbsRepo {
       const existing = this.readRecord(accountId, dbId, id, scope)
       if (!existing) return null
       const next = build(existing)
-      return toRecord(this.db.prepare(UPDATE_RECORD).get(next.tableName, JSON.stringify(next.data), ...indexParams(next.index), now(), accountId, dbId, id) as RecordRow)
+      const row = this.db.prepare(UPDATE_RECORD).get(next.tableName, JSON.stringify(next.data), ...indexParams(next.index), now(), accountId, dbId, id) as RecordRow
+      indexAfterUpdates(this.db)
+      return toRecord(row)
     })
     indexWhenIdle(this.db)
     return updated
