@@ -2,7 +2,7 @@
 // time from the write to the new text in the page, and the dev server's own "updated in N ms"
 // (file event → the browser's vite:afterUpdate). Prints one JSON object on stdout.
 // Run after `npm run build` (needs /usr/bin/chromium): node bench/apps-dev.mjs [svelte|vue|react|all] [RUNS=10]
-import {mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs'
+import {existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {performance} from 'node:perf_hooks'
@@ -10,6 +10,12 @@ import {chromium} from 'playwright-core'
 import {embeddedBackend} from '../dist/client/embedded.js'
 import {startDevServer} from '../dist/dev/server.js'
 import {openStore} from '../dist/store/index.js'
+
+const CHROMIUM = '/usr/bin/chromium'
+if (!existsSync(CHROMIUM)) {
+  console.error(`bench/apps-dev.mjs drives Debian's Chromium, and ${CHROMIUM} is missing: apt-get install -y chromium`)
+  process.exit(1)
+}
 
 const FILES = {svelte: 'App.svelte', vue: 'App.vue', react: 'App.jsx'}
 const which = process.argv[2] ?? 'all'
@@ -26,7 +32,7 @@ await store.accounts.addUser({accountId: account.id, login: 'bench', role: 'admi
 store.close()
 const backend = await embeddedBackend({dataDir: data})
 const profile = mkdtempSync(join(tmpdir(), 'svc-bench-chromium-'))
-const context = await chromium.launchPersistentContext(profile, {executablePath: '/usr/bin/chromium', headless: true,
+const context = await chromium.launchPersistentContext(profile, {executablePath: CHROMIUM, headless: true,
   args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
     '--disable-component-update', '--disable-sync']})
 const results = []
