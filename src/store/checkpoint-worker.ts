@@ -21,8 +21,6 @@ db.pragma('busy_timeout = 0')
 let lastError = ''
 /** What the previous checkpoint saw (frames in the WAL, frames checkpointed): unchanged means idle. */
 let last = ''
-let timer: NodeJS.Timeout | undefined
-let stopped = false
 
 function checkpoint(): number {
   try {
@@ -43,14 +41,12 @@ function checkpoint(): number {
   }
 }
 
-function loop(): void {
-  if (stopped) return
+// The stop message can only arrive between two runs, when the next one is `timer`.
+let timer = setTimeout(function loop() {
   timer = setTimeout(loop, checkpoint())
-}
-timer = setTimeout(loop, intervalMs)
+}, intervalMs)
 
 parentPort?.on('message', () => {
-  stopped = true
   clearTimeout(timer)
   db.close()
   parentPort?.close()

@@ -136,6 +136,11 @@ it('once writes stop, the last queued records are indexed within a few seconds',
   expect(queued(raw)).toEqual([rec.id])
   await expect.poll(() => queued(raw), {timeout: 5000, interval: 100}).toEqual([])
   expect(indexed(raw, 'egol')).toEqual([rec.id])
+  // and again after the next pause: the same timer is armed again by the next write
+  const next = await store.dbs.createRecord(accountId, dbId, write('Gimli'))
+  expect(queued(raw)).toEqual([next.id])
+  await expect.poll(() => queued(raw), {timeout: 5000, interval: 100}).toEqual([])
+  expect(indexed(raw, 'giml')).toEqual([next.id])
 })
 
 it('a data file from before batched indexing keeps its index, and its new writes are queued', async () => {

@@ -13,6 +13,8 @@ import type {Sqlite} from '../sqlite.js'
 
 /** How many records are queued before they are indexed: also about the most a search checks beyond the index. */
 export const FTS_BATCH = 256
+/** The most one indexing run takes: more than one batch, since other processes sharing the file queue records too. */
+const RUN_MAX = FTS_BATCH * 4
 /** An indexing run after the last write, so that a server left idle ends with nothing queued. */
 const IDLE_INDEX_MS = 1000
 
@@ -43,7 +45,7 @@ export function indexPending(db: Sqlite, limit = -1): number {
  * and for short CLI processes alike, and the queue stays near FTS_BATCH records.
  */
 export function indexOnBatchBoundary(db: Sqlite, recordId: number): void {
-  if (recordId % FTS_BATCH === 0) indexPending(db, FTS_BATCH * 4)
+  if (recordId % FTS_BATCH === 0) indexPending(db, RUN_MAX)
 }
 
 const updatesSinceIndex = new WeakMap<Sqlite, number>()
@@ -56,24 +58,29 @@ const updatesSinceIndex = new WeakMap<Sqlite, number>()
 export function indexAfterUpdates(db: Sqlite): void {
   const count = (updatesSinceIndex.get(db) ?? 0) + 1
   updatesSinceIndex.set(db, count % FTS_BATCH)
-  if (count === FTS_BATCH) indexPending(db, FTS_BATCH * 4)
+  if (count === FTS_BATCH) indexPending(db, RUN_MAX)
 }
 
 const idleTimers = new WeakMap<Sqlite, NodeJS.Timeout>()
 
 /**
  * Called after record writes: once this connection has written nothing for a second, an indexing
- * run joins a group commit, so a server left idle ends with nothing queued. A failed run leaves
+ * run joins a group commit, so a server left idle ends with nothing queued. One timer per
+ * connection, pushed back by each write (`refresh`, no new timer per write). A failed run leaves
  * the records queued (searches still find them) for the next run.
  */
 export function indexWhenIdle(db: Sqlite): void {
-  clearTimeout(idleTimers.get(db))
-  const timer = setTimeout(() => {
+  const timer = idleTimers.get(db)
+  if (timer) {
+    timer.refresh()
+    return
+  }
+  const created = setTimeout(() => {
     if (!db.open) return
-    queuedWrite(db, () => indexPending(db, FTS_BATCH * 4))
-      .then((n) => n === FTS_BATCH * 4 && indexWhenIdle(db)) // more queued (by other writers): another run
+    queuedWrite(db, () => indexPending(db, RUN_MAX))
+      .then((n) => n === RUN_MAX && indexWhenIdle(db)) // more queued (by other writers): another run
       .catch(() => undefined)
   }, IDLE_INDEX_MS)
-  timer.unref()
-  idleTimers.set(db, timer)
+  created.unref()
+  idleTimers.set(db, created)
 }
