@@ -1,7 +1,7 @@
 import type {Context, MiddlewareHandler} from 'hono'
 import {getCookie} from 'hono/cookie'
 import type {Principal} from '../../core/auth/permissions.js'
-import {hasPermission} from '../../core/auth/permissions.js'
+import {hasPermission, refusal, type Action} from '../../core/auth/permissions.js'
 import {forbidden, unauthorized} from '../../core/errors.js'
 import type {AppEnv, Deps} from '../env.js'
 
@@ -95,4 +95,12 @@ export function requirePermission(c: Context<AppEnv>, permission: string): Princ
 export const userRequired: MiddlewareHandler<AppEnv> = async (c, next) => {
   requireUser(c)
   await next()
+}
+
+/** The signed-in user allowed to do `action` by the roles table (src/core/auth/permissions.ts), else 403. */
+export function requireCan(c: Context<AppEnv>, action: Action): Principal {
+  const user = requireUser(c)
+  const why = refusal(user, action)
+  if (why) throw forbidden(why)
+  return user
 }
