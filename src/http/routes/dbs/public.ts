@@ -12,25 +12,19 @@ import {badRequest, isSvcError, notFound, rateLimited, SvcError} from '../../../
 import type {RecordView} from '../../../store/dbs/types.js'
 import type {AppEnv, Deps} from '../../env.js'
 import {jsonObject} from '../../middleware/body.js'
+import {clientIp, IN_PROCESS_IP, isHttps} from '../../client-ip.js'
 
 export const VISITOR_COOKIE = 'svc_visitor'
 export const VISITOR_COOKIE_MAX_AGE = 30 * 24 * 3600
-/** The address of an in-process request (no socket): the embedded CLI and tests. */
-export const IN_PROCESS_IP = '127.0.0.1'
+export {IN_PROCESS_IP}
 
 const WRITES = new Set<PublicMethod>(['create', 'update', 'delete'])
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v)
 const shape = (r: RecordView) => ({id: r.id, data: r.data, created_at: r.created_at, updated_at: r.updated_at})
 
-/** `{ip}`: X-Forwarded-For (first hop) only with trustProxy; else the socket's peer; in-process: 127.0.0.1. */
+/** `{ip}`: the client address by the server's one rule (src/http/client-ip.ts). */
 export function peerAddress(c: Context<AppEnv>, trustProxy: boolean): string {
-  if (trustProxy) {
-    const forwarded = c.req.header('x-forwarded-for')?.split(',')[0]?.trim()
-    if (forwarded) return forwarded
-  }
-  const remote = c.env?.incoming?.socket?.remoteAddress
-  if (!remote) return IN_PROCESS_IP
-  return remote.startsWith('::ffff:') ? remote.slice(7) : remote
+  return clientIp(c, {trustProxy})
 }
 
 /** A fixed-window counter per visitor address, in memory (per server process). */
@@ -105,7 +99,8 @@ export function publicDbRoutes(deps: Deps) {
   const handler = async (c: Context<AppEnv>) => {
     const code = c.req.param('db_code') ?? ''
     const method = c.req.param('method_name') ?? ''
-    const db = code.length <= 64 ? await deps.store.dbs.findByCode(code) : null
+    // On an app's origin only its own account's dbs answer (src/http/app-origin/).
+    const db = code.length <= 64 ? await deps.store.dbs.findByCode(code, c.get('hostedApp')?.account_id) : null
     if (!db) throw notFound('database not found')
     const config = db.public_methods as PublicMethods
     const options = methodOptions(config, method)
@@ -125,7 +120,7 @@ export function publicDbRoutes(deps: Deps) {
         // Absent, forged or altered: a new visitor.
         cookieKey = randomBytes(18).toString('base64url')
         await setSignedCookie(c, VISITOR_COOKIE, cookieKey, secret, {
-          httpOnly: true, sameSite: 'Lax', path: '/', maxAge: VISITOR_COOKIE_MAX_AGE, secure: new URL(c.req.url).protocol === 'https:',
+          httpOnly: true, sameSite: 'Lax', path: '/', maxAge: VISITOR_COOKIE_MAX_AGE, secure: isHttps(c, deps),
         })
       }
     }
