@@ -30,3 +30,24 @@ describeBothTransports('a failing compile', undefined, (ctx) => {
     expect(pageAfter.text).toBe(pageBefore.text)
   })
 })
+
+// Issue 16 item 1: a compiler crash (rolldown's native stack overflow is a SIGSEGV) used to kill
+// the whole server. Compiles now run in worker processes: the crash is a 422 and the next compile works.
+const deepJsx = (depth: number) => `export default function App() {\n  return ${'<div>'.repeat(depth)}x${'</div>'.repeat(depth)}\n}\n`
+const deepParens = (depth: number) => `export default function App() {\n  const x = ${'('.repeat(depth)}1${')'.repeat(depth)}\n  return <p>{x}</p>\n}\n`
+
+describeBothTransports('a compiler that crashes or overruns', undefined, (ctx) => {
+  it('answers 422 for deeply nested JSX and parentheses, keeps the server up, and compiles the next app', async () => {
+    for (const [name, source] of [['deep-jsx', deepJsx(1500)], ['deep-parens', deepParens(3000)]] as const) {
+      const r = await ctx().call('POST', '/svc/apps.json', {body: {app: {name, app_engine: 'react', css_engine: 'none', source_code: source}}})
+      expect(r.status, r.text).toBe(422)
+      expect(r.json.source_code[0]).toMatch(/compiler|nest|deep|stack|Maximum/i)
+      expect(r.text).not.toMatch(/\/tmp\/|svc-build-|node_modules/)
+    }
+    const me = await ctx().call('GET', '/svc/me.json')
+    expect(me.status).toBe(200)
+    const ok = await ctx().call('POST', '/svc/apps.json', {body: {app: {name: 'fine', app_engine: 'react', css_engine: 'none', source_code: deepJsx(3)}}})
+    expect(ok.status, ok.text).toBe(201)
+    expect(ok.json.id).toEqual(expect.any(String))
+  })
+})
