@@ -51,3 +51,23 @@ describeBothTransports('a compiler that crashes or overruns', undefined, (ctx) =
     expect(ok.json.id).toEqual(expect.any(String))
   })
 })
+
+// Issue 16 item 6: import.meta.glob gave a 422 that named files of the server. Every import form
+// that reads the file system is refused before expansion, and the message names no server path.
+describeBothTransports('imports that would read the file system', undefined, (ctx) => {
+  const cases: [string, string, string][] = [
+    ['svelte', 'App.svelte', `<script>\n  const files = import.meta.glob('../../../../**/*.json', {eager: true})\n</script>\n<p>{Object.keys(files).length}</p>\n`],
+    ['svelte', 'App.svelte', `<script>\n  const files = import.meta.glob(['/etc/*', '/root/**'], {query: '?raw', eager: true})\n</script>\n<p>{Object.keys(files).join()}</p>\n`],
+    ['react', 'App.jsx', `const name = 'pass' + 'wd'\nconst m = import(\`../../../../etc/\${name}\`)\nexport default function App() { return <p>{String(m)}</p> }\n`],
+    ['react', 'App.jsx', `const u = new URL('../../../../etc/hostname', import.meta.url)\nexport default function App() { return <p>{u.href}</p> }\n`],
+    ['vue', 'App.vue', `<script setup>\nconst files = import.meta.glob('/**/*.ts', {eager: true})\n</script>\n<template><p>{{ Object.keys(files).length }}</p></template>\n`],
+  ]
+  it('refuses import.meta.glob, import() of a template and import.meta.url with a 422 that names no server file', async () => {
+    for (const [engine, , source] of cases) {
+      const r = await ctx().call('POST', '/svc/apps.json', {body: {app: {name: `fs-${engine}`, app_engine: engine, css_engine: 'none', source_code: source}}})
+      expect(r.status, r.text).toBe(422)
+      expect(r.json.source_code[0]).toMatch(/not allowed|fixed string/)
+      expect(r.text).not.toMatch(/\/tmp|\/work|\/etc\/|\/root|node_modules|svc-build-|\.json"|package/)
+    }
+  })
+})
