@@ -13,6 +13,8 @@ import type {RecordView} from '../../../store/dbs/types.js'
 import type {AppEnv, Deps} from '../../env.js'
 import {jsonObject} from '../../middleware/body.js'
 import {clientIp, IN_PROCESS_IP, isHttps} from '../../client-ip.js'
+import {dict} from '../../../core/safe-keys.js'
+import {MAX_JSON_DEPTH, nestedDeeperThan} from '../../../core/json-depth.js'
 
 export const VISITOR_COOKIE = 'svc_visitor'
 export const VISITOR_COOKIE_MAX_AGE = 30 * 24 * 3600
@@ -47,8 +49,9 @@ export function writeLimitFromEnv(value = process.env.SVC_DB_PUBLIC_WRITES): {li
 
 /** Parameters of a public call: the query string, overlaid by a JSON body (POST). `data[f]` query keys build `data`. */
 async function callParams(c: Context<AppEnv>): Promise<Record<string, unknown>> {
-  const params: Record<string, unknown> = {}
-  const data: Record<string, unknown> = {}
+  // No prototype: a `__proto__` or `constructor` key in the query or the body is a plain key.
+  const params = dict<unknown>()
+  const data = dict<unknown>()
   for (const [k, v] of Object.entries(c.req.query())) {
     const m = /^data\[(.+)\]$/.exec(k)
     if (m) data[m[1]!] = v
@@ -60,15 +63,23 @@ async function callParams(c: Context<AppEnv>): Promise<Record<string, unknown>> 
     } catch {
       throw badRequest('"data" must be a JSON object')
     }
+    if (nestedDeeperThan(params.data)) throw badRequest(`"data" nests deeper than ${MAX_JSON_DEPTH} levels`)
   } else if (Object.keys(data).length) params.data = data
   if (c.req.method === 'POST') Object.assign(params, await jsonObject(c))
   return params
 }
 
-const str = (v: unknown) => (v === undefined || v === null ? undefined : String(v))
+/** A parameter as text: strings, numbers and booleans; anything else (an object, an array) is a 422 naming it. */
+function str(v: unknown, name: string): string | undefined {
+  if (v === undefined || v === null) return undefined
+  if (typeof v === 'string') return v
+  if (typeof v === 'number' || typeof v === 'boolean') return String(v)
+  const message = `"${name}" must be a string or a number`
+  throw new SvcError('validation', 422, message, {error: message, fields: {[name]: ['must be a string or a number']}})
+}
 
 function idParam(v: unknown): number {
-  const s = str(v)?.trim()
+  const s = str(v, 'id')?.trim()
   if (!s || !/^\d{1,15}$/.test(s)) throw notFound('record not found')
   return Number(s)
 }
@@ -138,7 +149,7 @@ export function publicDbRoutes(deps: Deps) {
 
     switch (name) {
       case 'list': {
-        const spec = buildQuery({limit: str(params.limit), offset: str(params.offset)}, undefined, plan.declared)
+        const spec = buildQuery({limit: str(params.limit, 'limit'), offset: str(params.offset, 'offset')}, undefined, plan.declared)
         return c.json((await repo.query(account, db.id, {...spec, scope})).map(shape))
       }
       case 'get': {
@@ -148,7 +159,7 @@ export function publicDbRoutes(deps: Deps) {
       }
       case 'search': {
         const allowed = allowedSearchParams(options)
-        const pick = (k: string) => (allowed.has(k) ? str(params[k]) : undefined)
+        const pick = (k: string) => (allowed.has(k) ? str(params[k], k) : undefined)
         const {tableName, table} = searchTable(plan, pick('table_name'))
         const spec = buildQuery({q: pick('q'), sort: pick('sort'), limit: pick('limit'), offset: pick('offset')}, table, plan.declared)
         return c.json((await repo.query(account, db.id, {...spec, tableName, scope})).map(shape))

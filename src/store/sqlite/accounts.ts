@@ -2,8 +2,8 @@ import {createHash, randomBytes, timingSafeEqual} from 'node:crypto'
 import {applyModuleChange} from '../../core/account/set-field.js'
 import type {Principal, Role} from '../../core/auth/permissions.js'
 import {notFound, validation} from '../../core/errors.js'
-import {deepFreeze, EpochCache, type Sqlite, writeTx} from '../sqlite.js'
-import type {Account, AccountsRepo, NewUser, TokenKind, UserView} from './types.js'
+import {deepFreeze, EpochCache, type Sqlite, writeTx} from './connection.js'
+import type {Account, AccountsRepo, NewUser, TokenKind, UserView} from '../accounts/types.js'
 
 interface AccountRow {id: number; name: string; settings: string; created_at: string}
 interface UserRow {
@@ -42,7 +42,7 @@ function toAccount(row: AccountRow): Account {
 }
 
 export class SqliteAccountsRepo implements AccountsRepo {
-  /** Every API request authenticates: its caller is read once per cache epoch (src/store/sqlite.ts). */
+  /** Every API request authenticates: its caller is read once per cache epoch (src/store/sqlite/connection.ts). */
   private readonly byTokenHash: EpochCache<{tokenHash: string; kind: string; expiresAt: string | null; principal: Principal}>
 
   constructor(private readonly db: Sqlite) {

@@ -1,7 +1,7 @@
 import {randomBytes, randomUUID} from 'node:crypto'
 import {notFound, validation} from '../../core/errors.js'
-import {type Sqlite, writeTx} from '../sqlite.js'
-import type {AppActionTarget, AppBuild, AppInput, AppListQuery, AppRecord, AppsRepo} from './types.js'
+import {type Sqlite, writeTx} from './connection.js'
+import type {AppActionTarget, AppBuild, AppInput, AppListQuery, AppRecord, AppsRepo} from '../apps/types.js'
 
 interface AppRow {
   id: string; account_id: number; name: string; url_code: string; description: string; app_engine: string

@@ -3,10 +3,10 @@ import type {QuerySpec} from '../../core/dbs/query.js'
 import type {IndexValues} from '../../core/dbs/records.js'
 import {INDEX_COLUMNS, type IndexColumn} from '../../core/dbs/schema.js'
 import {validation} from '../../core/errors.js'
-import {queuedWrite} from '../group-commit.js'
-import {deepFreeze, EpochCache, type Sqlite, writeTx} from '../sqlite.js'
+import {queuedWrite} from './group-commit.js'
+import {deepFreeze, EpochCache, type Sqlite, writeTx} from './connection.js'
 import {FTS_CANDIDATES, indexAfterUpdates, indexOnBatchBoundary, indexPending, indexWhenIdle} from './fts-indexer.js'
-import type {DbsRepo, DbView, Indexer, RecordView, RecordWrite, TableUsage} from './types.js'
+import type {DbsRepo, DbView, Indexer, RecordView, RecordWrite, TableUsage} from '../dbs/types.js'
 
 interface DbRow {
   id: number; account_id: number; name: string; code: string | null; app_id: string | null; schema: string | null
