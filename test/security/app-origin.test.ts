@@ -198,6 +198,6 @@ describeBothTransports('app origins', undefined, (ctx) => {
     }
     const login = await ctx().transport.fetch('/svc/login')
     expect(login.headers.get('content-security-policy')).toContain("script-src 'self'")
-    expect(login.headers.get('content-security-policy')).toContain('frame-src http://*.localhost:*')
+    expect(login.headers.get('content-security-policy')).toContain("frame-src 'self' http://*.localhost:*")
   })
 })
