@@ -131,13 +131,13 @@ function boundedLoop<T extends new (...args: any[]) => LiquidModule.Tag>(Base: T
         const lhs = Number(yield liquidjs.evalToken(range.lhs, ctx))
         const rhs = Number(yield liquidjs.evalToken(range.rhs, ctx))
         if (Number.isFinite(lhs) && Number.isFinite(rhs) && rhs - lhs + 1 > MAX_LOOP_ITEMS) {
-          throw new liquidjs.RenderError(new Error(`a loop over more than ${MAX_LOOP_ITEMS} items`), this as never)
+          throw new liquidjs.RenderError(new Error(`loop limit exceeded: more than ${MAX_LOOP_ITEMS} items`), this as never)
         }
       } else if (collection) {
         const value = yield liquidjs.evalToken(collection, ctx)
         const length = typeof value === 'string' ? 1 : (value as {length?: unknown} | null)?.length
         if (typeof length === 'number' && length > MAX_LOOP_ITEMS) {
-          throw new liquidjs.RenderError(new Error(`a loop over more than ${MAX_LOOP_ITEMS} items`), this as never)
+          throw new liquidjs.RenderError(new Error(`loop limit exceeded: more than ${MAX_LOOP_ITEMS} items`), this as never)
         }
       }
       const render = (Base.prototype as unknown as {render: (ctx: LiquidModule.Context, emitter: LiquidModule.Emitter) => Generator<unknown, unknown, unknown>}).render
