@@ -5,7 +5,7 @@
  */
 import {badRequest, notFound} from '../errors.js'
 import {EXTRA_SUFFIX, pickStored, withExtra, type Resolved} from './cascade.js'
-import {parseDate, renderPrompt, TOKEN_PLACEHOLDER, variablesFrom} from './render.js'
+import {parseDate, renderPrompt, TOKEN_PLACEHOLDER, variablesFrom, type RenderInput} from './render.js'
 import type {Layer, PromptRecord, Viewer} from './types.js'
 import {isPromptCode} from './validate.js'
 
@@ -33,6 +33,8 @@ export interface RenderByCodeInput {
   strict: boolean
   /** Called once the cascade found a prompt (so an unknown code is a 404 before a bad token is a 400). */
   token(): Promise<TokenChoice>
+  /** Renders the template (default: renderPrompt in this thread; the server passes its render pool). */
+  render?: (input: RenderInput) => Promise<string>
 }
 
 export interface RenderedPrompt {
@@ -68,7 +70,7 @@ export async function renderByCode(sources: PromptSources, input: RenderByCodeIn
   const found = await cascade(sources, input.viewer, input.code)
   if (!found) throw notFound(`no prompt with code "${input.code}"`)
   const {token, source} = await input.token()
-  const text = await renderPrompt({
+  const text = await (input.render ?? renderPrompt)({
     template: withExtra(found.main.content, found.extra?.content ?? null),
     accountUrl: input.accountUrl,
     token,

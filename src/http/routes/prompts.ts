@@ -9,6 +9,8 @@ import {findSystemFile, listSystemFiles} from '../../store/prompts/system-files.
 import type {AppEnv, Deps} from '../env.js'
 import {requireCan, requireUser} from '../middleware/auth.js'
 import {envelope, jsonObject} from '../middleware/body.js'
+import type {RenderPool} from '../render-pool.js'
+import type {RenderInput} from '../../core/prompts/render.js'
 
 const JSON_TYPE = 'application/json; charset=utf-8'
 const MARKDOWN_TYPE = 'text/markdown; charset=utf-8'
@@ -61,6 +63,12 @@ function renderHeaders(r: RenderedPrompt): Record<string, string> {
 export function promptsRoutes(deps: Deps) {
   const app = new Hono<AppEnv>()
   const repo = deps.store.prompts
+  // Renders off the event loop, one lane per account at a time (src/http/render-pool.ts), started on first use.
+  let pool: Promise<RenderPool> | undefined
+  const renderIn = (account: number) => deps.renders?.inProcess ? undefined : async (input: RenderInput) => {
+    pool ??= import('../render-pool.js').then(({createRenderPool}) => createRenderPool(deps.renders))
+    return (await pool).render(input, String(account))
+  }
 
   /** A prompt the user can see, else 404 (foreign, hidden, unknown or not a UUID alike). */
   async function visible(user: Principal, id: string): Promise<PromptRecord> {
@@ -166,6 +174,7 @@ export function promptsRoutes(deps: Deps) {
       accountUrl: accountUrl(deps, c),
       strict: c.req.header(STRICT_HEADER) === '1',
       token: () => tokenFor(deps, c, user),
+      render: renderIn(user.accountId),
     })
     return markdown(c, r.text, renderHeaders(r))
   })
