@@ -103,8 +103,8 @@ export function svc(args: string[], options: CliOptions = {}): Promise<CliResult
 // vitest runs each file in its own child process (pool: 'forks', where process.chdir works).
 
 const nodeRequire = createRequire(import.meta.url)
-/** The native import (vitest would transform dist/ files itself): the same module instances oclif loads. */
-const nativeImport = new Function('url', 'return import(url)') as (url: string) => Promise<any>
+/** Node's import() (vitest would transform dist/ files itself): the same module instances oclif loads. */
+const nativeImport = nodeRequire('./native-import.cjs') as (url: string) => Promise<any>
 
 class ProcessExit extends Error {
   constructor(readonly code: number) {
