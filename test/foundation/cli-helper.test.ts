@@ -21,7 +21,7 @@ describe('svc() in-process answers as the spawned binary does', {timeout: 120_00
       {args: ['--help']},
       {args: ['whoami', '--nope']},
       {args: ['nosuchcommand']},
-      {args: ['prompt', 'create']},
+      {args: ['prompt', 'create', '--data', files]},
       {args: ['prompt', 'get', '00000000-0000-7000-8000-000000000000', '--data', data, '--json']},
       // A relative data dir resolves against the cwd; stdin is the input given.
       {args: ['prompt', 'create', '--name', 'Piped', '--code', 'piped', '--content-file', '-', '--data', 'data', '--json'], cwd: work, input: 'from stdin\n'},
