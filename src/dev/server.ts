@@ -11,6 +11,7 @@ import {mountEntry, SOURCE_FILE} from '../core/apps/entry.js'
 import {contextUser, renderShell, type ContextUser, type SvcAppContext} from '../core/apps/shell.js'
 import type {AppView, CssEngine} from '../core/apps/validate.js'
 import {isSvcError} from '../core/errors.js'
+import {KABOOM_COMPAT, PHASER_COMPAT} from '../compile/game-compat.js'
 import {projectOf, readProject, writeProject, type AppProject} from './project.js'
 
 export interface DevOptions {
@@ -69,10 +70,10 @@ if (import.meta.hot) {
   void cssEngine
   if (engine === 'svelte' || engine === 'vue' || engine === 'react') return mountEntry(engine, `/${file}`) + report
   if (engine === 'kaboom') {
-    return `import kaplay from '/_svc/lib/kaplay.mjs?v=${libVersions.kaplay}'\nglobalThis.kaplay = kaplay\nglobalThis.kaboom = kaplay\nawait import('/${file}')\n${report}`
+    return `import kaplay from '/_svc/lib/kaplay.mjs?v=${libVersions.kaplay}'\nglobalThis.kaplay = kaplay\n${KABOOM_COMPAT}await import('/${file}')\n${report}`
   }
   if (engine === 'phaser') {
-    return `import * as P from '/_svc/lib/phaser.esm.min.js?v=${libVersions.phaser}'\nglobalThis.Phaser = P.default ?? P\nawait import('/${file}')\n${report}`
+    return `import * as P from '/_svc/lib/phaser.esm.min.js?v=${libVersions.phaser}'\nglobalThis.Phaser = P.default ?? P\n${PHASER_COMPAT}await import('/${file}')\n${report}`
   }
   return `import '/${file}'\n${report}`
 }

@@ -19,7 +19,7 @@ export default class AppCreate extends BackendCommand {
 
   async run() {
     const {flags} = await this.parse(AppCreate)
-    const app = await appBody(flags)
+    const app = await appBody(flags, {inferEngine: true})
     if (flags.template) {
       if (flags.file) throw new SvcError('usage', 0, 'give either --template or --file')
       app.app_engine ??= flags.template
