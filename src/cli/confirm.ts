@@ -21,7 +21,7 @@ export interface ConfirmOptions {
 export async function confirmDestructive(options: ConfirmOptions): Promise<boolean> {
   if (options.yes) return true
   if (!canAsk()) {
-    throw new SvcError('usage', 0, `not done: ${options.action} needs confirmation and there is no terminal to ask on`, undefined,
+    throw new SvcError('usage', 0, `not done (${options.action}): confirmation needs a terminal`, undefined,
       'pass --yes to confirm')
   }
   const {confirm} = await import('@inquirer/prompts')

@@ -24,7 +24,7 @@ export default class PromptDelete extends BackendCommand {
       return {id, deleted: false}
     }
     await client.delete(`/svc/prompts/${encodeURIComponent(id)}.json`)
-    this.say(`Deleted ${what}`)
+    this.say(`Deleted prompt ${id}: ${what.slice('prompt '.length)}`)
     return {id, deleted: true}
   }
 }
