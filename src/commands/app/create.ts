@@ -5,6 +5,13 @@ import {SvcError} from '../../core/errors.js'
 import {appBody, appFieldFlags, describeApp} from '../../dev/app-flags.js'
 import {templateSource, writeProject} from '../../dev/project.js'
 
+/** A compile error of a .ts/.tsx file for an engine that does not strip types says so. */
+function withTypeScriptHint(error: unknown, file: string | undefined, engine: string): unknown {
+  if (!(error instanceof SvcError) || error.code !== 'validation' || !file || !/\.tsx?$/i.test(file) || engine === 'phaser' || engine === 'kaboom') return error
+  return new SvcError(error.code, error.status, error.message, error.details,
+    `${engine || 'this'} apps are compiled as JavaScript: remove the TypeScript types (phaser and kaboom games accept TypeScript)`)
+}
+
 export default class AppCreate extends BackendCommand {
   static description = 'Create an app from a file or from a starter template; the server compiles it'
   static examples = [
@@ -29,7 +36,9 @@ export default class AppCreate extends BackendCommand {
     if (app.source_code === undefined) throw new SvcError('usage', 0, 'give the source with --file FILE or --template ENGINE')
     app.name ??= flags.template ? `My ${flags.template} app` : undefined
     const client = await this.client(flags)
-    const created = await client.post<AppView>('/svc/apps.json', {app})
+    const created = await client.post<AppView>('/svc/apps.json', {app}).catch((error) => {
+      throw withTypeScriptHint(error, flags.file, String(app.app_engine ?? ''))
+    })
     for (const line of describeApp(created, client.backend.baseUrl)) this.say(line)
     if (flags.dir) this.say(`wrote ${await writeProject(flags.dir, created)}`)
     return created
