@@ -19,6 +19,8 @@ const MARKDOWN_TYPE = 'text/markdown; charset=utf-8'
 export const STRICT_HEADER = 'x-svc-strict'
 /** Embedded backend only: a token the CLI was given to render as TOKEN (checked against the acting user). */
 export const TOKEN_HEADER = 'x-svc-token'
+/** Request header of `svc prompt render`: answer `X-Svc-Prompt-Missing` with the variables not given. */
+export const MISSING_HEADER = 'x-svc-report-missing'
 
 const json = (c: Context, value: unknown, status: 200 | 201 = 200) => c.body(JSON.stringify(value), status, {'Content-Type': JSON_TYPE})
 const markdown = (c: Context, text: string, headers: Record<string, string> = {}) =>
@@ -56,6 +58,7 @@ function renderHeaders(r: RenderedPrompt): Record<string, string> {
   }
   if (r.promptId) headers['X-Svc-Prompt-Id'] = r.promptId
   if (r.extraLayer) headers['X-Svc-Prompt-Extra-Source'] = r.extraLayer
+  if (r.missing.length) headers['X-Svc-Prompt-Missing'] = r.missing.join(',')
   return headers
 }
 
@@ -173,6 +176,7 @@ export function promptsRoutes(deps: Deps) {
       params: new URL(c.req.url).searchParams,
       accountUrl: accountUrl(deps, c),
       strict: c.req.header(STRICT_HEADER) === '1',
+      reportMissing: c.req.header(MISSING_HEADER) === '1',
       token: () => tokenFor(deps, c, user),
       render: renderIn(user.accountId),
     })
