@@ -7,6 +7,7 @@ import {createApp, type SvcApp} from '../../src/http/app.js'
 import type {Deps} from '../../src/http/env.js'
 import {PACKAGE_SYSTEM_PROMPTS} from '../../src/paths.js'
 import {openStore, type Store} from '../../src/store/index.js'
+import {checkedFetch} from './contract.js'
 
 export interface SeedUser {
   login: string
@@ -98,7 +99,7 @@ export interface Transport {
 
 export function inProcess(app: SvcApp): Transport {
   const origin = 'http://localhost'
-  return {name: 'in-process', origin, fetch: async (path, init) => app.request(origin + path, init), close: async () => {}}
+  return {name: 'in-process', origin, fetch: checkedFetch(async (path, init) => app.request(origin + path, init)), close: async () => {}}
 }
 
 export async function overHttp(app: SvcApp): Promise<Transport> {
@@ -109,7 +110,7 @@ export async function overHttp(app: SvcApp): Promise<Transport> {
   return {
     name: 'http',
     origin,
-    fetch: (path, init) => fetch(origin + path, init),
+    fetch: checkedFetch((path, init) => fetch(origin + path, init)),
     close: () => new Promise((resolve) => {
       ;(server as import('node:http').Server).closeAllConnections?.()
       server.close(() => resolve())

@@ -43,6 +43,7 @@ export const ERRORS = {
   404: error('Unknown route, or a resource that does not exist, belongs to another account or is hidden'),
   413: error('Request body too large'),
   429: error('Too many requests'),
+  431: {description: 'Request headers too large (answered by the HTTP server, no body)'},
   500: error('Internal error (never a stack trace)'),
   503: error('Storage unavailable; nothing was written (`Retry-After`)'),
   507: error('Storage full; nothing was written'),

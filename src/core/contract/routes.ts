@@ -8,7 +8,7 @@ import {createRoute} from '@hono/zod-openapi'
 import {Me, SetFieldQuery, SetFieldResult} from './account.js'
 import {ActionReply, App, AppBody, AppListQuery, ReplaceBody} from './apps.js'
 import {
-  ERRORS, ErrorBody, JsonObject, PRIVATE, PUBLIC, PublicFieldErrors, WRITE_ERRORS, html, json, markdown, noContent, redirect, z,
+  ERRORS, ErrorBody, FieldErrors, JsonObject, PRIVATE, PUBLIC, PublicFieldErrors, WRITE_ERRORS, html, json, markdown, noContent, redirect, z,
 } from './common.js'
 import {ContextQuery, Dashboard, DashboardBody, SelectBody, Selection, Widget, WidgetQuery, Widgets} from './dashboards.js'
 import {
@@ -242,7 +242,7 @@ const publicResponses = {
   200: json(z.union([z.array(PublicRecord), PublicRecord, PublicDeleted]), 'list/search: records; get/update: a record; delete: `{id, deleted}`'),
   201: json(PublicRecord, 'create: the record'),
   ...ERRORS,
-  422: json(PublicFieldErrors, 'A required field is missing or a value is invalid'),
+  422: json(z.union([PublicFieldErrors, FieldErrors]), 'A required field is missing (`{error, fields}`) or a value is invalid (field map)'),
 }
 export const dbRoutes = {
   listDbs: createRoute({
