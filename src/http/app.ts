@@ -26,6 +26,11 @@ export function createApp(deps: Deps) {
   registerSecuritySchemes(app)
   app.onError(onError(deps.log))
   app.notFound(notFoundHandler)
+  // First, so it sees every answer, errors included. Every JSON answer names its charset (c.json says only application/json).
+  app.use('*', async (c, next) => {
+    await next()
+    if (c.res.headers.get('content-type') === 'application/json') c.res.headers.set('content-type', 'application/json; charset=utf-8')
+  })
   const maxSize = deps.bodyLimit ?? DEFAULT_BODY_LIMIT
   const streamedLimit = bodyLimit({
     maxSize,
@@ -43,11 +48,6 @@ export function createApp(deps: Deps) {
       return next()
     }
     return streamedLimit(c, next)
-  })
-  // Every JSON answer names its charset (c.json says only application/json).
-  app.use('*', async (c, next) => {
-    await next()
-    if (c.res.headers.get('content-type') === 'application/json') c.res.headers.set('content-type', 'application/json; charset=utf-8')
   })
   if (deps.log) app.use('*', accessLog(deps.log))
   app.use('*', identify(deps))
