@@ -10,7 +10,7 @@ async function withStore<T>(dataDir: string, fn: (store: Store) => Promise<T>): 
   try {
     return await fn(store)
   } finally {
-    store.close()
+    await store.close()
   }
 }
 

@@ -1,4 +1,4 @@
-// The trigram full-text index written in batches (src/store/dbs/fts-indexer.ts): record writes
+// The trigram full-text index written in batches (src/store/sqlite/fts-indexer.ts): record writes
 // queue the record's id, an indexing run moves queued records into the index. A search must give
 // the same answer whether a record is queued, indexed, updated since it was indexed, or deleted.
 // Proven on real SQLite files, reading the index tables through a second connection.
@@ -6,10 +6,10 @@ import Database from 'better-sqlite3'
 import {afterEach, expect, it} from 'vitest'
 import {buildQuery} from '../../src/core/dbs/query.js'
 import {planSchema, tablePlan} from '../../src/core/dbs/schema.js'
-import {FTS_BATCH} from '../../src/store/dbs/fts-indexer.js'
+import {FTS_BATCH} from '../../src/store/sqlite/fts-indexer.js'
 import {openStore} from '../../src/store/index.js'
-import {MIGRATIONS} from '../../src/store/migrations/index.js'
-import {dataFile} from '../../src/store/sqlite.js'
+import {MIGRATIONS} from '../../src/store/sqlite/migrations/index.js'
+import {dataFile} from '../../src/store/sqlite/connection.js'
 import type {Store} from '../../src/store/types.js'
 import {tempDir} from '../helpers/world.js'
 

@@ -211,7 +211,7 @@ describeBothTransports('q: short patterns scan, long ones use the trigram index,
 })
 
 /**
- * Past the first indexing batch (src/store/dbs/fts-indexer.ts: every 256th record id indexes the
+ * Past the first indexing batch (src/store/sqlite/fts-indexer.ts: every 256th record id indexes the
  * queue) some records are in the trigram index and some only queued; then records are updated and
  * deleted on both sides of that line. Every `q` must still return exactly the matching records.
  */

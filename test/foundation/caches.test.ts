@@ -1,4 +1,4 @@
-// The server keeps callers and databases in read caches keyed by the cache epoch (src/store/sqlite.ts).
+// The server keeps callers and databases in read caches keyed by the cache epoch (src/store/sqlite/connection.ts).
 // These tests change those rows from ANOTHER process while a server runs, after the server has
 // cached them, and prove the very next request sees the change.
 import Database from 'better-sqlite3'

@@ -1,4 +1,4 @@
-// `svc serve` checkpoints the WAL in a worker thread (src/store/checkpointer.ts): committed records
+// `svc serve` checkpoints the WAL in a worker thread (src/store/sqlite/checkpointer.ts): committed records
 // reach the database file itself while the server runs, without a commit having to checkpoint.
 // Observed from outside: a copy of svc.sqlite alone (no -wal) holds the records. Without the
 // checkpointer the WAL would keep them until ~40 MB of writes or the server's exit.

@@ -1,11 +1,11 @@
-// Group commit (queuedWrite in src/store/group-commit.ts): concurrent record writes share one transaction,
+// Group commit (queuedWrite in src/store/sqlite/group-commit.ts): concurrent record writes share one transaction,
 // each in its own savepoint. Proven on a real SQLite file: every acknowledged write is there, a write
 // that throws takes nothing else down, and one that fails takes back only its own changes.
 import Database from 'better-sqlite3'
 import {afterEach, expect, it} from 'vitest'
 import {openStore} from '../../src/store/index.js'
-import {queuedWrite} from '../../src/store/group-commit.js'
-import {dataFile, openSqlite} from '../../src/store/sqlite.js'
+import {queuedWrite} from '../../src/store/sqlite/group-commit.js'
+import {dataFile, openSqlite} from '../../src/store/sqlite/connection.js'
 import type {Store} from '../../src/store/types.js'
 import {tempDir} from '../helpers/world.js'
 

@@ -2,7 +2,7 @@ import {readFileSync} from 'node:fs'
 import Database from 'better-sqlite3'
 import {afterEach, expect, it} from 'vitest'
 import {openStore} from '../../src/store/index.js'
-import {dataFile} from '../../src/store/sqlite.js'
+import {dataFile} from '../../src/store/sqlite/connection.js'
 import {tempDir} from '../helpers/world.js'
 
 const opened: {close(): void}[] = []

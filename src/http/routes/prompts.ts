@@ -1,5 +1,5 @@
 import type {Context, MiddlewareHandler} from 'hono'
-import type {Principal} from '../../core/auth/permissions.js'
+import {refusal, type Principal} from '../../core/auth/permissions.js'
 import {forbidden, notFound} from '../../core/errors.js'
 import type {PromptSources, RenderedPrompt, TokenChoice} from '../../core/prompts/render-by-code.js'
 import {promptRoutes as routes} from '../../core/contract/routes.js'
@@ -8,7 +8,7 @@ import {isUuid} from '../../core/prompts/uuid.js'
 import {listFilters, mayChange, promptData} from '../../core/prompts/validate.js'
 import {findSystemFile, listSystemFiles} from '../../store/prompts/system-files.js'
 import type {AppEnv, Deps} from '../env.js'
-import {requireUser} from '../middleware/auth.js'
+import {requireCan, requireUser} from '../middleware/auth.js'
 import {createRouter, handle, param, slot} from '../contract.js'
 
 const JSON_TYPE = 'application/json; charset=utf-8'
@@ -94,9 +94,22 @@ export function promptsRoutes(deps: Deps) {
     return json(c, (await repo.list(viewerOf(user), listFilters(query))).map(toView))
   })
 
-  handle(app, routes.createPrompt, async (c, {body}) => {
-    const user = requireUser(c)
+  /** The roles table: prompts need `prompt.write`, account-wide ones `prompt.write_account` (src/core/auth/permissions.ts). */
+  const mayWriteScope = (user: Principal, scope: string) => {
+    const why = scope === 'account' ? refusal(user, 'prompt.write_account') : null
+    if (why) throw forbidden(`${why} for an account-wide prompt`)
+  }
+
+  /** Writes need `prompt.write` before anything is looked up. */
+  const writer: MiddlewareHandler<AppEnv> = async (c, next) => {
+    requireCan(c, 'prompt.write')
+    await next()
+  }
+
+  handle(app, routes.createPrompt, writer, async (c, {body}) => {
+    const user = requireCan(c, 'prompt.write')
     const data = await validated(user, body?.prompt)
+    mayWriteScope(user, data.scope)
     return json(c, toView(await repo.create(user.accountId, user.id, data)), 201)
   })
 
@@ -116,17 +129,20 @@ export function promptsRoutes(deps: Deps) {
   handle(app, routes.getPrompt, visible, async (c) => json(c, toView(loaded.get(c))))
   handle(app, routes.getPromptContent, visible, async (c) => markdown(c, loaded.get(c).content))
 
-  handle(app, routes.updatePrompt, changeable, async (c, {body}) => {
-    const user = requireUser(c)
+  handle(app, routes.updatePrompt, writer, changeable, async (c, {body}) => {
+    const user = requireCan(c, 'prompt.write')
     const existing = loaded.get(c)
+    mayWriteScope(user, existing.scope)
     const data = await validated(user, body?.prompt, existing)
+    mayWriteScope(user, data.scope)
     const updated = await repo.update(user.accountId, existing.id, data)
     if (!updated) throw notFound('prompt not found')
     return json(c, toView(updated))
   })
 
-  handle(app, routes.deletePrompt, changeable, async (c) => {
-    const user = requireUser(c)
+  handle(app, routes.deletePrompt, writer, changeable, async (c) => {
+    const user = requireCan(c, 'prompt.write')
+    mayWriteScope(user, loaded.get(c).scope)
     if (!(await repo.delete(user.accountId, loaded.get(c).id))) throw notFound('prompt not found')
     return c.body(null, 204)
   })

@@ -2,8 +2,8 @@ import {randomBytes} from 'node:crypto'
 import {validation} from '../../core/errors.js'
 import type {Kind, Scope} from '../../core/prompts/types.js'
 import {uuidv7} from '../../core/prompts/uuid.js'
-import {type Sqlite, writeTx} from '../sqlite.js'
-import type {ListFilters, PromptData, PromptRecord, PromptsRepo, Viewer} from './types.js'
+import {type Sqlite, writeTx} from './connection.js'
+import type {ListFilters, PromptData, PromptRecord, PromptsRepo, Viewer} from '../prompts/types.js'
 
 interface Row {
   id: string; account_id: number; name: string; code: string; content: string; kind: string; scope: string

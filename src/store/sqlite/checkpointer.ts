@@ -8,7 +8,7 @@
  */
 import {once} from 'node:events'
 import {Worker} from 'node:worker_threads'
-import {dataFile, sqliteAddon} from './sqlite.js'
+import {dataFile, sqliteAddon} from './connection.js'
 
 export interface Checkpointer {
   stop(): Promise<void>

@@ -3,8 +3,8 @@ import {validation} from '../../core/errors.js'
 import type {CronJob, CronWrite} from '../../core/flows/crons.js'
 import type {FlowProcess, ProcessFilter} from '../../core/flows/processes.js'
 import {CONNECTOR_KIND, type Resource, type ResourceKind, type ResourceWrite} from '../../core/flows/resources.js'
-import {type Sqlite, writeTx} from '../sqlite.js'
-import type {DueCron, FlowsRepo, NewProcess, ProcessResult, ResourceFilter} from './types.js'
+import {type Sqlite, writeTx} from './connection.js'
+import type {DueCron, FlowsRepo, NewProcess, ProcessResult, ResourceFilter} from '../flows/types.js'
 
 interface ResourceRow {
   id: number; account_id: number; kind: string; code: string; name: string; url: string | null

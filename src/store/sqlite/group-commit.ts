@@ -2,7 +2,7 @@
  * Group commit of record writes (docs/architecture.md "Storage"): the writes that arrive in one
  * turn of the event loop share one SQLite transaction.
  */
-import {runner, type Sqlite, writeTx} from './sqlite.js'
+import {runner, type Sqlite, writeTx} from './connection.js'
 
 interface QueuedWrite {
   fn: () => unknown

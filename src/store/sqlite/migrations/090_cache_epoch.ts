@@ -1,4 +1,4 @@
-import type {Migration} from './types.js'
+import type {Migration} from '../../migrations/types.js'
 
 /** Tables whose rows read caches keep (callers and their groups, databases and their schemas). */
 export const CACHED_TABLES = ['accounts', 'teams', 'departments', 'groups', 'users', 'user_teams', 'user_groups', 'tokens', 'dbs'] as const

@@ -8,8 +8,8 @@
  * A search stays exact meanwhile: its candidates are the index's matches plus every queued record,
  * and each candidate is checked against its current data.
  */
-import {queuedWrite} from '../group-commit.js'
-import type {Sqlite} from '../sqlite.js'
+import {queuedWrite} from './group-commit.js'
+import type {Sqlite} from './connection.js'
 
 /** How many records are queued before they are indexed: also about the most a search checks beyond the index. */
 export const FTS_BATCH = 256

@@ -1,4 +1,4 @@
-import type {Migration} from './types.js'
+import type {Migration} from '../../migrations/types.js'
 
 export const migration: Migration = {
   id: 1,

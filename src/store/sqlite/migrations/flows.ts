@@ -1,4 +1,4 @@
-import type {Migration} from '../migrations/types.js'
+import type {Migration} from '../../migrations/types.js'
 
 /** Migrations of the flows area: ids 60..69 are reserved for it. */
 export const migrations: Migration[] = [

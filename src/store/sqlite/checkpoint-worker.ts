@@ -1,5 +1,5 @@
 /**
- * Worker thread of `startCheckpointer` (src/store/checkpointer.ts): its own connection to the data
+ * Worker thread of `startCheckpointer` (src/store/sqlite/checkpointer.ts): its own connection to the data
  * file, running PASSIVE checkpoints. PASSIVE never waits for and never blocks the server's readers
  * or writer; it copies what it can from the WAL into the database file.
  *

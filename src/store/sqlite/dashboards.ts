@@ -1,6 +1,6 @@
 import type {LayoutItem} from '../../core/dashboards/layout.js'
-import {type Sqlite, writeTx} from '../sqlite.js'
-import type {ActiveApp, DashboardPatch, DashboardRecord, DashboardsRepo, NewDashboard, Selection} from './types.js'
+import {type Sqlite, writeTx} from './connection.js'
+import type {ActiveApp, DashboardPatch, DashboardRecord, DashboardsRepo, NewDashboard, Selection} from '../dashboards/types.js'
 
 interface Row {
   id: number
