@@ -33,16 +33,13 @@ export function peerAddress(c: Context<AppEnv>, trustProxy: boolean): string {
   return remote.startsWith('::ffff:') ? remote.slice(7) : remote
 }
 
-/** A fixed-window counter per visitor address, in memory (per server process). */
-function rateLimiter(config: {limit: number; windowSeconds: number}) {
-  const hits = new Map<string, {start: number; count: number}>()
-  return (key: string) => {
+/** A fixed window per visitor address, shared by every instance over the store (in memory on SQLite). */
+function rateLimiter(deps: Deps, config: {limit: number; windowSeconds: number}) {
+  return async (key: string) => {
     if (config.limit <= 0) return
-    const t = Date.now()
-    if (hits.size > 50_000) for (const [k, v] of hits) if (t - v.start >= config.windowSeconds * 1000) hits.delete(k)
-    const entry = hits.get(key)
-    if (!entry || t - entry.start >= config.windowSeconds * 1000) hits.set(key, {start: t, count: 1})
-    else if (++entry.count > config.limit) throw rateLimited(`too many writes; at most ${config.limit} per ${config.windowSeconds} s`)
+    if ((await deps.store.cluster.countHit('db-public-writes', key, config.windowSeconds)) > config.limit) {
+      throw rateLimited(`too many writes; at most ${config.limit} per ${config.windowSeconds} s`)
+    }
   }
 }
 
@@ -100,7 +97,7 @@ function publicShape<T>(fn: () => T): T {
 /** `GET|POST /svc/db/:db_code/:method_name`: the public methods, without authorization. */
 export function publicDbRoutes(deps: Deps) {
   const app = new Hono<AppEnv>()
-  const limit = rateLimiter(deps.dbPublicWrites ?? writeLimitFromEnv())
+  const limit = rateLimiter(deps, deps.dbPublicWrites ?? writeLimitFromEnv())
 
   const handler = async (c: Context<AppEnv>) => {
     const code = c.req.param('db_code') ?? ''
@@ -113,7 +110,7 @@ export function publicDbRoutes(deps: Deps) {
     const name = method as PublicMethod
     const params = await callParams(c)
     const ip = peerAddress(c, deps.trustProxy ?? false)
-    if (WRITES.has(name)) limit(ip)
+    if (WRITES.has(name)) await limit(ip)
 
     const needed = neededVariables(config, name)
     let cookieKey = ''
