@@ -14,10 +14,10 @@ export const pg = PG_URL !== undefined
 export const TEMPLATE_DB = 'svc_template'
 
 /**
- * Under `CI=true` with PostgreSQL, a PostgreSQL-only test may not skip silently: this fails the
- * file when the PostgreSQL half runs without what it needs.
+ * A test that needs something beyond the database (a built dist/, root for a mount…) may skip
+ * only outside CI: under `CI=true` the PostgreSQL half runs it or fails (nothing skips silently).
  */
-export const requirePgInCi = pg && process.env.CI === 'true'
+export const strictPg = pg && process.env.CI === 'true'
 
 /** `postgres://…/NAME` on the same server as `url`. */
 export function databaseUrl(name: string, url = PG_URL!): string {
