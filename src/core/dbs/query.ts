@@ -1,7 +1,8 @@
 /**
  * Turns the query parameters of the private records list, the private search and public search
- * into a validated query spec. Every field name is checked against FIELD_NAME and becomes a bound
- * JSON path (`$."name"`) or a whitelisted index column; nothing from a request is spliced into SQL.
+ * into a validated query spec. Every field name is checked against FIELD_NAME and passed to the store
+ * as a name (each driver binds it in its own JSON syntax) or a whitelisted index column; nothing from a
+ * request is spliced into SQL.
  */
 import {badRequest, FieldErrorBag} from '../errors.js'
 import {convert} from './records.js'
@@ -10,10 +11,9 @@ import {type IndexColumn, isFieldName, type SchemaPlan, tableNames, tablePlan, t
 export const DEFAULT_LIMIT = 20
 export const MAX_LIMIT = 100
 
-/** A field reference: the bound JSON path, and the index column when the field is indexed. */
+/** A field reference: the field's name (checked against FIELD_NAME), and the index column when the field is indexed. */
 export interface FieldRef {
   name: string
-  path: string
   column?: IndexColumn
 }
 
@@ -37,7 +37,7 @@ export interface TextQuery {
   fields: FieldRef[] | 'all'
 }
 
-export type SortKey = {kind: 'column'; column: 'id' | 'created_at' | 'updated_at' | IndexColumn} | {kind: 'json'; path: string}
+export type SortKey = {kind: 'column'; column: 'id' | 'created_at' | 'updated_at' | IndexColumn} | {kind: 'json'; field: string}
 
 export interface QuerySpec {
   /** undefined: every table (records list without table_name). */
@@ -50,18 +50,16 @@ export interface QuerySpec {
   fields?: string[]
   limit: number
   offset: number
-  /** Public methods: only records whose `path` equals `value`. */
-  scope?: {path: string; value: string}
+  /** Public methods: only records whose `field` holds the string `value`. */
+  scope?: {field: string; value: string}
   /** Export cursor: records with id > afterId, ascending. */
   afterId?: number
   /** Use the FTS5 trigram index for `q` (default true; false only for benchmarks). */
   useFts?: boolean
 }
 
-export const jsonPath = (name: string) => `$."${name}"`
-
 export function fieldRef(name: string, table: TablePlan | undefined): FieldRef {
-  return {name, path: jsonPath(name), column: table?.indexes[name]}
+  return {name, column: table?.indexes[name]}
 }
 
 function fieldName(raw: string, param: string, bag: FieldErrorBag): string | undefined {
@@ -120,7 +118,7 @@ function sortKey(raw: string | undefined, table: TablePlan | undefined, bag: Fie
   const field = fieldName(name, 'sort', bag)
   if (!field) return {sort: {kind: 'column', column: 'id'}, desc: true}
   const column = table?.indexes[field]
-  return {sort: column ? {kind: 'column', column} : {kind: 'json', path: jsonPath(field)}, desc}
+  return {sort: column ? {kind: 'column', column} : {kind: 'json', field}, desc}
 }
 
 function csv(raw: string | undefined, param: string, bag: FieldErrorBag): string[] | undefined {

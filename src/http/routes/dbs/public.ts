@@ -5,7 +5,7 @@ import {getSignedCookie, setSignedCookie} from 'hono/cookie'
 import {
   allowedSearchParams, methodOptions, neededVariables, publicData, type PublicMethod, type PublicMethods, scopeOf, type Visitor,
 } from '../../../core/dbs/public-methods.js'
-import {buildQuery, jsonPath, searchTable} from '../../../core/dbs/query.js'
+import {buildQuery, searchTable} from '../../../core/dbs/query.js'
 import {indexValues, validateData} from '../../../core/dbs/records.js'
 import {planSchema, tablePlan} from '../../../core/dbs/schema.js'
 import {badRequest, isSvcError, notFound, rateLimited, SvcError} from '../../../core/errors.js'
@@ -133,7 +133,7 @@ export function publicDbRoutes(deps: Deps) {
       user_name: user && user.accountId === db.account_id ? user.name || user.login : '',
     }
     const s = scopeOf(config, name, visitor)
-    const scope = s ? {path: jsonPath(s.field), value: s.value} : undefined
+    const scope = s ? {field: s.field, value: s.value} : undefined
     const plan = planSchema(db.schema)
     const repo = deps.store.dbs
     const account = db.account_id
