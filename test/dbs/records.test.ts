@@ -1,5 +1,6 @@
 import {expect, it} from 'vitest'
 import {describeBothTransports} from '../helpers/scenarios.js'
+import {pg} from '../helpers/pg.js'
 
 const typed = {
   name: 'Typed', code: 'typed',
@@ -50,7 +51,7 @@ describeBothTransports('records', undefined, (ctx) => {
     expect((await c.call('POST', `/svc/dbs/${dbId}/records.json`, {body: {record: {data: {title: 'x'}, table_name: 'x'}}})).status).toBe(422)
   })
 
-  it('index columns hold the indexed values and follow every write', async () => {
+  it.skipIf(pg)('index columns hold the indexed values and follow every write', async () => {
     const c = ctx()
     const db = (c.world.store as any).dbs.db as import('better-sqlite3').Database
     const row = () => db.prepare('SELECT idx_str_1, idx_str_2, idx_int_1, idx_int_2, idx_time_1, idx_time_2 FROM db_records WHERE db_id = ? ORDER BY id LIMIT 1').get(dbId)
@@ -107,17 +108,18 @@ describeBothTransports('records', undefined, (ctx) => {
     expect(p.json).toMatchObject({table_name: 'products', data: {sku: 'A-1', stock: 5}})
     const o = await c.call('POST', url, {body: {record: {table_name: 'orders', data: {number: '1001', placed: '2026-01-02'}}}})
     expect(o.json).toMatchObject({table_name: 'orders', data: {number: 1001}})
-    const sql = (c.world.store as any).dbs.db as import('better-sqlite3').Database
+    // The index columns themselves: SQLite storage, checked in the SQLite half only.
+    const sql = pg ? null : (c.world.store as any).dbs.db as import('better-sqlite3').Database
     // Different tables reuse the same columns.
-    expect(sql.prepare('SELECT idx_str_1, idx_int_1 FROM db_records WHERE id = ?').get(p.json.id)).toEqual({idx_str_1: 'A-1', idx_int_1: 5})
-    expect(sql.prepare('SELECT idx_int_1, idx_time_1 FROM db_records WHERE id = ?').get(o.json.id)).toEqual({idx_int_1: 1001, idx_time_1: '2026-01-02'})
+    if (sql) expect(sql.prepare('SELECT idx_str_1, idx_int_1 FROM db_records WHERE id = ?').get(p.json.id)).toEqual({idx_str_1: 'A-1', idx_int_1: 5})
+    if (sql) expect(sql.prepare('SELECT idx_int_1, idx_time_1 FROM db_records WHERE id = ?').get(o.json.id)).toEqual({idx_int_1: 1001, idx_time_1: '2026-01-02'})
     let r = await c.call('GET', `${url}?table_name=products`)
     expect(r.json.map((x: any) => x.id)).toEqual([p.json.id])
     expect((await c.call('GET', `${url}?table_name=zzz`)).json).toMatchObject({available_tables: ['products', 'orders']})
     r = await c.call('PATCH', `/svc/dbs/${shopId}/records/${p.json.id}.json`, {body: {record: {data: {stock: 'lots'}}}})
     expect(r.status).toBe(200)
     expect(r.json).toMatchObject({table_name: null, data: {sku: 'A-1', stock: 'lots'}})
-    expect(sql.prepare('SELECT idx_str_1, idx_int_1 FROM db_records WHERE id = ?').get(p.json.id)).toEqual({idx_str_1: null, idx_int_1: null})
+    if (sql) expect(sql.prepare('SELECT idx_str_1, idx_int_1 FROM db_records WHERE id = ?').get(p.json.id)).toEqual({idx_str_1: null, idx_int_1: null})
     r = await c.call('PATCH', `/svc/dbs/${shopId}/records/${p.json.id}.json`, {body: {record: {table_name: 'products', data: {stock: 'lots'}}}})
     expect(r.json).toEqual({stock: ['must be an integer']})
     r = await c.call('PATCH', `/svc/dbs/${shopId}/records/${p.json.id}.json`, {body: {record: {table_name: 'products', data: {stock: 3}}}})

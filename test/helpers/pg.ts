@@ -62,3 +62,34 @@ export async function openTestStore(dataDir: string, databaseUrl?: string): Prom
   const {openStore, openStoreAt} = await import('../../src/store/index.js')
   return databaseUrl ? openStoreAt({dataDir, databaseUrl}) : openStore(dataDir)
 }
+
+/**
+ * Raw SQL on a world's database, for the few tests that set up a state no route can (a stale
+ * build hash, a row of another area): SQLite with `?` placeholders, translated to `$n` for
+ * PostgreSQL. Returns the rows (none for a statement without a result).
+ */
+export async function rawQuery(target: {dataDir: string; databaseUrl?: string}, sql: string, params: unknown[] = []): Promise<any[]> {
+  if (target.databaseUrl) {
+    const {default: pgLib} = await import('pg')
+    const client = new pgLib.Client({connectionString: target.databaseUrl})
+    await client.connect()
+    try {
+      let n = 0
+      return (await client.query(sql.replace(/\?/g, () => `$${++n}`), params)).rows
+    } finally {
+      await client.end()
+    }
+  }
+  const {default: Database} = await import('better-sqlite3')
+  const {join} = await import('node:path')
+  const db = new Database(join(target.dataDir, 'svc.sqlite'))
+  try {
+    db.pragma('busy_timeout = 10000')
+    const statement = db.prepare(sql)
+    if (statement.reader) return statement.all(...params)
+    statement.run(...params)
+    return []
+  } finally {
+    db.close()
+  }
+}
