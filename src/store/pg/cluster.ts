@@ -16,6 +16,7 @@
  */
 import type {Pool, PoolClient, Client} from 'pg'
 import type {ClusterRepo} from '../cluster/types.js'
+import {mapPgError} from './connection.js'
 
 /** Advisory lock namespaces ('svcI', 'svcL' as int4). */
 const INSTANCE_NS = 0x73766349
@@ -155,28 +156,32 @@ export async function openPgCluster(options: PgClusterOptions): Promise<ClusterR
       const m = /^pg:(\d{1,10})$/.exec(runner)
       // Runs are stamped pg:<key> on PostgreSQL: any other name has no instance to be alive.
       if (!m) return false
-      const {rows} = await pool.query(HOLDS_LOCK, [String(INSTANCE_NS), m[1]])
+      const rows = await query(pool, HOLDS_LOCK, [String(INSTANCE_NS), m[1]])
       return rows[0].alive === true
     },
     async lead() {
-      const client = await ensureSession()
-      if (leader) return true
-      const {rows} = await client.query('SELECT pg_try_advisory_lock($1, 0) AS ok', [LEADER_NS])
-      leader = rows[0].ok === true
-      return leader
+      try {
+        const client = await ensureSession()
+        if (leader) return true
+        const {rows} = await client.query('SELECT pg_try_advisory_lock($1, 0) AS ok', [LEADER_NS])
+        leader = rows[0].ok === true
+        return leader
+      } catch (error) {
+        throw mapPgError(error)
+      }
     },
     async takeToken(bucket, k, capacity, perMinute) {
       const rate = perMinute / 60_000
-      const {rows} = await pool.query(TAKE_TOKEN, [bucket, k, capacity, rate])
+      const rows = await query(pool, TAKE_TOKEN, [bucket, k, capacity, rate])
       if (rows[0].ok) return 0
       return Math.max(1, Math.ceil((1 - Number(rows[0].n)) / rate / 1000))
     },
     async countHit(bucket, k, windowSeconds) {
-      const {rows} = await pool.query(COUNT_HIT, [bucket, k, windowSeconds * 1000])
+      const rows = await query(pool, COUNT_HIT, [bucket, k, windowSeconds * 1000])
       return Number(rows[0].n)
     },
     async expire() {
-      await pool.query(`DELETE FROM svc_rate_limits WHERE at_ms < ${NOW_MS} - $1::float8`, [EXPIRE_MS])
+      await query(pool, `DELETE FROM svc_rate_limits WHERE at_ms < ${NOW_MS} - $1::float8`, [EXPIRE_MS])
     },
     async close() {
       if (closed) return
@@ -187,6 +192,15 @@ export async function openPgCluster(options: PgClusterOptions): Promise<ClusterR
       // Ending the session releases its advisory locks (this instance's key and the leadership).
       await client?.end().catch(() => undefined)
     },
+  }
+}
+
+/** A query on the pool with the store's error mapping (a lost database is a 503, not a 500). */
+async function query(pool: Pool, sql: string, params: unknown[]): Promise<any[]> {
+  try {
+    return (await pool.query(sql, params)).rows
+  } catch (error) {
+    throw mapPgError(error)
   }
 }
 
