@@ -2,6 +2,8 @@
 # A throwaway PostgreSQL cluster for the tests: `start` prints its URL (starting it if needed),
 # `stop` stops it and removes its files, `url` prints the URL of the running one, and
 # `run CMD...` starts one, runs CMD with SVC_TEST_DATABASE_URL set, then stops and removes it.
+# `down` / `up` stop and start the server of a started cluster, keeping its files (the test of
+# PostgreSQL restarting under load uses its own cluster for that).
 #
 # Fast and unsafe on purpose (never for data you keep): initdb --no-sync, trust auth on
 # 127.0.0.1 only, fsync/synchronous_commit/full_page_writes off. Runs as the `postgres` user when
@@ -46,11 +48,16 @@ start() {
   as_owner "$bin/initdb" --no-sync -A trust -U postgres -E UTF8 --locale=C.UTF-8 -D "$dir/data" >"$dir/initdb.log" 2>&1 \
     || { cat "$dir/initdb.log" >&2; exit 1; }
   echo "$port" >"$dir/port"
-  as_owner "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 30 start -o \
-    "-c listen_addresses=127.0.0.1 -p $port -c unix_socket_directories=$dir -c max_connections=400 \
+  up
+  url
+}
+
+# Starts the server of the cluster's files (fast and unsafe settings, 127.0.0.1 on its port).
+up() {
+  as_owner "$(bindir)/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 30 start -o \
+    "-c listen_addresses=127.0.0.1 -p $(cat "$dir/port") -c unix_socket_directories=$dir -c max_connections=400 \
      -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c shared_buffers=128MB" >/dev/null \
     || { cat "$dir/server.log" >&2; exit 1; }
-  url
 }
 
 stop() {
@@ -60,6 +67,8 @@ stop() {
 
 case "${1:-}" in
   start) start ;;
+  down) as_owner "$(bindir)/pg_ctl" -D "$dir/data" -m fast -w stop >/dev/null ;;
+  up) up ;;
   stop) stop ;;
   url) running && url || { echo "pg-test-cluster: not running" >&2; exit 1; } ;;
   run)
@@ -70,5 +79,5 @@ case "${1:-}" in
     export SVC_TEST_DATABASE_URL
     "$@"
     ;;
-  *) echo "usage: $0 start|stop|url|run CMD [ARGS...]" >&2; exit 2 ;;
+  *) echo "usage: $0 start|stop|url|down|up|run CMD [ARGS...]" >&2; exit 2 ;;
 esac
