@@ -29,7 +29,7 @@ export async function insertApp(target: string | {dataDir: string; databaseUrl?:
     ? (await rawQuery(where, "SELECT column_name AS name, data_type AS type, is_nullable = 'NO' AND column_default IS NULL AS required FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = 'apps'"))
     : (await rawQuery(where, 'PRAGMA table_info(apps)')).map((c: any) => ({name: c.name, type: c.type, required: !!c.notnull && !c.pk && c.dflt_value === null}))
   const active = options.active !== false
-  const values: Record<string, unknown> = {id, account_id: accountId, name: options.name ?? 'Weather', active: where.databaseUrl ? active : active ? 1 : 0}
+  const values: Record<string, unknown> = {id, account_id: accountId, name: options.name ?? 'Weather', active: active ? 1 : 0}
   for (const c of columns) {
     if (c.name in values || !c.required) continue
     values[c.name] = /INT|numeric|double|real/i.test(c.type) ? 1
