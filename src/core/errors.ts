@@ -53,7 +53,8 @@ export const isSvcError = (e: unknown): e is SvcError => e instanceof SvcError
 
 /** Collects field messages; `throwIfAny()` raises one 422 with all of them. */
 export class FieldErrorBag {
-  readonly fields: FieldErrors = {}
+  /** No prototype: a field named `__proto__`, `constructor` or `toString` is a key like any other. */
+  readonly fields: FieldErrors = Object.create(null) as FieldErrors
   add(field: string, message: string): this {
     ;(this.fields[field] ??= []).push(message)
     return this

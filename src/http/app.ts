@@ -4,6 +4,11 @@ import {payloadTooLarge} from '../core/errors.js'
 import type {AppEnv, Deps} from './env.js'
 import {accessLog} from './middleware/access-log.js'
 import {identify} from './middleware/auth.js'
+import {consoleCsp} from './middleware/security-headers.js'
+import {securityHeaders} from './middleware/security-headers.js'
+import {appOrigin} from './app-origin/routes.js'
+import {appsFrameSrc, parseAppsUrl} from './app-origin/hosts.js'
+import {loginRoutes} from './routes/login.js'
 import {notFoundHandler, onError} from './middleware/errors.js'
 import {accountRoutes} from './routes/account.js'
 import {appsRoutes} from './routes/apps.js'
@@ -19,6 +24,10 @@ export const DEFAULT_BODY_LIMIT = 5 * 1024 * 1024
 
 /** The whole API of platform-api.md as one Hono app, used by `svc serve` and by the embedded backend. */
 export function createApp(deps: Deps) {
+  if (deps.appsUrl) {
+    parseAppsUrl(deps.appsUrl)
+    if (!deps.publicUrl) throw new Error('--apps-url needs --public-url (the main origin apps send visitors back to)')
+  }
   const app = new Hono<AppEnv>()
   app.onError(onError(deps.log))
   app.notFound(notFoundHandler)
@@ -41,6 +50,8 @@ export function createApp(deps: Deps) {
     return streamedLimit(c, next)
   })
   if (deps.log) app.use('*', accessLog(deps.log))
+  app.use('*', securityHeaders(() => consoleCsp(appsFrameSrc(deps))))
+  app.use('*', appOrigin(deps))
   app.use('*', identify(deps))
   app.route('/', meRoutes(deps))
   app.route('/', accountRoutes(deps))
@@ -49,6 +60,7 @@ export function createApp(deps: Deps) {
   app.route('/', appsRoutes(deps))
   app.route('/', dbsRoutes(deps))
   app.route('/', flowsRoutes(deps))
+  app.route('/', loginRoutes(deps))
   app.route('/', consoleRoutes())
   return app
 }

@@ -15,6 +15,8 @@ export interface ServeOptions {
   systemPromptsDir?: string
   trustProxy?: boolean
   publicUrl?: string
+  /** `--apps-url`: the origin template of apps (`https://{code}.apps.example.com`); default `http://{code}.localhost:<port>`. */
+  appsUrl?: string
   log?: (line: string) => void
 }
 
@@ -36,6 +38,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     systemPromptsDirs: [PACKAGE_SYSTEM_PROMPTS, ...(options.systemPromptsDir ? [resolve(options.systemPromptsDir)] : [])],
     trustProxy: options.trustProxy ?? false,
     publicUrl: options.publicUrl,
+    appsUrl: options.appsUrl,
     log: options.log,
   }
   const app = createApp(deps)

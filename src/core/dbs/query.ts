@@ -5,6 +5,7 @@
  * request is spliced into SQL.
  */
 import {badRequest, FieldErrorBag} from '../errors.js'
+import {dict, own} from '../safe-keys.js'
 import {convert} from './records.js'
 import {type IndexColumn, isFieldName, type SchemaPlan, tableNames, tablePlan, type TablePlan} from './schema.js'
 
@@ -59,7 +60,7 @@ export interface QuerySpec {
 }
 
 export function fieldRef(name: string, table: TablePlan | undefined): FieldRef {
-  return {name, column: table?.indexes[name]}
+  return {name, column: table ? (own(table.indexes, name) as IndexColumn | undefined) : undefined}
 }
 
 function fieldName(raw: string, param: string, bag: FieldErrorBag): string | undefined {
@@ -117,7 +118,7 @@ function sortKey(raw: string | undefined, table: TablePlan | undefined, bag: Fie
   if (name === 'id' || name === 'created_at' || name === 'updated_at') return {sort: {kind: 'column', column: name}, desc}
   const field = fieldName(name, 'sort', bag)
   if (!field) return {sort: {kind: 'column', column: 'id'}, desc: true}
-  const column = table?.indexes[field]
+  const column = table ? (own(table.indexes, field) as IndexColumn | undefined) : undefined
   return {sort: column ? {kind: 'column', column} : {kind: 'json', field}, desc}
 }
 
@@ -137,7 +138,7 @@ function filterOf(name: string, raw: string, table: TablePlan | undefined, bag: 
   const field = fieldRef(name, table)
   const param = `filter[${name}]`
   if (/[*%]/.test(raw)) return {field, op: 'like', values: [raw.split(/[*%]/).map(likeEscape).join('%')]}
-  const def = table?.fields[name]
+  const def = table ? (own(table.fields, name) as TablePlan['fields'][string] | undefined) : undefined
   if (def) {
     const c = convert(def.type, raw)
     if (!c.ok) {
@@ -194,6 +195,7 @@ export function buildQuery(input: QueryInput, table: TablePlan | undefined, decl
   let q: TextQuery | undefined
   if (input.q !== undefined && input.q !== '') {
     if (input.q.length > 500) bag.add('q', 'is too long (max 500 characters)')
+    if (input.q.includes('\0')) bag.add('q', 'must not contain a NUL character')
     const searchIn = csv(input.search_in, 'search_in', bag)
     let searched: FieldRef[] | 'all'
     if (searchIn && searchIn.length) searched = searchIn.map((n) => fieldRef(n, table))
@@ -210,7 +212,7 @@ export function buildQuery(input: QueryInput, table: TablePlan | undefined, decl
 
 /** Reads `filter[<field>]=value` pairs out of a query-string map. */
 export function filtersFromQuery(query: Record<string, string>): Record<string, string> {
-  const out: Record<string, string> = {}
+  const out = dict<string>()
   for (const [key, value] of Object.entries(query)) {
     const m = /^filter\[(.*)\]$/s.exec(key)
     if (m) out[m[1]!] = value

@@ -1,5 +1,5 @@
 import {Hono, type Context} from 'hono'
-import type {Principal} from '../../core/auth/permissions.js'
+import {refusal, type Principal} from '../../core/auth/permissions.js'
 import {forbidden, notFound} from '../../core/errors.js'
 import type {PromptSources, RenderedPrompt, TokenChoice} from '../../core/prompts/render-by-code.js'
 import {toView, viewerOf, type PromptRecord} from '../../core/prompts/types.js'
@@ -7,7 +7,7 @@ import {isUuid} from '../../core/prompts/uuid.js'
 import {listFilters, mayChange, promptData} from '../../core/prompts/validate.js'
 import {findSystemFile, listSystemFiles} from '../../store/prompts/system-files.js'
 import type {AppEnv, Deps} from '../env.js'
-import {requireUser} from '../middleware/auth.js'
+import {requireCan, requireUser} from '../middleware/auth.js'
 import {envelope, jsonObject} from '../middleware/body.js'
 
 const JSON_TYPE = 'application/json; charset=utf-8'
@@ -94,9 +94,16 @@ export function promptsRoutes(deps: Deps) {
     return json(c, records.map(toView))
   })
 
+  /** The roles table: prompts need `prompt.write`, account-wide ones `prompt.write_account` (src/core/auth/permissions.ts). */
+  const mayWriteScope = (user: Principal, scope: string) => {
+    const why = scope === 'account' ? refusal(user, 'prompt.write_account') : null
+    if (why) throw forbidden(`${why} for an account-wide prompt`)
+  }
+
   app.post('/svc/prompts.json', async (c) => {
-    const user = requireUser(c)
+    const user = requireCan(c, 'prompt.write')
     const data = await validated(c, user)
+    mayWriteScope(user, data.scope)
     return json(c, toView(await repo.create(user.accountId, user.id, data)), 201)
   })
 
@@ -125,21 +132,24 @@ export function promptsRoutes(deps: Deps) {
   })
 
   app.patch('/svc/prompts/:file', async (c) => {
-    const user = requireUser(c)
+    const user = requireCan(c, 'prompt.write')
     const id = stem(c.req.param('file'), '.json')
     if (id === null) throw notFound()
     const existing = await changeable(user, id)
+    mayWriteScope(user, existing.scope)
     const data = await validated(c, user, existing)
+    mayWriteScope(user, data.scope)
     const updated = await repo.update(user.accountId, existing.id, data)
     if (!updated) throw notFound('prompt not found')
     return json(c, toView(updated))
   })
 
   app.delete('/svc/prompts/:file', async (c) => {
-    const user = requireUser(c)
+    const user = requireCan(c, 'prompt.write')
     const id = stem(c.req.param('file'), '.json')
     if (id === null) throw notFound()
     const existing = await changeable(user, id)
+    mayWriteScope(user, existing.scope)
     if (!(await repo.delete(user.accountId, existing.id))) throw notFound('prompt not found')
     return c.body(null, 204)
   })

@@ -3,7 +3,7 @@ import {applyModuleChange} from '../../core/account/set-field.js'
 import type {Principal, Role} from '../../core/auth/permissions.js'
 import {notFound, validation} from '../../core/errors.js'
 import {deepFreeze, EpochCache, type Sqlite, writeTx} from './connection.js'
-import type {Account, AccountsRepo, NewUser, UserView} from '../accounts/types.js'
+import type {Account, AccountsRepo, NewUser, TokenKind, UserView} from '../accounts/types.js'
 
 interface AccountRow {id: number; name: string; settings: string; created_at: string}
 interface UserRow {
@@ -177,7 +177,7 @@ export class SqliteAccountsRepo implements AccountsRepo {
     return row ? toPrincipal(row) : null
   }
 
-  async createToken(userId: number, kind: 'api' | 'session' = 'api', ttlSeconds?: number): Promise<string> {
+  async createToken(userId: number, kind: TokenKind = 'api', ttlSeconds?: number): Promise<string> {
     const raw = randomBytes(32).toString('base64url')
     writeTx(this.db, () => {
       const user = this.db.prepare('SELECT account_id FROM users WHERE id = ?').get(userId) as {account_id: number} | undefined
@@ -189,7 +189,7 @@ export class SqliteAccountsRepo implements AccountsRepo {
     return raw
   }
 
-  async authenticate(rawToken: string, kind: 'api' | 'session' = 'api'): Promise<Principal | null> {
+  async authenticate(rawToken: string, kind: TokenKind = 'api'): Promise<Principal | null> {
     if (!rawToken || rawToken.length > 512) return null
     const hash = sha256(rawToken)
     const found = this.byTokenHash.get(hash, () => {

@@ -73,7 +73,8 @@ export class SqliteAppsRepo implements AppsRepo {
   }
 
   async urlCodeTaken(accountId: number, urlCode: string, exceptId?: string): Promise<boolean> {
-    return !!this.db.prepare('SELECT 1 FROM apps WHERE account_id = ? AND url_code = ? AND id != ?').get(accountId, urlCode, exceptId ?? '')
+    void accountId // url_codes are unique server-wide: an app's host and `/a/:url_code` name no account
+    return !!this.db.prepare('SELECT 1 FROM apps WHERE url_code = ? AND id != ?').get(urlCode, exceptId ?? '')
   }
 
   async create(accountId: number, userId: number, input: AppInput, build: AppBuild): Promise<AppRecord> {
@@ -81,7 +82,7 @@ export class SqliteAppsRepo implements AppsRepo {
     const at = now()
     try {
       writeTx(this.db, () => {
-        if (this.db.prepare('SELECT 1 FROM apps WHERE account_id = ? AND url_code = ?').get(accountId, input.url_code)) {
+        if (this.db.prepare('SELECT 1 FROM apps WHERE url_code = ?').get(input.url_code)) {
           throw validation({url_code: ['has already been taken']})
         }
         this.db.prepare(
@@ -108,7 +109,7 @@ export class SqliteAppsRepo implements AppsRepo {
     try {
       writeTx(this.db, () => {
         if (!this.db.prepare('SELECT 1 FROM apps WHERE account_id = ? AND id = ?').get(accountId, id)) throw notFound()
-        if (this.db.prepare('SELECT 1 FROM apps WHERE account_id = ? AND url_code = ? AND id != ?').get(accountId, input.url_code, id)) {
+        if (this.db.prepare('SELECT 1 FROM apps WHERE url_code = ? AND id != ?').get(input.url_code, id)) {
           throw validation({url_code: ['has already been taken']})
         }
         this.db.prepare(

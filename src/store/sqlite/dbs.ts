@@ -84,21 +84,25 @@ export class SqliteDbsRepo implements DbsRepo {
     return row ? toDb(row as DbRow) : null
   }
 
-  async findByCode(code: string): Promise<(DbView & {account_id: number}) | null> {
-    const row = this.db.prepare(`${DB_SELECT_NO_COUNT} WHERE d.code = ? ORDER BY d.id LIMIT 1`).get(code) as DbRow | undefined
+  async findByCode(code: string, accountId?: number): Promise<(DbView & {account_id: number}) | null> {
+    const row = (accountId === undefined
+      ? this.db.prepare(`${DB_SELECT_NO_COUNT} WHERE d.code = ? ORDER BY d.public_methods = '{}', d.id LIMIT 1`).get(code)
+      : this.db.prepare(`${DB_SELECT_NO_COUNT} WHERE d.code = ? AND d.account_id = ?`).get(code, accountId)) as DbRow | undefined
     return row ? {...toDb(row), account_id: row.account_id} : null
   }
 
-  private codeTaken(accountId: number, code: string | null, exceptId: number): void {
+  /** A code is unique in its account; a db with public methods also needs a code no other account's public db has. */
+  private codeTaken(accountId: number, code: string | null, exceptId: number, isPublic = false): void {
     if (code === null) return
-    if (this.db.prepare('SELECT 1 FROM dbs WHERE account_id = ? AND code = ? AND id != ?').get(accountId, code, exceptId)) {
+    if (this.db.prepare('SELECT 1 FROM dbs WHERE account_id = ? AND code = ? AND id != ?').get(accountId, code, exceptId) ||
+      (isPublic && this.db.prepare(`SELECT 1 FROM dbs WHERE code = ? AND account_id != ? AND public_methods != '{}'`).get(code, accountId))) {
       throw validation({code: ['has already been taken']})
     }
   }
 
   async create(accountId: number, input: DbInput): Promise<DbView> {
     const id = writeTx(this.db, () => {
-      this.codeTaken(accountId, input.code, 0)
+      this.codeTaken(accountId, input.code, 0, Object.keys(input.public_methods).length > 0)
       const t = now()
       return (this.db.prepare(
         `INSERT INTO dbs (account_id, name, code, app_id, schema, public_methods, fields, created_at, updated_at)
@@ -114,7 +118,7 @@ export class SqliteDbsRepo implements DbsRepo {
   async update(accountId: number, id: number, input: DbInput, reindex?: Indexer): Promise<DbView | null> {
     const found = writeTx(this.db, () => {
       if (!this.db.prepare('SELECT 1 FROM dbs WHERE account_id = ? AND id = ?').get(accountId, id)) return false
-      this.codeTaken(accountId, input.code, id)
+      this.codeTaken(accountId, input.code, id, Object.keys(input.public_methods).length > 0)
       this.db.prepare(
         `UPDATE dbs SET name = ?, code = ?, app_id = ?, schema = ?, public_methods = ?, fields = ?, updated_at = ?
          WHERE account_id = ? AND id = ?`,

@@ -12,25 +12,21 @@ import {badRequest, isSvcError, notFound, rateLimited, SvcError} from '../../../
 import type {RecordView} from '../../../store/dbs/types.js'
 import type {AppEnv, Deps} from '../../env.js'
 import {jsonObject} from '../../middleware/body.js'
+import {clientIp, IN_PROCESS_IP, isHttps} from '../../client-ip.js'
+import {dict} from '../../../core/safe-keys.js'
+import {MAX_JSON_DEPTH, nestedDeeperThan} from '../../../core/json-depth.js'
 
 export const VISITOR_COOKIE = 'svc_visitor'
 export const VISITOR_COOKIE_MAX_AGE = 30 * 24 * 3600
-/** The address of an in-process request (no socket): the embedded CLI and tests. */
-export const IN_PROCESS_IP = '127.0.0.1'
+export {IN_PROCESS_IP}
 
 const WRITES = new Set<PublicMethod>(['create', 'update', 'delete'])
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v)
 const shape = (r: RecordView) => ({id: r.id, data: r.data, created_at: r.created_at, updated_at: r.updated_at})
 
-/** `{ip}`: X-Forwarded-For (first hop) only with trustProxy; else the socket's peer; in-process: 127.0.0.1. */
+/** `{ip}`: the client address by the server's one rule (src/http/client-ip.ts). */
 export function peerAddress(c: Context<AppEnv>, trustProxy: boolean): string {
-  if (trustProxy) {
-    const forwarded = c.req.header('x-forwarded-for')?.split(',')[0]?.trim()
-    if (forwarded) return forwarded
-  }
-  const remote = c.env?.incoming?.socket?.remoteAddress
-  if (!remote) return IN_PROCESS_IP
-  return remote.startsWith('::ffff:') ? remote.slice(7) : remote
+  return clientIp(c, {trustProxy})
 }
 
 /** A fixed window per visitor address, shared by every instance over the store (in memory on SQLite). */
@@ -50,8 +46,9 @@ export function writeLimitFromEnv(value = process.env.SVC_DB_PUBLIC_WRITES): {li
 
 /** Parameters of a public call: the query string, overlaid by a JSON body (POST). `data[f]` query keys build `data`. */
 async function callParams(c: Context<AppEnv>): Promise<Record<string, unknown>> {
-  const params: Record<string, unknown> = {}
-  const data: Record<string, unknown> = {}
+  // No prototype: a `__proto__` or `constructor` key in the query or the body is a plain key.
+  const params = dict<unknown>()
+  const data = dict<unknown>()
   for (const [k, v] of Object.entries(c.req.query())) {
     const m = /^data\[(.+)\]$/.exec(k)
     if (m) data[m[1]!] = v
@@ -63,15 +60,23 @@ async function callParams(c: Context<AppEnv>): Promise<Record<string, unknown>> 
     } catch {
       throw badRequest('"data" must be a JSON object')
     }
+    if (nestedDeeperThan(params.data)) throw badRequest(`"data" nests deeper than ${MAX_JSON_DEPTH} levels`)
   } else if (Object.keys(data).length) params.data = data
   if (c.req.method === 'POST') Object.assign(params, await jsonObject(c))
   return params
 }
 
-const str = (v: unknown) => (v === undefined || v === null ? undefined : String(v))
+/** A parameter as text: strings, numbers and booleans; anything else (an object, an array) is a 422 naming it. */
+function str(v: unknown, name: string): string | undefined {
+  if (v === undefined || v === null) return undefined
+  if (typeof v === 'string') return v
+  if (typeof v === 'number' || typeof v === 'boolean') return String(v)
+  const message = `"${name}" must be a string or a number`
+  throw new SvcError('validation', 422, message, {error: message, fields: {[name]: ['must be a string or a number']}})
+}
 
 function idParam(v: unknown): number {
-  const s = str(v)?.trim()
+  const s = str(v, 'id')?.trim()
   if (!s || !/^\d{1,15}$/.test(s)) throw notFound('record not found')
   return Number(s)
 }
@@ -102,7 +107,8 @@ export function publicDbRoutes(deps: Deps) {
   const handler = async (c: Context<AppEnv>) => {
     const code = c.req.param('db_code') ?? ''
     const method = c.req.param('method_name') ?? ''
-    const db = code.length <= 64 ? await deps.store.dbs.findByCode(code) : null
+    // On an app's origin only its own account's dbs answer (src/http/app-origin/).
+    const db = code.length <= 64 ? await deps.store.dbs.findByCode(code, c.get('hostedApp')?.account_id) : null
     if (!db) throw notFound('database not found')
     const config = db.public_methods as PublicMethods
     const options = methodOptions(config, method)
@@ -122,7 +128,7 @@ export function publicDbRoutes(deps: Deps) {
         // Absent, forged or altered: a new visitor.
         cookieKey = randomBytes(18).toString('base64url')
         await setSignedCookie(c, VISITOR_COOKIE, cookieKey, secret, {
-          httpOnly: true, sameSite: 'Lax', path: '/', maxAge: VISITOR_COOKIE_MAX_AGE, secure: new URL(c.req.url).protocol === 'https:',
+          httpOnly: true, sameSite: 'Lax', path: '/', maxAge: VISITOR_COOKIE_MAX_AGE, secure: isHttps(c, deps),
         })
       }
     }
@@ -140,7 +146,7 @@ export function publicDbRoutes(deps: Deps) {
 
     switch (name) {
       case 'list': {
-        const spec = buildQuery({limit: str(params.limit), offset: str(params.offset)}, undefined, plan.declared)
+        const spec = buildQuery({limit: str(params.limit, 'limit'), offset: str(params.offset, 'offset')}, undefined, plan.declared)
         return c.json((await repo.query(account, db.id, {...spec, scope})).map(shape))
       }
       case 'get': {
@@ -150,7 +156,7 @@ export function publicDbRoutes(deps: Deps) {
       }
       case 'search': {
         const allowed = allowedSearchParams(options)
-        const pick = (k: string) => (allowed.has(k) ? str(params[k]) : undefined)
+        const pick = (k: string) => (allowed.has(k) ? str(params[k], k) : undefined)
         const {tableName, table} = searchTable(plan, pick('table_name'))
         const spec = buildQuery({q: pick('q'), sort: pick('sort'), limit: pick('limit'), offset: pick('offset')}, table, plan.declared)
         return c.json((await repo.query(account, db.id, {...spec, tableName, scope})).map(shape))

@@ -24,7 +24,10 @@ export function connectorRoutes(deps: Deps) {
   app.on(['GET', 'POST'], '/svc/connector/:code/:method', async (c) => {
     const code = c.req.param('code')
     const name = c.req.param('method')
-    const found = CODE_RE.test(code) && METHOD_NAME_RE.test(name) ? await deps.store.flows.findConnector(code) : null
+    const hosted = c.get('hostedApp')
+    const any = CODE_RE.test(code) && METHOD_NAME_RE.test(name) ? await deps.store.flows.findConnector(code) : null
+    // On an app's origin only its own account's connectors answer (src/http/app-origin/).
+    const found = any && (!hosted || any.accountId === hosted.account_id) ? any : null
     const method = found ? connectorMethod(found.resource, name) : undefined
     const user = c.get('user')
     const ownAccount = !!found && !!user && user.accountId === found.accountId

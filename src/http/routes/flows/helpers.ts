@@ -4,7 +4,8 @@ import {forbidden, notFound, payloadTooLarge, rateLimited} from '../../../core/e
 import {jsonBytes} from '../../../core/flows/data.js'
 import {isUuid} from '../../../core/flows/processes.js'
 import type {AppEnv, Deps} from '../../env.js'
-import {requireUser} from '../../middleware/auth.js'
+import {requireCan} from '../../middleware/auth.js'
+import {clientIp} from '../../client-ip.js'
 
 /** `12.json` (route param) → 12; anything else is a 404. */
 export function intParam(c: Context<AppEnv>, name: string): number {
@@ -21,20 +22,14 @@ export function uuidParam(c: Context<AppEnv>, name: string): string {
   return raw.toLowerCase()
 }
 
-/** A signed-in user who may change resources (every role but `guest`). */
+/** A signed-in user who may change connectors and flows (the roles table's `resource.write`). */
 export function requireWriter(c: Context<AppEnv>): Principal {
-  const user = requireUser(c)
-  if (user.role === 'guest') throw forbidden('guests cannot change connectors, flows or crons')
-  return user
+  return requireCan(c, 'resource.write')
 }
 
-/** The `{ip}` of decisions.md: the peer address; the last X-Forwarded-For entry only with --trust-proxy. */
+/** The `{ip}` of decisions.md, by the server's one client-address rule (src/http/client-ip.ts). */
 export function clientAddress(c: Context<AppEnv>, deps: Deps): string {
-  if (deps.trustProxy) {
-    const forwarded = c.req.header('x-forwarded-for')?.split(',').map((s) => s.trim()).filter(Boolean)
-    if (forwarded?.length) return forwarded[forwarded.length - 1]!
-  }
-  return c.env?.incoming?.socket?.remoteAddress ?? 'local'
+  return clientIp(c, deps)
 }
 
 /** A token bucket per client address, shared by every instance over the store (see ClusterRepo.takeToken). */
