@@ -9,6 +9,8 @@
 # 127.0.0.1 only, fsync/synchronous_commit/full_page_writes off. Runs as the `postgres` user when
 # started as root (initdb refuses root). Needs Debian's `postgresql` package (or any initdb/pg_ctl
 # on PATH). The cluster lives in $SVC_PG_TEST_DIR (default: one per checkout under /tmp).
+# SVC_PG_TEST_SAFE=1 keeps PostgreSQL's durable defaults (fsync, synchronous_commit,
+# full_page_writes on): bench/dbs-pg.js measures with those, as a production server runs.
 set -euo pipefail
 
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -54,9 +56,11 @@ start() {
 
 # Starts the server of the cluster's files (fast and unsafe settings, 127.0.0.1 on its port).
 up() {
+  local unsafe="-c fsync=off -c synchronous_commit=off -c full_page_writes=off"
+  [ "${SVC_PG_TEST_SAFE:-}" = 1 ] && unsafe=""
   as_owner "$(bindir)/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 30 start -o \
     "-c listen_addresses=127.0.0.1 -p $(cat "$dir/port") -c unix_socket_directories=$dir -c max_connections=400 \
-     -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c shared_buffers=128MB" >/dev/null \
+     $unsafe -c shared_buffers=256MB" >/dev/null \
     || { cat "$dir/server.log" >&2; exit 1; }
 }
 
