@@ -44,6 +44,7 @@ start() {
   rm -rf "$dir"
   mkdir -p "$dir"
   [ "$(id -u)" = 0 ] && chown postgres: "$dir"
+  as_owner test -w "$dir" || { echo "pg-test-cluster: the cluster's owner cannot write $dir (a parent folder is closed to it); use a folder right under /tmp" >&2; exit 1; }
   local bin port
   bin="$(bindir)"
   port="${SVC_PG_TEST_PORT:-$(node -e "const s=require('net').createServer().listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})")}"

@@ -3,6 +3,7 @@
 // back, the same `svc serve` serves again without a restart; no acknowledged write is lost.
 // The test stops and starts a cluster of its own (scripts/pg-test-cluster.sh), never the shared one.
 import {execFileSync} from 'node:child_process'
+import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {fileURLToPath} from 'node:url'
 import {afterAll, expect, it} from 'vitest'
@@ -11,7 +12,8 @@ import {openTestStore, pg, rawQuery} from '../helpers/pg.js'
 import {tempDir} from '../helpers/world.js'
 
 const SCRIPT = join(fileURLToPath(new URL('../..', import.meta.url)), 'scripts', 'pg-test-cluster.sh')
-const clusterDir = join(tempDir('svc-pg-restart-'), 'cluster')
+// Right under the temp folder: the cluster's owner (postgres) cannot enter mkdtemp's private folders.
+const clusterDir = join(tmpdir(), `svc-pg-restart-${process.pid}-${Date.now()}`)
 const cluster = (command: string) => execFileSync(SCRIPT, [command], {env: {...process.env, SVC_PG_TEST_DIR: clusterDir}, encoding: 'utf8'}).trim()
 
 let server: ServeProcess | undefined
