@@ -6,6 +6,7 @@
 // cores), and a rare `q` fragment with no early hits (the first records' names, newest first)
 // through the pg_trgm candidate filter against a LIKE scan of every record.
 //
+// SVC_BENCH_SKIP_CREATE=1 measures import and queries only.
 // PostgreSQL: $SVC_BENCH_DATABASE_URL (an empty database), else a throwaway cluster started by
 // scripts/pg-test-cluster.sh with PostgreSQL's durable defaults (SVC_PG_TEST_SAFE=1: fsync and
 // synchronous_commit on), removed at the end.
@@ -122,7 +123,33 @@ try {
   await store.close()
   log('queries done')
 
-  // 3. Create throughput over HTTP: one instance with 32 connections, then three with 11/11/10 at once.
+  const create = process.env.SVC_BENCH_SKIP_CREATE === '1' ? undefined : await createThroughput(token, url)
+  await admin.end()
+
+  console.log(JSON.stringify({
+    machine: machine(), size: SIZE, postgres: process.env.SVC_BENCH_DATABASE_URL ? 'given server' : 'throwaway cluster, durable defaults',
+    import: {ms: Math.round(importMs), records_per_s: Math.round(SIZE / (importMs / 1000)), database_mb: Math.round(dbBytes / 2 ** 20)},
+    filter_indexed_unique_email: stats(filterEmail),
+    filter_indexed_city_newest_20: stats(filterCity),
+    filter_indexed_age_newest_20: stats(filterAge),
+    q_fragment_http_trigram: stats(qHttp),
+    q_fragment_store_trigram: stats(qTrgm),
+    q_fragment_store_scan_no_trigram: {...stats(qScan), runs: scanRuns},
+    q_rare_no_early_hits_http_trigram: {...stats(qRareHttp), hits_first_query: rareHits},
+    q_rare_no_early_hits_store_like_scan: {...stats(qRareScan), runs: scanRuns},
+    q_common_3_chars_http_trigram: stats(qCommon),
+    create_http_32_connections: create,
+    targets: {filter_p50_ms: 2, q_rare_p50_ms: 5, three_to_one: 2},
+  }, null, 2))
+} finally {
+  for (const child of children) child.kill('SIGTERM')
+  await new Promise((r) => setTimeout(r, 500))
+  if (!process.env.SVC_BENCH_DATABASE_URL) cluster('stop')
+  rmSync(dir, {recursive: true, force: true})
+}
+
+/** Create throughput over HTTP: one instance with 32 connections, then three with 11/11/10 at once (rounds alternate, median). */
+async function createThroughput(token, url) {
   const serve = (n) => new Promise((resolve, reject) => {
     const dataDir = join(dir, `instance-${n}`)
     const child = spawn(process.execPath, [join(root, 'bin', 'run.js'), 'serve', '--port', '0', '--data', dataDir, '--database-url', url, '--quiet'], {stdio: ['ignore', 'pipe', 'inherit']})
@@ -154,31 +181,10 @@ try {
   }
   const median = (runs) => ({...[...runs].sort((a, b) => a.req_per_s - b.req_per_s)[Math.floor(runs.length / 2)], rounds_req_per_s: runs.map((r) => r.req_per_s)})
   const [one, three] = [median(rounds.one), median(rounds.three)]
-  await admin.end()
-
-  console.log(JSON.stringify({
-    machine: machine(), size: SIZE, postgres: process.env.SVC_BENCH_DATABASE_URL ? 'given server' : 'throwaway cluster, durable defaults',
-    import: {ms: Math.round(importMs), records_per_s: Math.round(SIZE / (importMs / 1000)), database_mb: Math.round(dbBytes / 2 ** 20)},
-    filter_indexed_unique_email: stats(filterEmail),
-    filter_indexed_city_newest_20: stats(filterCity),
-    filter_indexed_age_newest_20: stats(filterAge),
-    q_fragment_http_trigram: stats(qHttp),
-    q_fragment_store_trigram: stats(qTrgm),
-    q_fragment_store_scan_no_trigram: {...stats(qScan), runs: scanRuns},
-    q_rare_no_early_hits_http_trigram: {...stats(qRareHttp), hits_first_query: rareHits},
-    q_rare_no_early_hits_store_like_scan: {...stats(qRareScan), runs: scanRuns},
-    q_common_3_chars_http_trigram: stats(qCommon),
-    create_http_32_connections: {
-      rounds: ROUNDS, seconds_per_round: SECONDS,
-      one_instance: one,
-      three_instances: three,
-      ratio_three_to_one: +(three.req_per_s / one.req_per_s).toFixed(2),
-    },
-    targets: {filter_p50_ms: 2, q_rare_p50_ms: 5, three_to_one: 2},
-  }, null, 2))
-} finally {
-  for (const child of children) child.kill('SIGTERM')
-  await new Promise((r) => setTimeout(r, 500))
-  if (!process.env.SVC_BENCH_DATABASE_URL) cluster('stop')
-  rmSync(dir, {recursive: true, force: true})
+  return {
+    rounds: ROUNDS, seconds_per_round: SECONDS,
+    one_instance: one,
+    three_instances: three,
+    ratio_three_to_one: +(three.req_per_s / one.req_per_s).toFixed(2),
+  }
 }
