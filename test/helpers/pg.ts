@@ -13,12 +13,6 @@ export const pg = PG_URL !== undefined
 /** The template every test database is cloned from (migrated once per run). */
 export const TEMPLATE_DB = 'svc_template'
 
-/**
- * A test that needs something beyond the database (a built dist/, root for a mount…) may skip
- * only outside CI: under `CI=true` the PostgreSQL half runs it or fails (nothing skips silently).
- */
-export const strictPg = pg && process.env.CI === 'true'
-
 /** `postgres://…/NAME` on the same server as `url`. */
 export function databaseUrl(name: string, url = PG_URL!): string {
   const u = new URL(url)
