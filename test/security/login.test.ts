@@ -115,12 +115,11 @@ describe('one client-address rule', () => {
       await call('POST', '/svc/resources.json', {body: {resource: {kind: 'svc/custom_flow', code: 'f', name: 'f', fields: {program: []}}}})
       const app = await call('POST', '/svc/apps.json', {body: {app: {name: 'ip', app_engine: 'html', css_engine: 'none', public: true, source_code: 'x',
         actions: [{action: 'go', flow_code: 'f', public: true}]}}})
-      const statuses: number[] = []
-      for (let i = 0; i < 31; i++) {
-        statuses.push((await call('POST', `/svc/apps/${app.json.id}/action/go`, {as: null, body: {}, headers: {'x-forwarded-for': `10.9.${i}.1, 203.0.113.8`}})).status)
-      }
-      expect(statuses.slice(0, 30).every((s) => s === 200)).toBe(true)
-      expect(statuses[30]).toBe(429)
+      // 40 at once from one client behind 40 forged left-hand hops: the bucket holds 30 (refilled at 30 a minute).
+      const statuses = await Promise.all(Array.from({length: 40}, (_, i) =>
+        call('POST', `/svc/apps/${app.json.id}/action/go`, {as: null, body: {}, headers: {'x-forwarded-for': `10.9.${i}.1, 203.0.113.8`}}).then((r) => r.status)))
+      expect(statuses.filter((s) => s === 429).length).toBeGreaterThan(0)
+      expect(statuses.filter((s) => s !== 200 && s !== 429)).toEqual([])
     } finally {
       await transport.close()
       await world.close()

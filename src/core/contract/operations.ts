@@ -37,7 +37,6 @@ export const OPERATIONS = {
   getAppActionStatus: {method: 'get', path: '/svc/apps/{id}/action/{name}/status'},
   // app pages (HTML)
   appPage: {method: 'get', path: '/a/{url_code}'},
-  appAsset: {method: 'get', path: '/a/{url_code}/{asset}'},
   appLibrary: {method: 'get', path: '/_svc/lib/{name}'},
   loginPage: {method: 'get', path: '/svc/login'},
   login: {method: 'post', path: '/svc/login'},

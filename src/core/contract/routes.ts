@@ -187,17 +187,11 @@ export const appRoutes = {
 export const pageRoutes = {
   appPage: createRoute({
     ...operation('appPage'), tags: ['pages'], security: PUBLIC,
-    summary: 'The page of an app (by url_code or id); a private app needs a signed-in member of its account',
+    summary: "Hands over to the app's own origin (by url_code or id): a member of its account through a one-use sign-in there, " +
+      'anyone else as a visitor; a private app first sends others to the login page. The page and its assets are served on ' +
+      'the app origin only (docs/security.md)',
     request: {params: params('url_code')},
-    responses: {200: html('The app page'), 302: redirect('Not signed in: to the login page'), 404: html('No app here')},
-  }),
-  appAsset: createRoute({
-    ...operation('appAsset'), tags: ['pages'], security: PUBLIC, summary: 'Compiled script or style of an app (`app.<hash>.js|css`)',
-    request: {params: params('url_code', 'asset')},
-    responses: {
-      200: {description: 'The asset', content: {'text/javascript': {schema: z.string()}, 'text/css': {schema: z.string()}}},
-      404: json(ErrorBody, 'Unknown asset'),
-    },
+    responses: {302: redirect("To the app's origin, or (private app, not a member) to the login page"), 404: html('No app here')},
   }),
   appLibrary: createRoute({
     ...operation('appLibrary'), tags: ['pages'], security: PUBLIC, summary: 'A library the server serves to app pages (offline)',
@@ -212,7 +206,8 @@ export const pageRoutes = {
   login: createRoute({
     ...operation('login'), tags: ['pages'], security: PUBLIC, summary: 'Sign in with a token: sets the session cookie',
     request: {body: {content: {'application/x-www-form-urlencoded': {schema: {type: 'object', properties: {token: {type: 'string'}, next: {type: 'string'}}}}}}},
-    responses: {303: redirect('Signed in: to `next`'), 401: html('Invalid token'), 403: json(ErrorBody, 'Cross-origin form')},
+    responses: {303: redirect('Signed in: to `next`'), 401: html('Invalid token'), 403: json(ErrorBody, 'Cross-origin form'),
+      429: json(ErrorBody, 'Too many sign-in attempts from this address (`Retry-After`)')},
   }),
   logout: createRoute({
     ...operation('logout'), tags: ['pages'], security: PUBLIC, summary: 'Sign out (ends the session)',
