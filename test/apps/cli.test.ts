@@ -2,7 +2,7 @@ import {existsSync, readFileSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {svc, svcServe, type ServeProcess} from '../helpers/cli.js'
-import {tempDir} from '../helpers/world.js'
+import {fetchWithHost, tempDir} from '../helpers/world.js'
 
 // Each call starts the real binary; a create compiles in a fresh process: generous timeouts for a busy 2-core machine.
 describe('svc app: embedded (--data) and remote (--url --token)', {timeout: 180_000}, () => {
@@ -38,7 +38,11 @@ describe('svc app: embedded (--data) and remote (--url --token)', {timeout: 180_
     expect(list.stdout).toContain('counter')
     const got = await remote(['app', 'get', 'counter', '--json'])
     expect(got.json.id).toBe(r.json.id)
-    const page = await fetch(`${server!.url}/a/counter`)
+    // `/a/` hands over to the app's own origin (Node cannot resolve *.localhost: reach it by Host header).
+    const hand = await fetch(`${server!.url}/a/counter`, {redirect: 'manual'})
+    const appUrl = new URL(hand.headers.get('location')!)
+    expect(appUrl.hostname).toBe('counter.localhost')
+    const page = await fetchWithHost(server!.url, appUrl)
     expect(await page.text()).toContain('SvcAppContext')
   })
 

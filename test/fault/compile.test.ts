@@ -1,5 +1,6 @@
 // A compile that fails is a clear 422 and changes nothing: the app keeps its source, its build and
 // the page it serves, through update and replace alike.
+import {openApp} from '../helpers/app-origin.js'
 import {expect, it, vi} from 'vitest'
 import {describeBothTransports} from '../helpers/scenarios.js'
 
@@ -13,8 +14,9 @@ describeBothTransports('a failing compile', undefined, (ctx) => {
     const created = await ctx().call('POST', '/svc/apps.json', {body: {app: {name: 'Counter', url_code: 'counter', app_engine: 'svelte', css_engine: 'none', public: true, source_code: GOOD}}})
     expect(created.status, created.text).toBe(201)
     const id = created.json.id
-    const pageBefore = await ctx().call('GET', '/a/counter', {as: null})
-    expect(pageBefore.status).toBe(200)
+    // The page lives on the app's own origin (`/a/` hands over): openApp follows it there.
+    const pageBefore = await openApp(ctx().transport, '/a/counter')
+    expect(pageBefore.res.status).toBe(200)
 
     const update = await ctx().call('PATCH', `/svc/apps/${id}.json`, {body: {app: {source_code: BROKEN, name: 'Renamed'}}})
     expect(update.status).toBe(422)
@@ -26,8 +28,8 @@ describeBothTransports('a failing compile', undefined, (ctx) => {
     expect(after.json.source_code).toBe(GOOD)
     expect(after.json.name).toBe('Counter')
     expect(after.json.updated_at).toBe(created.json.updated_at)
-    const pageAfter = await ctx().call('GET', '/a/counter', {as: null})
-    expect(pageAfter.text).toBe(pageBefore.text)
+    const pageAfter = await openApp(ctx().transport, '/a/counter')
+    expect(pageAfter.html).toBe(pageBefore.html)
   })
 })
 

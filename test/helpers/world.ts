@@ -140,7 +140,7 @@ export async function overHttp(app: SvcApp): Promise<Transport> {
 }
 
 /** Node's fetch neither resolves `*.localhost` nor lets a Host header through: a plain http.request does both. */
-async function fetchWithHost(origin: string, url: URL, init: RequestInit = {}): Promise<Response> {
+export async function fetchWithHost(origin: string, url: URL, init: RequestInit = {}): Promise<Response> {
   const {request} = await import('node:http')
   const server = new URL(origin)
   const headers: Record<string, string> = {}
