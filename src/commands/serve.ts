@@ -13,11 +13,18 @@ export default class Serve extends SvcCommand {
     'trust-proxy': Flags.boolean({description: 'take the client address from X-Forwarded-For', default: false}),
     'public-url': Flags.string({description: 'base URL the platform is reached at (ACCOUNT_URL in prompts)', env: 'SVC_PUBLIC_URL'}),
     quiet: Flags.boolean({description: 'no request log', default: false}),
+    'allow-connector-hosts': Flags.string({
+      description: 'hosts, addresses or CIDR ranges connectors may reach although private or loopback (comma-separated; * for any)',
+      env: 'SVC_ALLOW_CONNECTOR_HOSTS', multiple: true, delimiter: ',',
+    }),
+    quota: Flags.string({description: 'change a quota or limit: NAME=NUMBER (repeatable; names and defaults in docs/reliability.md)', multiple: true}),
+    'cron-seconds': Flags.boolean({description: 'allow crons to run every second (default: at most once a minute)', default: false}),
   }
 
   async run() {
     const {flags} = await this.parse(Serve)
     const {startServer} = await import('../http/serve.js')
+    const {parseQuotas} = await import('../core/quotas.js')
     const log = (line: string) => process.stderr.write(line + '\n')
     const server = await startServer({
       dataDir: flags.data,
@@ -27,6 +34,8 @@ export default class Serve extends SvcCommand {
       trustProxy: flags['trust-proxy'],
       publicUrl: flags['public-url'],
       log: flags.quiet ? undefined : log,
+      allowConnectorHosts: flags['allow-connector-hosts'],
+      quotas: {...(flags['cron-seconds'] ? {cron_min_interval_seconds: 1} : {}), ...parseQuotas(flags.quota ?? [])},
     })
     const account = await server.store.accounts.firstAccount()
     if (!account || !(await server.store.accounts.defaultUser(account.id))) {
