@@ -3,6 +3,8 @@ import {defineConfig} from 'vitest/config'
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
+    // The default output, then a notice below it when browser tests were skipped (test/helpers/browser.ts).
+    reporters: ['default', './test/helpers/browser-reporter.ts'],
     // Each test file in a child process of its own: the in-process CLI runs (test/helpers/cli.ts)
     // swap process-wide state (cwd, env, stdio), which worker threads could not do.
     pool: 'forks',
