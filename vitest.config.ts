@@ -10,6 +10,8 @@ export default defineConfig({
     pool: 'forks',
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    // With SVC_TEST_DATABASE_URL: the migrated template database each world is cloned from.
+    globalSetup: ['test/helpers/pg-setup.ts'],
     // Two cores here: a few files at a time keeps CLI and browser tests from starving each other.
     maxWorkers: 2,
   },

@@ -53,6 +53,21 @@ describe('svc app dev: Vite HMR in the app shell, --push to the embedded backend
     }
   })
 
+  it('--port that is in use is an error (exit 2, naming the port), not a silent move to another port', async () => {
+    const {createServer} = await import('node:net')
+    const busy = createServer()
+    await new Promise<void>((done) => busy.listen(0, '127.0.0.1', done))
+    const port = (busy.address() as {port: number}).port
+    try {
+      const r = await svc(['app', 'dev', dir, '--port', String(port), '--data', data])
+      expect(r.code, r.stdout + r.stderr).toBe(2)
+      expect(r.stderr).toContain(`port ${port} is in use`)
+      expect(r.stderr).toContain('--port 0')
+    } finally {
+      busy.close()
+    }
+  })
+
   it('--json prints a ready event with the URL, then one JSON object per line', async () => {
     const child = spawn(process.execPath, [BIN, 'app', 'dev', dir, '--port', '0', '--json', '--data', data], {env: cliEnv()})
     let out = ''
@@ -111,13 +126,17 @@ describe('svc app dev: Vite HMR in the app shell, --push to the embedded backend
     }
   })
 
-  itWithChromium('a compile error shows in the browser overlay and a push is refused with the line', async () => {
+  itWithChromium('a compile error shows in the browser overlay and in the terminal, and a push is refused with the line', async () => {
     const page = await chrome!.context.newPage()
     await page.goto(dev!.url)
     await page.getByText('Hello Ada').waitFor({timeout: 20_000})
     const source = join(dir, 'App.svelte')
     writeFileSync(source, readFileSync(source, 'utf8').replace('</main>', '</mian>'))
-    await page.locator('vite-error-overlay').waitFor({state: 'attached', timeout: 20_000})
+    const overlay = page.locator('#svc-dev-error')
+    await overlay.waitFor({state: 'attached', timeout: 20_000})
+    expect(await overlay.textContent()).toContain('App.svelte')
+    expect(await overlay.textContent()).not.toContain('vite.config')
+    await expect.poll(() => dev!.lines().some((l) => /compile error in App\.svelte:\d+:\d+/.test(l)), {timeout: 20_000}).toBe(true)
     await expect.poll(() => dev!.lines().some((l) => /^push refused: source_code line \d+, column \d+/.test(l)), {timeout: 20_000}).toBe(true)
     await page.close()
   })

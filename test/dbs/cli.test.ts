@@ -87,10 +87,10 @@ for (const mode of ['embedded', 'remote'] as const) {
       // Every search flag reaches the API: q, filter (exact and pattern), sort, fields, limit.
       r = await run(['db', 'search', code, '--q', 'a', '--filter', 'age=37', '--filter', 'city=BER*', '--sort', '-age', '--fields', 'name', '--limit', '5', '--json'])
       expect(r.json).toEqual([{name: 'Ada', id, created_at: expect.any(String), updated_at: expect.any(String)}])
-      r = await run(['db', 'records', 'delete', code, String(id)])
+      r = await run(['db', 'records', 'delete', code, String(id), '--yes'])
       expect(r.code).toBe(0)
       if (remote) {
-        r = await run(['db', 'records', 'delete', code, String(id)])
+        r = await run(['db', 'records', 'delete', code, String(id), '--yes'])
         expect(r.code).toBe(4)
       }
     })
@@ -138,7 +138,7 @@ for (const mode of ['embedded', 'remote'] as const) {
         expect(existsSync(join(dir, 'none.ndjson'))).toBe(false)
         expect(readdirSync(dir).filter((f) => f.includes('.tmp'))).toEqual([])
       }
-      r = await run(['db', 'delete', `${code}-copy`])
+      r = await run(['db', 'delete', `${code}-copy`, '--yes'])
       expect(r.code, r.stderr).toBe(0)
     })
 
