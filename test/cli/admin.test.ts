@@ -20,7 +20,7 @@ describe('svc admin with profiles', {timeout: 120_000}, () => {
     server = await svcServe(data)
     const login = await svc(['login', '--url', server.url, '--token', adaToken, '--name', 'prod'], {env: {SVC_CONFIG_DIR: config}})
     expect(login.code, login.stderr).toBe(0)
-  })
+  }, 300_000)
   afterAll(async () => {
     await server?.stop()
   })

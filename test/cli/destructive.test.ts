@@ -19,8 +19,7 @@ describe('confirmation of destructive commands', {timeout: 180_000}, () => {
     writeFileSync(join(work, 'x.js'), 'document.body.textContent = "x"')
     expect((await run('app', 'create', '--name', 'X', '--file', 'x.js', '--url-code', 'x')).code).toBe(0)
     expect((await run('prompt', 'create', '--name', 'P', '--code', 'p', '--content', 'hi')).code).toBe(0)
-  })
-
+  }, 300_000)
   it('without a terminal and without --yes, every delete refuses with exit 2 and deletes nothing', async () => {
     const cases: [string[], string[]][] = [
       [['db', 'delete', 'tmp'], ['db', 'get', 'tmp']],

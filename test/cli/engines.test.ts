@@ -18,7 +18,7 @@ describe('app engines through the CLI', {timeout: 180_000}, () => {
     const ada = await svc(['admin', 'user', 'add', 'ada', '--role', 'admin', '--data', data, '--json'])
     server = await svcServe(data)
     remote = ['--url', server.url, '--token', ada.json.token]
-  })
+  }, 300_000)
   afterAll(async () => {
     await server?.stop()
   })

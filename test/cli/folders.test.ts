@@ -19,8 +19,7 @@ describe('app folders and workspace sync', {timeout: 180_000}, () => {
     writeFileSync(join(work, 'counter.js'), 'document.body.textContent = "one"\n')
     const created = await run('app', 'create', '--name', 'Counter', '--file', 'counter.js', '--url-code', 'counter', '--dir', 'made', '--json')
     expect(created.code, created.stderr).toBe(0)
-  })
-
+  }, 300_000)
   it('app create --dir, app pull and svc pull write the same app.json; no svc-app.json', async () => {
     expect(existsSync(join(work, 'made', 'svc-app.json'))).toBe(false)
     expect((await run('app', 'pull', 'counter', 'pulled')).code).toBe(0)
@@ -92,7 +91,7 @@ describe('app folders and workspace sync', {timeout: 180_000}, () => {
     expect((await run('prompt', 'get', 'hi', '--json')).json.content).toBe('changed on the server')
     const forced = await run('push', '--dir', 'ws', '--yes', '--force', '--json')
     expect(forced.code, forced.stderr).toBe(0)
-    expect((await run('prompt', 'get', 'hi', '--json')).json.content).toBe('changed locally\n')
+    expect((await run('prompt', 'get', 'hi', '--json')).json.content).toBe('changed locally')
   })
 
   it('svc pull does not overwrite files edited since the last pull without --force', async () => {

@@ -19,8 +19,7 @@ describe('CLI messages and conventions', {timeout: 120_000}, () => {
     const lines = Array.from({length: 1500}, (_, i) => JSON.stringify({title: `Book number ${i} with a longer title to fill the pipe`, n: i})).join('\n')
     const imported = await local(['db', 'import', 'books', '-', '--json'], lines)
     expect(imported.json, imported.stderr).toMatchObject({imported: 1500})
-  })
-
+  }, 300_000)
   it('a missing argument is named', async () => {
     const r = await svc(['admin', 'user', 'add', '--data', data])
     expect(r.code).toBe(2)

@@ -16,8 +16,7 @@ describe('prompts by code and render variables', {timeout: 180_000}, () => {
     expect((await svc(['admin', 'user', 'add', 'ada', '--role', 'admin', '--team', 'sales', '--department', 'north', '--data', data, '--json'])).code).toBe(0)
     const c = await run(['prompt', 'create', '--name', 'Greet', '--code', 'greet', '--content', 'Hi {{ who }}{% for i in items %} [{{ i.n }}]{% endfor %} {{ extra }}'])
     expect(c.code, c.stderr).toBe(0)
-  })
-
+  }, 300_000)
   it('get, update and delete take the code as well as the id', async () => {
     const got = await run(['prompt', 'get', 'greet', '--json'])
     expect(got.code, got.stderr).toBe(0)
@@ -96,8 +95,7 @@ describe('db import', {timeout: 180_000}, () => {
   beforeAll(async () => {
     expect((await svc(['admin', 'user', 'add', 'ada', '--role', 'admin', '--data', data, '--json'])).code).toBe(0)
     expect((await run('db', 'create', 'Books', '--code', 'books', '--schema', '{"fields":{"n":"integer"}}')).code).toBe(0)
-  })
-
+  }, 300_000)
   it('a bad record anywhere imports nothing and names its line', async () => {
     const lines = Array.from({length: 1300}, (_, i) => JSON.stringify({n: i === 1200 ? 'oops' : i}))
     writeFileSync(join(work, 'books.ndjson'), lines.join('\n') + '\n')
