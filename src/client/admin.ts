@@ -1,7 +1,7 @@
 import {existsSync} from 'node:fs'
 import {relative, resolve} from 'node:path'
 import {DEFAULT_DATA_DIR} from '../paths.js'
-import {dataFile} from '../store/sqlite.js'
+import {dataFile} from '../store/sqlite/connection.js'
 import {loadProfiles} from './profiles.js'
 import {isIdentifier, isRole, type Role} from '../core/auth/permissions.js'
 import {FieldErrorBag, SvcError} from '../core/errors.js'
@@ -58,7 +58,7 @@ async function withStore<T>(dataDir: string, fn: (store: Store) => Promise<T>): 
   try {
     return await fn(store)
   } finally {
-    store.close()
+    await store.close()
   }
 }
 

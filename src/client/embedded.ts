@@ -16,10 +16,12 @@ export async function embeddedBackend(options: EmbeddedOptions): Promise<Backend
       store,
       systemPromptsDirs: embeddedSystemPromptsDirs(options),
       publicUrl: process.env.SVC_PUBLIC_URL,
+      // One local user: renders stay in this process (no worker threads to start), connectors may reach local hosts.
+      renders: {inProcess: true},
     })
     return inProcessBackend(app, dataDir, user, () => store.close())
   } catch (error) {
-    store.close()
+    await store.close()
     throw error
   }
 }
@@ -30,7 +32,7 @@ interface InProcessApp {
 }
 
 /** The embedded Backend: `app` called in-process as `user` over `dataDir`; `close` releases the data dir. */
-function inProcessBackend(app: InProcessApp, dataDir: string, user: UserView, close: () => void): Backend {
+function inProcessBackend(app: InProcessApp, dataDir: string, user: UserView, close: () => Promise<void>): Backend {
   return {
     kind: 'embedded',
     description: embeddedDescription(dataDir, user.login),
@@ -39,7 +41,7 @@ function inProcessBackend(app: InProcessApp, dataDir: string, user: UserView, cl
       return app.request(EMBEDDED_ORIGIN + path, init, {svcEmbeddedUserId: user.id})
     },
     async close() {
-      close()
+      await close()
     },
   }
 }

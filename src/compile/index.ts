@@ -1,13 +1,15 @@
 /**
  * Compiles an app once per distinct input: the key is a SHA-256 of (engine, css engine, source,
- * compiler versions), looked up in a persistent cache before any compiler is loaded.
+ * compiler versions), looked up in a persistent cache before any compiler is loaded. Compiles run
+ * in worker processes (src/compile/pool.ts), never in this one.
  */
 import {createHash} from 'node:crypto'
-import {CSS_FRAMEWORK_ENGINES, type AppEngine, type CssEngine} from '../core/apps/validate.js'
+import type {AppEngine, CssEngine} from '../core/apps/validate.js'
 import {validation} from '../core/errors.js'
 import type {AppBuild} from '../store/apps/types.js'
 import {CompileError} from './errors.js'
 import {packageVersion} from './libs.js'
+import {compileInWorker} from './pool.js'
 
 /**
  * Bump when compiled output changes for the same input and packages (invalidates every cached
@@ -49,37 +51,6 @@ export function buildHash(input: CompileInput): string {
 }
 
 const inFlight = new Map<string, Promise<AppBuild>>()
-const ms = (start: bigint) => Math.max(0, Math.round(Number(process.hrtime.bigint() - start) / 1e6))
-
-async function compileNow(input: CompileInput, hash: string): Promise<AppBuild> {
-  const {engine, cssEngine, source} = input
-  let appCode = ''
-  let cssCode = ''
-  let appTime = 0
-  let cssTime = 0
-  if (engine === 'svelte' || engine === 'vue' || engine === 'react') await (await import('./vite.js')).prepareVite(engine)
-  if (engine === 'kaboom' || engine === 'phaser') await import('esbuild')
-  const started = process.hrtime.bigint()
-  if (engine === 'svelte' || engine === 'vue' || engine === 'react') {
-    const {viteCompile} = await import('./vite.js')
-    const out = await viteCompile(engine, source)
-    appCode = out.js
-    cssCode = out.css.replace(/\/\*\$vite\$:\d+\*\/\s*/g, '')
-  } else if (engine === 'kaboom' || engine === 'phaser') {
-    const {gameCompile} = await import('./games.js')
-    appCode = await gameCompile(engine, source)
-  }
-  appTime = ms(started)
-  if (cssEngine === 'tailwind' && CSS_FRAMEWORK_ENGINES.includes(engine)) {
-    const {tailwindCompile} = await import('./tailwind.js')
-    await import('@tailwindcss/node')
-    const cssStarted = process.hrtime.bigint()
-    cssCode = (await tailwindCompile(source)) + cssCode
-    cssTime = ms(cssStarted)
-  }
-  return {hash, app_code: appCode, css_code: cssCode, app_build_time: appTime, css_build_time: cssTime}
-}
-
 /**
  * The build of an app: from the cache when this exact input was compiled before (in any process
  * sharing the data dir), else compiled now and cached. `js` and `html` are used as-is.
@@ -94,7 +65,7 @@ export async function compileApp(input: CompileInput, cache: BuildCache): Promis
   if (hit) return {...hit, status: 'cached'}
   let pending = inFlight.get(hash)
   if (!pending) {
-    pending = compileNow(input, hash)
+    pending = compileInWorker(input, hash)
       .then(async (build) => {
         await cache.saveBuild(build)
         return build

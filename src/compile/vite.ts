@@ -54,6 +54,28 @@ function guard(root: string) {
   }
 }
 
+/**
+ * Import forms Vite expands by reading the file system, refused in the app's own modules before
+ * Vite's glob, dynamic-import-vars and asset-URL plugins see them (they run after this normal-phase
+ * plugin; svelte, vue and JSX are already compiled to JavaScript here). The message names no file.
+ */
+const FILE_SYSTEM_IMPORTS: [RegExp, string][] = [
+  [/\bimport\s*\.\s*meta\s*(\.\s*glob|\[)/, 'import.meta.glob is not allowed in an app'],
+  [/\bimport\s*\.\s*meta\s*\.\s*url\b/, 'import.meta.url is not allowed in an app'],
+  [/\bimport\s*\(\s*(?!(['"])[^'"`$]*\1\s*\))/, 'import() takes a fixed string in an app (no variables or templates)'],
+]
+
+function noFileSystemImports(root: string) {
+  return {
+    name: 'svc-no-fs-imports',
+    transform(code: string, id: string) {
+      if (id.startsWith('\0') || !id.split('?')[0]!.startsWith(root + sep)) return null
+      for (const [pattern, message] of FILE_SYSTEM_IMPORTS) if (pattern.test(code)) throw new CompileError(message)
+      return null
+    },
+  }
+}
+
 /** Loads Vite and the engine's plugin (once per process), so build times measure the build only. */
 export async function prepareVite(engine: ViteEngine): Promise<void> {
   await Promise.all([import('vite'), enginePlugins(engine)])
@@ -85,7 +107,7 @@ export async function viteCompile(engine: ViteEngine, source: string): Promise<V
       logLevel: 'silent',
       mode: 'production',
       publicDir: false,
-      plugins: [guard(resolvePath(root)), ...(await enginePlugins(engine))] as any,
+      plugins: [guard(resolvePath(root)), ...(await enginePlugins(engine)), noFileSystemImports(resolvePath(root))] as any,
       build: {
         write: false,
         minify: true,

@@ -8,6 +8,10 @@ export type ErrorCode =
   | 'payload_too_large'
   | 'validation'
   | 'rate_limited'
+  /** 507: the database has no space left (nothing was written). */
+  | 'storage_full'
+  /** 503: the database cannot be reached or asked for a retry (answered with Retry-After). */
+  | 'unavailable'
   | 'usage'
   | 'network'
   | 'internal'
@@ -49,7 +53,8 @@ export const isSvcError = (e: unknown): e is SvcError => e instanceof SvcError
 
 /** Collects field messages; `throwIfAny()` raises one 422 with all of them. */
 export class FieldErrorBag {
-  readonly fields: FieldErrors = {}
+  /** No prototype: a field named `__proto__`, `constructor` or `toString` is a key like any other. */
+  readonly fields: FieldErrors = Object.create(null) as FieldErrors
   add(field: string, message: string): this {
     ;(this.fields[field] ??= []).push(message)
     return this

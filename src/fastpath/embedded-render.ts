@@ -10,10 +10,10 @@ import {checkDataDir, EMBEDDED_ORIGIN, embeddedDescription, embeddedSystemPrompt
 import {unauthorized} from '../core/errors.js'
 import {renderByCode, givenOrPlaceholder, type PromptSources} from '../core/prompts/render-by-code.js'
 import {viewerOf} from '../core/prompts/types.js'
-import {SqliteAccountsRepo} from '../store/accounts/sqlite.js'
+import {SqliteAccountsRepo} from '../store/sqlite/accounts.js'
 import {findSystemFile} from '../store/prompts/system-files.js'
-import {SqlitePromptsRepo} from '../store/prompts/sqlite.js'
-import {openSqlite} from '../store/sqlite.js'
+import {SqlitePromptsRepo} from '../store/sqlite/prompts.js'
+import {openSqlite} from '../store/sqlite/connection.js'
 import type {RenderResult} from './prompt-render.js'
 
 export interface LocalRenderer {

@@ -33,7 +33,7 @@ describe('svc dashboard', {timeout: 180_000}, () => {
     adminToken = (await svc(['admin', 'user', 'add', 'ann', '--role', 'admin', '--data', data, '--json'])).json.token
     aliceToken = (await svc(['admin', 'user', 'add', 'alice', '--role', 'user', '--permission', 'todo', '--data', data, '--json'])).json.token
     await svc(['admin', 'module', 'enable', 'crm', '--data', data, '--json'])
-    appId = insertApp(data, 1, {name: 'Weather'})
+    appId = await insertApp(data, 1, {name: 'Weather'})
   })
 
   afterAll(async () => {

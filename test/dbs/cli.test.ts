@@ -2,14 +2,13 @@ import {spawn} from 'node:child_process'
 import {existsSync, readdirSync, readFileSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it, vi} from 'vitest'
-import {BIN, type CliResult, svc, svcServe, type ServeProcess} from '../helpers/cli.js'
+import {BIN, cliEnv, type CliResult, svc, svcServe, type ServeProcess} from '../helpers/cli.js'
 import {tempDir} from '../helpers/world.js'
 
 /** Runs the binary under `script` so it has a terminal, typing `keys`. */
 function svcTty(args: string[], keys: string): Promise<{code: number; out: string}> {
   return new Promise((resolve, reject) => {
-    const env: NodeJS.ProcessEnv = {...process.env, NO_COLOR: '1'}
-    for (const k of Object.keys(env)) if (k.startsWith('SVC_') || k === 'CI') delete env[k]
+    const env = cliEnv({CI: undefined})
     const cmd = [process.execPath, BIN, ...args].map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ')
     const child = spawn('script', ['-qec', cmd, '/dev/null'], {env})
     let out = ''

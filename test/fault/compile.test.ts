@@ -30,3 +30,44 @@ describeBothTransports('a failing compile', undefined, (ctx) => {
     expect(pageAfter.text).toBe(pageBefore.text)
   })
 })
+
+// Issue 16 item 1: a compiler crash (rolldown's native stack overflow is a SIGSEGV) used to kill
+// the whole server. Compiles now run in worker processes: the crash is a 422 and the next compile works.
+const deepJsx = (depth: number) => `export default function App() {\n  return ${'<div>'.repeat(depth)}x${'</div>'.repeat(depth)}\n}\n`
+const deepParens = (depth: number) => `export default function App() {\n  const x = ${'('.repeat(depth)}1${')'.repeat(depth)}\n  return <p>{x}</p>\n}\n`
+
+describeBothTransports('a compiler that crashes or overruns', undefined, (ctx) => {
+  it('answers 422 for deeply nested JSX and parentheses, keeps the server up, and compiles the next app', async () => {
+    for (const [name, source] of [['deep-jsx', deepJsx(1500)], ['deep-parens', deepParens(3000)]] as const) {
+      const r = await ctx().call('POST', '/svc/apps.json', {body: {app: {name, app_engine: 'react', css_engine: 'none', source_code: source}}})
+      expect(r.status, r.text).toBe(422)
+      expect(r.json.source_code[0]).toMatch(/compiler|nest|deep|stack|Maximum/i)
+      expect(r.text).not.toMatch(/\/tmp\/|svc-build-|node_modules/)
+    }
+    const me = await ctx().call('GET', '/svc/me.json')
+    expect(me.status).toBe(200)
+    const ok = await ctx().call('POST', '/svc/apps.json', {body: {app: {name: 'fine', app_engine: 'react', css_engine: 'none', source_code: deepJsx(3)}}})
+    expect(ok.status, ok.text).toBe(201)
+    expect(ok.json.id).toEqual(expect.any(String))
+  })
+})
+
+// Issue 16 item 6: import.meta.glob gave a 422 that named files of the server. Every import form
+// that reads the file system is refused before expansion, and the message names no server path.
+describeBothTransports('imports that would read the file system', undefined, (ctx) => {
+  const cases: [string, string, string][] = [
+    ['svelte', 'App.svelte', `<script>\n  const files = import.meta.glob('../../../../**/*.json', {eager: true})\n</script>\n<p>{Object.keys(files).length}</p>\n`],
+    ['svelte', 'App.svelte', `<script>\n  const files = import.meta.glob(['/etc/*', '/root/**'], {query: '?raw', eager: true})\n</script>\n<p>{Object.keys(files).join()}</p>\n`],
+    ['react', 'App.jsx', `const name = 'pass' + 'wd'\nconst m = import(\`../../../../etc/\${name}\`)\nexport default function App() { return <p>{String(m)}</p> }\n`],
+    ['react', 'App.jsx', `const u = new URL('../../../../etc/hostname', import.meta.url)\nexport default function App() { return <p>{u.href}</p> }\n`],
+    ['vue', 'App.vue', `<script setup>\nconst files = import.meta.glob('/**/*.ts', {eager: true})\n</script>\n<template><p>{{ Object.keys(files).length }}</p></template>\n`],
+  ]
+  it('refuses import.meta.glob, import() of a template and import.meta.url with a 422 that names no server file', async () => {
+    for (const [engine, , source] of cases) {
+      const r = await ctx().call('POST', '/svc/apps.json', {body: {app: {name: `fs-${engine}`, app_engine: engine, css_engine: 'none', source_code: source}}})
+      expect(r.status, r.text).toBe(422)
+      expect(r.json.source_code[0]).toMatch(/not allowed|fixed string/)
+      expect(r.text).not.toMatch(/\/tmp|\/work|\/etc\/|\/root|node_modules|svc-build-|\.json"|package/)
+    }
+  })
+})

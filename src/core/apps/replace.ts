@@ -1,4 +1,5 @@
 /** `PATCH /svc/apps/:id/replace.json` (decisions.md "Replace endpoints"): pure string edit rules. */
+import {MAX_JSON_DEPTH, nestedDeeperThan} from '../json-depth.js'
 import {validation} from '../errors.js'
 import {countOccurrences, parseReplace, replaceText, type ReplaceRequest} from '../replace.js'
 
@@ -26,5 +27,6 @@ export function replaceInFields(fields: Record<string, unknown>, req: ReplaceReq
     throw validation({fields: [`is not valid JSON after the replace: ${(e as Error).message}`]})
   }
   if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw validation({fields: ['must stay a JSON object']})
+  if (nestedDeeperThan(parsed)) throw validation({fields: [`nests deeper than ${MAX_JSON_DEPTH} levels after the replace`]})
   return parsed as Record<string, unknown>
 }

@@ -1,4 +1,5 @@
 /** Database objects: input validation and the replace operation. Pure rules. */
+import {MAX_JSON_DEPTH, nestedDeeperThan} from '../json-depth.js'
 import {FieldErrorBag, validation} from '../errors.js'
 import {parseReplace, replaceText, type ReplaceRequest} from '../replace.js'
 import {validatePublicMethods, type PublicMethods} from './public-methods.js'
@@ -99,9 +100,12 @@ export const parseDbReplace = (body: Record<string, unknown>): ReplaceRequest<Re
 export function applyReplace(current: unknown, req: ReplaceRequest): unknown {
   const forms = [JSON.stringify(current ?? {}, null, 2), JSON.stringify(current ?? {})]
   const next = replaceText(forms.find((f) => f.includes(req.oldString)) ?? forms[0]!, req)
+  let parsed: unknown
   try {
-    return JSON.parse(next)
+    parsed = JSON.parse(next)
   } catch (e) {
     throw validation({new_string: [`makes ${req.field} invalid JSON: ${(e as Error).message}`]})
   }
+  if (nestedDeeperThan(parsed)) throw validation({new_string: [`makes ${req.field} nest deeper than ${MAX_JSON_DEPTH} levels`]})
+  return parsed
 }

@@ -1,6 +1,7 @@
 /** Public method configuration (`public_methods`) and the write pipeline of public calls. Pure rules. */
 import {FieldErrorBag, SvcError} from '../errors.js'
 import type {Data} from './records.js'
+import {dict} from '../safe-keys.js'
 import {isFieldName} from './schema.js'
 
 export const PUBLIC_METHODS = ['list', 'get', 'create', 'update', 'delete', 'search'] as const
@@ -59,6 +60,9 @@ export function validatePublicMethods(raw: unknown, key = 'public_methods'): Pub
     if (value.allowed_fields !== undefined) names(value.allowed_fields, `${at}.allowed_fields`, bag)
     if (value.required_fields !== undefined) names(value.required_fields, `${at}.required_fields`, bag)
     if (value.default_values !== undefined && !isObject(value.default_values)) bag.add(`${at}.default_values`, 'must be an object')
+    else if (value.default_values !== undefined && Object.keys(value.default_values).some((k) => !isFieldName(k))) {
+      bag.add(`${at}.default_values`, 'must map field names to values')
+    }
     if (value.allowed_params !== undefined) {
       if (!Array.isArray(value.allowed_params) || value.allowed_params.some((p) => !(SEARCH_PARAMS as readonly string[]).includes(p as string))) {
         bag.add(`${at}.allowed_params`, `must be an array of ${SEARCH_PARAMS.join(', ')}`)
@@ -135,17 +139,18 @@ export function scopeOf(config: PublicMethods, method: PublicMethod, visitor: Vi
  * (always overwrite), then required_fields on the resulting record (`existing` merged first for update).
  */
 export function publicData(options: MethodOptions, input: Data, visitor: Visitor, mode: 'create' | 'update', existing: Data = {}): Data {
-  let data: Data = {...input}
+  // No prototype: keys of the visitor's data never reach Object.prototype.
+  let data: Data = Object.assign(dict<unknown>(), input)
   if (options.allowed_fields) {
     const allowed = new Set(options.allowed_fields)
-    data = Object.fromEntries(Object.entries(data).filter(([k]) => allowed.has(k)))
+    data = Object.assign(dict<unknown>(), Object.fromEntries(Object.entries(data).filter(([k]) => allowed.has(k))))
   }
   if (mode === 'create') {
     for (const [k, v] of Object.entries(options.default_values ?? {})) if (data[k] === undefined || data[k] === null) data[k] = v
   }
   for (const [k, template] of Object.entries(options.auto_fields ?? {})) data[k] = renderAuto(template, visitor)
-  const merged = {...existing, ...data}
-  const missing: Record<string, string[]> = {}
+  const merged = Object.assign(dict<unknown>(), existing, data)
+  const missing = dict<string[]>()
   for (const f of options.required_fields ?? []) {
     const v = merged[f]
     if (v === undefined || v === null || (typeof v === 'string' && v.trim() === '')) missing[f] = ['is required']

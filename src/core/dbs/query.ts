@@ -1,19 +1,20 @@
 /**
  * Turns the query parameters of the private records list, the private search and public search
- * into a validated query spec. Every field name is checked against FIELD_NAME and becomes a bound
- * JSON path (`$."name"`) or a whitelisted index column; nothing from a request is spliced into SQL.
+ * into a validated query spec. Every field name is checked against FIELD_NAME and passed to the store
+ * as a name (each driver binds it in its own JSON syntax) or a whitelisted index column; nothing from a
+ * request is spliced into SQL.
  */
 import {badRequest, FieldErrorBag} from '../errors.js'
+import {dict, own} from '../safe-keys.js'
 import {convert} from './records.js'
 import {type IndexColumn, isFieldName, type SchemaPlan, tableNames, tablePlan, type TablePlan} from './schema.js'
 
 export const DEFAULT_LIMIT = 20
 export const MAX_LIMIT = 100
 
-/** A field reference: the bound JSON path, and the index column when the field is indexed. */
+/** A field reference: the field's name (checked against FIELD_NAME), and the index column when the field is indexed. */
 export interface FieldRef {
   name: string
-  path: string
   column?: IndexColumn
 }
 
@@ -37,7 +38,7 @@ export interface TextQuery {
   fields: FieldRef[] | 'all'
 }
 
-export type SortKey = {kind: 'column'; column: 'id' | 'created_at' | 'updated_at' | IndexColumn} | {kind: 'json'; path: string}
+export type SortKey = {kind: 'column'; column: 'id' | 'created_at' | 'updated_at' | IndexColumn} | {kind: 'json'; field: string}
 
 export interface QuerySpec {
   /** undefined: every table (records list without table_name). */
@@ -50,18 +51,16 @@ export interface QuerySpec {
   fields?: string[]
   limit: number
   offset: number
-  /** Public methods: only records whose `path` equals `value`. */
-  scope?: {path: string; value: string}
+  /** Public methods: only records whose `field` holds the string `value`. */
+  scope?: {field: string; value: string}
   /** Export cursor: records with id > afterId, ascending. */
   afterId?: number
   /** Use the FTS5 trigram index for `q` (default true; false only for benchmarks). */
   useFts?: boolean
 }
 
-export const jsonPath = (name: string) => `$."${name}"`
-
 export function fieldRef(name: string, table: TablePlan | undefined): FieldRef {
-  return {name, path: jsonPath(name), column: table?.indexes[name]}
+  return {name, column: table ? (own(table.indexes, name) as IndexColumn | undefined) : undefined}
 }
 
 function fieldName(raw: string, param: string, bag: FieldErrorBag): string | undefined {
@@ -119,8 +118,8 @@ function sortKey(raw: string | undefined, table: TablePlan | undefined, bag: Fie
   if (name === 'id' || name === 'created_at' || name === 'updated_at') return {sort: {kind: 'column', column: name}, desc}
   const field = fieldName(name, 'sort', bag)
   if (!field) return {sort: {kind: 'column', column: 'id'}, desc: true}
-  const column = table?.indexes[field]
-  return {sort: column ? {kind: 'column', column} : {kind: 'json', path: jsonPath(field)}, desc}
+  const column = table ? (own(table.indexes, field) as IndexColumn | undefined) : undefined
+  return {sort: column ? {kind: 'column', column} : {kind: 'json', field}, desc}
 }
 
 function csv(raw: string | undefined, param: string, bag: FieldErrorBag): string[] | undefined {
@@ -139,7 +138,7 @@ function filterOf(name: string, raw: string, table: TablePlan | undefined, bag: 
   const field = fieldRef(name, table)
   const param = `filter[${name}]`
   if (/[*%]/.test(raw)) return {field, op: 'like', values: [raw.split(/[*%]/).map(likeEscape).join('%')]}
-  const def = table?.fields[name]
+  const def = table ? (own(table.fields, name) as TablePlan['fields'][string] | undefined) : undefined
   if (def) {
     const c = convert(def.type, raw)
     if (!c.ok) {
@@ -196,6 +195,7 @@ export function buildQuery(input: QueryInput, table: TablePlan | undefined, decl
   let q: TextQuery | undefined
   if (input.q !== undefined && input.q !== '') {
     if (input.q.length > 500) bag.add('q', 'is too long (max 500 characters)')
+    if (input.q.includes('\0')) bag.add('q', 'must not contain a NUL character')
     const searchIn = csv(input.search_in, 'search_in', bag)
     let searched: FieldRef[] | 'all'
     if (searchIn && searchIn.length) searched = searchIn.map((n) => fieldRef(n, table))
@@ -212,7 +212,7 @@ export function buildQuery(input: QueryInput, table: TablePlan | undefined, decl
 
 /** Reads `filter[<field>]=value` pairs out of a query-string map. */
 export function filtersFromQuery(query: Record<string, string>): Record<string, string> {
-  const out: Record<string, string> = {}
+  const out = dict<string>()
   for (const [key, value] of Object.entries(query)) {
     const m = /^filter\[(.*)\]$/s.exec(key)
     if (m) out[m[1]!] = value

@@ -1,5 +1,6 @@
 /** Records: type conversion, validation and index values. Pure rules, no I/O. */
 import {FieldErrorBag} from '../errors.js'
+import {own} from '../safe-keys.js'
 import {
   INDEX_COLUMNS, type FieldType, type IndexColumn, type SchemaPlan, STR_INDEX_MAX, tableNames, tablePlan, type TablePlan,
 } from './schema.js'
@@ -96,7 +97,7 @@ export function validateData(table: TablePlan | undefined, data: Data, collect?:
   const out: Data = {...data}
   if (!table) return out
   for (const [name, def] of Object.entries(table.fields)) {
-    const value = data[name]
+    const value = own(data, name)
     if (blank(value)) {
       if (def.required) bag.add(name, 'is required')
       continue
@@ -113,7 +114,7 @@ export function validateData(table: TablePlan | undefined, data: Data, collect?:
 export function indexValues(table: TablePlan | undefined, data: Data): IndexValues {
   const out = Object.fromEntries(INDEX_COLUMNS.map((c) => [c, null])) as IndexValues
   if (!table) return out
-  for (const [field, column] of Object.entries(table.indexes)) out[column] = indexValue(column, data[field])
+  for (const [field, column] of Object.entries(table.indexes)) out[column] = indexValue(column, own(data, field))
   return out
 }
 

@@ -1,5 +1,6 @@
 /** Schema of a JSON database: field types, tables, index columns. Pure rules, no I/O. */
 import {FieldErrorBag} from '../errors.js'
+import {dict, isReservedName, RESERVED_NAMES} from '../safe-keys.js'
 
 export const FIELD_TYPES = ['string', 'text', 'integer', 'number', 'boolean', 'datetime', 'date', 'time'] as const
 export type FieldType = (typeof FIELD_TYPES)[number]
@@ -14,7 +15,9 @@ export const STR_INDEX_MAX = 255
 /** A field name usable in a schema and in every request parameter naming a field. */
 export const FIELD_NAME = /^[A-Za-z_][A-Za-z0-9_-]{0,63}$/
 export const TABLE_NAME = /^[A-Za-z_][A-Za-z0-9_-]{0,63}$/
-export const isFieldName = (name: unknown): name is string => typeof name === 'string' && FIELD_NAME.test(name)
+/** A valid field name that is not reserved (`__proto__`, `constructor`, `toString`, ...: see core/safe-keys.ts). */
+export const isFieldName = (name: unknown): name is string => typeof name === 'string' && FIELD_NAME.test(name) && !isReservedName(name)
+const RESERVED_HINT = `is reserved (${[...RESERVED_NAMES].slice(0, 4).join(', ')}, ...)`
 
 export interface FieldDef {
   type: FieldType
@@ -50,7 +53,7 @@ function columnFamily(type: FieldType): readonly IndexColumn[] {
 
 /** Parses `fields` of one table; errors go under `prefix`. */
 function parseFields(raw: unknown, prefix: string, bag: FieldErrorBag): Record<string, FieldDef> {
-  const fields: Record<string, FieldDef> = {}
+  const fields = dict<FieldDef>()
   if (raw === undefined || raw === null) return fields
   if (!isObject(raw)) {
     bag.add(prefix, 'must be an object mapping field names to types')
@@ -59,6 +62,10 @@ function parseFields(raw: unknown, prefix: string, bag: FieldErrorBag): Record<s
   for (const [name, def] of Object.entries(raw)) {
     if (!FIELD_NAME.test(name)) {
       bag.add(prefix, `has an invalid field name "${name.slice(0, 80)}" (letters, digits, _ and -, starting with a letter or _)`)
+      continue
+    }
+    if (isReservedName(name)) {
+      bag.add(`${prefix}.${name}`, `${RESERVED_HINT}: choose another field name`)
       continue
     }
     let type: unknown
@@ -90,14 +97,14 @@ function parseFields(raw: unknown, prefix: string, bag: FieldErrorBag): Record<s
 function parseIndexes(
   table: Record<string, unknown>, fields: Record<string, FieldDef>, prefix: string, bag: FieldErrorBag,
 ): Record<string, IndexColumn> {
-  const out: Record<string, IndexColumn> = {}
+  const out = dict<IndexColumn>()
   const used = new Set<IndexColumn>()
   if (table.indexes !== undefined && table.indexes !== null) {
     if (!isObject(table.indexes)) bag.add(`${prefix}indexes`, 'must be an object mapping field names to index columns')
     else {
       for (const [field, column] of Object.entries(table.indexes)) {
-        if (!FIELD_NAME.test(field)) {
-          bag.add(`${prefix}indexes`, `has an invalid field name "${field.slice(0, 80)}"`)
+        if (!isFieldName(field)) {
+          bag.add(`${prefix}indexes`, `has an invalid field name "${String(field).slice(0, 80)}"`)
           continue
         }
         if (typeof column !== 'string' || !(INDEX_COLUMNS as readonly string[]).includes(column)) {
@@ -123,7 +130,7 @@ function parseIndexes(
     if (!Array.isArray(table.indexed_fields)) bag.add(`${prefix}indexed_fields`, 'must be an array of field names')
     else {
       for (const field of table.indexed_fields) {
-        if (typeof field !== 'string' || !FIELD_NAME.test(field)) {
+        if (!isFieldName(field)) {
           bag.add(`${prefix}indexed_fields`, `has an invalid field name "${String(field).slice(0, 80)}"`)
           continue
         }
@@ -155,7 +162,7 @@ export function planSchema(schema: unknown, errorKey = 'schema'): SchemaPlan {
   const bag = new FieldErrorBag()
   const tables = new Map<string, TablePlan>()
   if (schema === undefined || schema === null) {
-    tables.set('', {name: null, fields: {}, indexes: {}})
+    tables.set('', {name: null, fields: dict(), indexes: dict()})
     return {multi: false, tables, declared: false}
   }
   if (!isObject(schema)) {
@@ -173,7 +180,7 @@ export function planSchema(schema: unknown, errorKey = 'schema'): SchemaPlan {
       if (Object.keys(schema.tables).length === 0) bag.add(`${errorKey}.tables`, 'must name at least one table')
       for (const [name, table] of Object.entries(schema.tables)) {
         const prefix = `${errorKey}.tables.${name.slice(0, 80)}`
-        if (!TABLE_NAME.test(name)) {
+        if (!TABLE_NAME.test(name) || isReservedName(name)) {
           bag.add(`${errorKey}.tables`, `has an invalid table name "${name.slice(0, 80)}"`)
           continue
         }

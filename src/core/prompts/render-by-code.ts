@@ -5,7 +5,7 @@
  */
 import {badRequest, notFound} from '../errors.js'
 import {EXTRA_SUFFIX, pickStored, withExtra, type Resolved} from './cascade.js'
-import {missingVariables, parseDate, renderPrompt, TOKEN_PLACEHOLDER, variablesFrom} from './render.js'
+import {missingVariables, parseDate, renderPrompt, TOKEN_PLACEHOLDER, variablesFrom, type RenderInput} from './render.js'
 import type {Layer, PromptRecord, Viewer} from './types.js'
 import {isPromptCode} from './validate.js'
 
@@ -35,6 +35,8 @@ export interface RenderByCodeInput {
   reportMissing?: boolean
   /** Called once the cascade found a prompt (so an unknown code is a 404 before a bad token is a 400). */
   token(): Promise<TokenChoice>
+  /** Renders the template (default: renderPrompt in this thread; the server passes its render pool). */
+  render?: (input: RenderInput) => Promise<string>
 }
 
 export interface RenderedPrompt {
@@ -73,7 +75,7 @@ export async function renderByCode(sources: PromptSources, input: RenderByCodeIn
   if (!found) throw notFound(`no prompt with code "${input.code}"`)
   const {token, source} = await input.token()
   const template = withExtra(found.main.content, found.extra?.content ?? null)
-  const text = await renderPrompt({
+  const text = await (input.render ?? renderPrompt)({
     template,
     accountUrl: input.accountUrl,
     token,

@@ -1,7 +1,11 @@
 import type {Context} from 'hono'
-import {badRequest} from '../../core/errors.js'
+import {badRequest, validation} from '../../core/errors.js'
+import {MAX_JSON_DEPTH, nestedDeeperThan} from '../../core/json-depth.js'
 
-/** The request body as a JSON object; 400 for malformed JSON or a non-object. Empty body → {}. */
+/**
+ * The request body as a JSON object; 400 for malformed JSON or a non-object, 422 `{body: [...]}` when
+ * it nests deeper than MAX_JSON_DEPTH (stored JSON is re-serialised: deep nesting would overflow the stack). Empty body → {}.
+ */
 export async function jsonObject(c: Context): Promise<Record<string, unknown>> {
   const text = await c.req.text()
   if (text.trim() === '') return {}
@@ -12,6 +16,7 @@ export async function jsonObject(c: Context): Promise<Record<string, unknown>> {
     throw badRequest('invalid JSON body')
   }
   if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw badRequest('JSON body must be an object')
+  if (nestedDeeperThan(parsed)) throw validation({body: [`nests deeper than ${MAX_JSON_DEPTH} levels`]})
   return parsed as Record<string, unknown>
 }
 

@@ -6,7 +6,7 @@ import {planSchema} from '../../core/dbs/schema.js'
 import {badRequest, FieldErrorBag, notFound} from '../../core/errors.js'
 import type {DbView, RecordView, RecordWrite} from '../../store/dbs/types.js'
 import type {AppEnv, Deps} from '../env.js'
-import {requireUser} from '../middleware/auth.js'
+import {requireCan, requireUser} from '../middleware/auth.js'
 import {envelope, jsonObject} from '../middleware/body.js'
 import {publicDbRoutes} from './dbs/public.js'
 import {flatQuery, indexerFor, loadDb, recordId, type LoadedDb} from './dbs/shared.js'
@@ -47,7 +47,7 @@ export function dbsRoutes(deps: Deps) {
   priv.get('/svc/dbs.json', async (c) => c.json(await deps.store.dbs.list(requireUser(c).accountId)))
 
   priv.post('/svc/dbs.json', async (c) => {
-    const user = requireUser(c)
+    const user = requireCan(c, 'db.manage')
     const input = validateDbInput(envelope(await jsonObject(c), 'db'))
     return c.json(await deps.store.dbs.create(user.accountId, input), 201)
   })
@@ -66,19 +66,19 @@ export function dbsRoutes(deps: Deps) {
   }
 
   priv.patch('/svc/dbs/:id{[^/]+\\.json}', async (c) => {
-    const loaded = await loadDb(deps, requireUser(c).accountId, c.req.param('id'))
+    const loaded = await loadDb(deps, requireCan(c, 'db.manage').accountId, c.req.param('id'))
     const next = validateDbInput(envelope(await jsonObject(c), 'db'), asInput(loaded.db))
     return c.json(await save(loaded, next))
   })
 
   priv.delete('/svc/dbs/:id{[^/]+\\.json}', async (c) => {
-    const loaded = await loadDb(deps, requireUser(c).accountId, c.req.param('id'))
+    const loaded = await loadDb(deps, requireCan(c, 'db.manage').accountId, c.req.param('id'))
     await deps.store.dbs.delete(loaded.accountId, loaded.db.id)
     return c.body(null, 204)
   })
 
   priv.patch('/svc/dbs/:id/replace.json', async (c) => {
-    const loaded = await loadDb(deps, requireUser(c).accountId, c.req.param('id'))
+    const loaded = await loadDb(deps, requireCan(c, 'db.manage').accountId, c.req.param('id'))
     const body = await jsonObject(c)
     const request = parseDbReplace(body)
     const current = request.field === 'schema' ? loaded.db.schema : loaded.db[request.field]
@@ -110,7 +110,7 @@ export function dbsRoutes(deps: Deps) {
   })
 
   priv.post('/svc/dbs/:db_id/records.json', async (c) => {
-    const loaded = await loadDb(deps, requireUser(c).accountId, c.req.param('db_id'))
+    const loaded = await loadDb(deps, requireCan(c, 'record.write').accountId, c.req.param('db_id'))
     const record = envelope(await jsonObject(c), 'record')
     const write = recordWrite(loaded, record.table_name, dataObject(record.data), 'create')
     return c.json(await deps.store.dbs.createRecord(loaded.accountId, loaded.db.id, write), 201)
@@ -118,7 +118,7 @@ export function dbsRoutes(deps: Deps) {
 
   /** Bulk insert for `svc db import`: `{records: [{table_name, data}]}`, all or nothing. */
   priv.post('/svc/dbs/:db_id/import.json', async (c) => {
-    const loaded = await loadDb(deps, requireUser(c).accountId, c.req.param('db_id'))
+    const loaded = await loadDb(deps, requireCan(c, 'record.write').accountId, c.req.param('db_id'))
     const body = await jsonObject(c)
     if (!Array.isArray(body.records)) throw badRequest('"records" must be an array')
     if (body.records.length > IMPORT_BATCH_MAX) throw badRequest(`at most ${IMPORT_BATCH_MAX} records per request`)
@@ -148,7 +148,7 @@ export function dbsRoutes(deps: Deps) {
   })
 
   priv.patch('/svc/dbs/:db_id/records/:id{[^/]+\\.json}', async (c) => {
-    const loaded = await loadDb(deps, requireUser(c).accountId, c.req.param('db_id'))
+    const loaded = await loadDb(deps, requireCan(c, 'record.write').accountId, c.req.param('db_id'))
     const id = recordId(c.req.param('id'))
     const record = envelope(await jsonObject(c), 'record')
     const data = dataObject(record.data, false)
@@ -160,7 +160,7 @@ export function dbsRoutes(deps: Deps) {
   })
 
   priv.delete('/svc/dbs/:db_id/records/:id{[^/]+\\.json}', async (c) => {
-    const loaded = await loadDb(deps, requireUser(c).accountId, c.req.param('db_id'))
+    const loaded = await loadDb(deps, requireCan(c, 'record.write').accountId, c.req.param('db_id'))
     if (!(await deps.store.dbs.deleteRecord(loaded.accountId, loaded.db.id, recordId(c.req.param('id'))))) throw notFound('record not found')
     return c.body(null, 204)
   })

@@ -5,44 +5,37 @@ import {getSignedCookie, setSignedCookie} from 'hono/cookie'
 import {
   allowedSearchParams, methodOptions, neededVariables, publicData, type PublicMethod, type PublicMethods, scopeOf, type Visitor,
 } from '../../../core/dbs/public-methods.js'
-import {buildQuery, jsonPath, searchTable} from '../../../core/dbs/query.js'
+import {buildQuery, searchTable} from '../../../core/dbs/query.js'
 import {indexValues, validateData} from '../../../core/dbs/records.js'
 import {planSchema, tablePlan} from '../../../core/dbs/schema.js'
 import {badRequest, isSvcError, notFound, rateLimited, SvcError} from '../../../core/errors.js'
 import type {RecordView} from '../../../store/dbs/types.js'
 import type {AppEnv, Deps} from '../../env.js'
 import {jsonObject} from '../../middleware/body.js'
+import {clientIp, IN_PROCESS_IP, isHttps} from '../../client-ip.js'
+import {dict} from '../../../core/safe-keys.js'
+import {MAX_JSON_DEPTH, nestedDeeperThan} from '../../../core/json-depth.js'
 
 export const VISITOR_COOKIE = 'svc_visitor'
 export const VISITOR_COOKIE_MAX_AGE = 30 * 24 * 3600
-/** The address of an in-process request (no socket): the embedded CLI and tests. */
-export const IN_PROCESS_IP = '127.0.0.1'
+export {IN_PROCESS_IP}
 
 const WRITES = new Set<PublicMethod>(['create', 'update', 'delete'])
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v)
 const shape = (r: RecordView) => ({id: r.id, data: r.data, created_at: r.created_at, updated_at: r.updated_at})
 
-/** `{ip}`: X-Forwarded-For (first hop) only with trustProxy; else the socket's peer; in-process: 127.0.0.1. */
+/** `{ip}`: the client address by the server's one rule (src/http/client-ip.ts). */
 export function peerAddress(c: Context<AppEnv>, trustProxy: boolean): string {
-  if (trustProxy) {
-    const forwarded = c.req.header('x-forwarded-for')?.split(',')[0]?.trim()
-    if (forwarded) return forwarded
-  }
-  const remote = c.env?.incoming?.socket?.remoteAddress
-  if (!remote) return IN_PROCESS_IP
-  return remote.startsWith('::ffff:') ? remote.slice(7) : remote
+  return clientIp(c, {trustProxy})
 }
 
-/** A fixed-window counter per visitor address, in memory (per server process). */
-function rateLimiter(config: {limit: number; windowSeconds: number}) {
-  const hits = new Map<string, {start: number; count: number}>()
-  return (key: string) => {
+/** A fixed window per visitor address, shared by every instance over the store (in memory on SQLite). */
+function rateLimiter(deps: Deps, config: {limit: number; windowSeconds: number}) {
+  return async (key: string) => {
     if (config.limit <= 0) return
-    const t = Date.now()
-    if (hits.size > 50_000) for (const [k, v] of hits) if (t - v.start >= config.windowSeconds * 1000) hits.delete(k)
-    const entry = hits.get(key)
-    if (!entry || t - entry.start >= config.windowSeconds * 1000) hits.set(key, {start: t, count: 1})
-    else if (++entry.count > config.limit) throw rateLimited(`too many writes; at most ${config.limit} per ${config.windowSeconds} s`)
+    if ((await deps.store.cluster.countHit('db-public-writes', key, config.windowSeconds)) > config.limit) {
+      throw rateLimited(`too many writes; at most ${config.limit} per ${config.windowSeconds} s`)
+    }
   }
 }
 
@@ -53,9 +46,10 @@ export function writeLimitFromEnv(value = process.env.SVC_DB_PUBLIC_WRITES): {li
 
 /** Parameters of a public call: the query string, overlaid by a JSON body (POST). `data[f]` query keys build `data`. */
 async function callParams(c: Context<AppEnv>): Promise<Record<string, unknown>> {
-  const params: Record<string, unknown> = {}
-  const data: Record<string, unknown> = {}
-  for (const [k, v] of Object.entries(c.req.query())) {
+  // No prototype: a `__proto__` or `constructor` key in the query or the body is a plain key.
+  const params = dict<unknown>()
+  const data = dict<unknown>()
+  for (const [k, v] of new URL(c.req.url).searchParams) {
     const m = /^data\[(.+)\]$/.exec(k)
     if (m) data[m[1]!] = v
     else params[k] = v
@@ -66,15 +60,23 @@ async function callParams(c: Context<AppEnv>): Promise<Record<string, unknown>> 
     } catch {
       throw badRequest('"data" must be a JSON object')
     }
+    if (nestedDeeperThan(params.data)) throw badRequest(`"data" nests deeper than ${MAX_JSON_DEPTH} levels`)
   } else if (Object.keys(data).length) params.data = data
   if (c.req.method === 'POST') Object.assign(params, await jsonObject(c))
   return params
 }
 
-const str = (v: unknown) => (v === undefined || v === null ? undefined : String(v))
+/** A parameter as text: strings, numbers and booleans; anything else (an object, an array) is a 422 naming it. */
+function str(v: unknown, name: string): string | undefined {
+  if (v === undefined || v === null) return undefined
+  if (typeof v === 'string') return v
+  if (typeof v === 'number' || typeof v === 'boolean') return String(v)
+  const message = `"${name}" must be a string or a number`
+  throw new SvcError('validation', 422, message, {error: message, fields: {[name]: ['must be a string or a number']}})
+}
 
 function idParam(v: unknown): number {
-  const s = str(v)?.trim()
+  const s = str(v, 'id')?.trim()
   if (!s || !/^\d{1,15}$/.test(s)) throw notFound('record not found')
   return Number(s)
 }
@@ -100,12 +102,13 @@ function publicShape<T>(fn: () => T): T {
 /** `GET|POST /svc/db/:db_code/:method_name`: the public methods, without authorization. */
 export function publicDbRoutes(deps: Deps) {
   const app = new Hono<AppEnv>()
-  const limit = rateLimiter(deps.dbPublicWrites ?? writeLimitFromEnv())
+  const limit = rateLimiter(deps, deps.dbPublicWrites ?? writeLimitFromEnv())
 
   const handler = async (c: Context<AppEnv>) => {
     const code = c.req.param('db_code') ?? ''
     const method = c.req.param('method_name') ?? ''
-    const db = code.length <= 64 ? await deps.store.dbs.findByCode(code) : null
+    // On an app's origin only its own account's dbs answer (src/http/app-origin/).
+    const db = code.length <= 64 ? await deps.store.dbs.findByCode(code, c.get('hostedApp')?.account_id) : null
     if (!db) throw notFound('database not found')
     const config = db.public_methods as PublicMethods
     const options = methodOptions(config, method)
@@ -113,7 +116,7 @@ export function publicDbRoutes(deps: Deps) {
     const name = method as PublicMethod
     const params = await callParams(c)
     const ip = peerAddress(c, deps.trustProxy ?? false)
-    if (WRITES.has(name)) limit(ip)
+    if (WRITES.has(name)) await limit(ip)
 
     const needed = neededVariables(config, name)
     let cookieKey = ''
@@ -125,7 +128,7 @@ export function publicDbRoutes(deps: Deps) {
         // Absent, forged or altered: a new visitor.
         cookieKey = randomBytes(18).toString('base64url')
         await setSignedCookie(c, VISITOR_COOKIE, cookieKey, secret, {
-          httpOnly: true, sameSite: 'Lax', path: '/', maxAge: VISITOR_COOKIE_MAX_AGE, secure: new URL(c.req.url).protocol === 'https:',
+          httpOnly: true, sameSite: 'Lax', path: '/', maxAge: VISITOR_COOKIE_MAX_AGE, secure: isHttps(c, deps),
         })
       }
     }
@@ -136,14 +139,14 @@ export function publicDbRoutes(deps: Deps) {
       user_name: user && user.accountId === db.account_id ? user.name || user.login : '',
     }
     const s = scopeOf(config, name, visitor)
-    const scope = s ? {path: jsonPath(s.field), value: s.value} : undefined
+    const scope = s ? {field: s.field, value: s.value} : undefined
     const plan = planSchema(db.schema)
     const repo = deps.store.dbs
     const account = db.account_id
 
     switch (name) {
       case 'list': {
-        const spec = buildQuery({limit: str(params.limit), offset: str(params.offset)}, undefined, plan.declared)
+        const spec = buildQuery({limit: str(params.limit, 'limit'), offset: str(params.offset, 'offset')}, undefined, plan.declared)
         return c.json((await repo.query(account, db.id, {...spec, scope})).map(shape))
       }
       case 'get': {
@@ -153,7 +156,7 @@ export function publicDbRoutes(deps: Deps) {
       }
       case 'search': {
         const allowed = allowedSearchParams(options)
-        const pick = (k: string) => (allowed.has(k) ? str(params[k]) : undefined)
+        const pick = (k: string) => (allowed.has(k) ? str(params[k], k) : undefined)
         const {tableName, table} = searchTable(plan, pick('table_name'))
         const spec = buildQuery({q: pick('q'), sort: pick('sort'), limit: pick('limit'), offset: pick('offset')}, table, plan.declared)
         return c.json((await repo.query(account, db.id, {...spec, tableName, scope})).map(shape))

@@ -1,0 +1,29 @@
+/**
+ * A compile worker: a child process of the server (src/compile/pool.ts) that runs one compile at a
+ * time. A compiler that crashes (rolldown's native stack overflow is a SIGSEGV), runs out of its
+ * heap (`--max-old-space-size`) or runs too long takes down this process only.
+ */
+import {compileNow} from './build.js'
+import {CompileError} from './errors.js'
+import type {CompileInput} from './index.js'
+
+export type WorkerRequest = {type: 'compile'; id: number; input: CompileInput; hash: string}
+
+export type WorkerReply =
+  | {id: number; ok: true; build: import('../store/apps/types.js').AppBuild}
+  | {id: number; ok: false; compileError: {message: string; line?: number; column?: number}}
+  | {id: number; ok: false; internal: string}
+
+const send = (reply: WorkerReply) => process.send?.(reply)
+
+process.on('message', (message: WorkerRequest) => {
+  compileNow(message.input, message.hash).then(
+    (build) => send({id: message.id, ok: true, build}),
+    (error: unknown) => {
+      if (error instanceof CompileError) send({id: message.id, ok: false, compileError: {message: error.message, line: error.line, column: error.column}})
+      else send({id: message.id, ok: false, internal: error instanceof Error ? error.message : String(error)})
+    },
+  )
+})
+// The server went away (exit, crash, kill -9): nothing is left to compile for.
+process.on('disconnect', () => process.exit(0))
