@@ -17,7 +17,7 @@ describe('svc admin with profiles', {timeout: 120_000}, () => {
     const ada = await svc(['admin', 'user', 'add', 'ada', '--role', 'admin', '--data', data, '--json'])
     expect(ada.code, ada.stderr).toBe(0)
     adaToken = ada.json.token
-    server = await svcServe(data)
+    server = await svcServe(data, [], {timeoutMs: 120_000})
     const login = await svc(['login', '--url', server.url, '--token', adaToken, '--name', 'prod'], {env: {SVC_CONFIG_DIR: config}})
     expect(login.code, login.stderr).toBe(0)
   }, 300_000)

@@ -16,7 +16,7 @@ describe('app engines through the CLI', {timeout: 180_000}, () => {
 
   beforeAll(async () => {
     const ada = await svc(['admin', 'user', 'add', 'ada', '--role', 'admin', '--data', data, '--json'])
-    server = await svcServe(data)
+    server = await svcServe(data, [], {timeoutMs: 120_000})
     remote = ['--url', server.url, '--token', ada.json.token]
   }, 300_000)
   afterAll(async () => {
