@@ -38,7 +38,10 @@ export default class AppPull extends BackendCommand {
         .catch(() => {
           throw refusal
         })
-      if (!ok) throw refusal
+      if (!ok) {
+        this.say('Nothing written.')
+        return {id: app.id, file: null}
+      }
     }
     const file = await writeProject(dir, app)
     for (const [name, text] of Object.entries(files)) state.set(key(name), text)

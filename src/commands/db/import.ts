@@ -47,7 +47,7 @@ export default class DbImport extends BackendCommand {
         bar.stop()
       }
       if (problems.length) {
-        throw new SvcError('validation', 422, `nothing imported: ${problems.length >= 20 ? 'at least ' : ''}${problems.length} invalid record(s) (first: ${problems[0]})`,
+        throw new SvcError('validation', 422, `nothing imported: ${problems.length >= 20 ? 'at least ' : ''}${problems.length} invalid record(s):\n  ${problems.slice(0, 20).join('\n  ')}`,
           {records: problems.slice(0, 20)}, 'fix those lines, then import again')
       }
       if (show && checked > 0) this.note(`Checked ${checked} records`)
