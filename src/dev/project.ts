@@ -69,7 +69,7 @@ export async function templateSource(engine: string): Promise<string> {
 /** An app id from an id or a url_code of the current account. */
 export async function resolveAppId(client: Client, ref: string): Promise<string> {
   if (UUID_RE.test(ref)) return ref
-  const apps = await client.get<AppView[]>('/svc/apps.json', {query: {q: ref}})
+  const apps = await client.call('listApps', {query: {q: ref}})
   const found = apps.find((a) => a.url_code === ref)
   if (!found) throw new SvcError('not_found', 404, `no app "${ref}"`, undefined, 'list apps with: svc app list')
   return found.id

@@ -84,9 +84,9 @@ export async function startDevServer(options: DevOptions): Promise<DevServer> {
   let project: AppProject = loaded.project
   const engine = project.app_engine
   const file = SOURCE_FILE[engine]
-  const me = await client.get<ContextUser>('/svc/me.json')
+  const me = await client.call('getMe')
   let app: AppView | null = null
-  if (project.id) app = await client.get<AppView>(`/svc/apps/${project.id}.json`).catch(() => null)
+  if (project.id) app = await client.call('getApp', {params: {id: project.id}}).catch(() => null)
   const context = (): SvcAppContext => ({
     user: contextUser(me),
     app: {id: app?.id ?? project.id ?? '', name: project.name, url_code: app?.url_code ?? project.url_code ?? '', db_code: app?.db_code ?? null},
@@ -121,8 +121,8 @@ export async function startDevServer(options: DevOptions): Promise<DevServer> {
     try {
       const body = {app: {name: project.name, app_engine: project.app_engine, css_engine: project.css_engine, source_code: source}}
       const saved = project.id
-        ? await client.patch<AppView>(`/svc/apps/${project.id}.json`, body)
-        : await client.post<AppView>('/svc/apps.json', body)
+        ? await client.call('updateApp', {params: {id: project.id}, body})
+        : await client.call('createApp', {body})
       if (!project.id) {
         project = projectOf(saved)
         await writeProject(options.dir, project, source)

@@ -28,7 +28,7 @@ export default class AppCreate extends BackendCommand {
     if (app.source_code === undefined) throw new SvcError('usage', 0, 'give the source with --file FILE or --template ENGINE')
     app.name ??= flags.template ? `My ${flags.template} app` : undefined
     const client = await this.client(flags)
-    const created = await client.post<AppView>('/svc/apps.json', {app})
+    const created = await client.call('createApp', {body: {app}})
     for (const line of describeApp(created, client.backend.baseUrl)) this.say(line)
     if (flags.dir) this.say(`wrote ${await writeProject(flags.dir, projectOf(created), created.source_code)}`)
     return created

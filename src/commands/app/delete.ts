@@ -10,7 +10,7 @@ export default class AppDelete extends BackendCommand {
     const {args, flags} = await this.parse(AppDelete)
     const client = await this.client(flags)
     const id = await resolveAppId(client, args.app)
-    await client.delete(`/svc/apps/${id}.json`)
+    await client.call('deleteApp', {params: {id}})
     this.say(`deleted ${id}`)
     return {id, deleted: true}
   }

@@ -13,7 +13,7 @@ export default class AppPull extends BackendCommand {
   async run() {
     const {args, flags} = await this.parse(AppPull)
     const client = await this.client(flags)
-    const app = await client.get<AppView>(`/svc/apps/${await resolveAppId(client, args.app)}.json`)
+    const app = await client.call('getApp', {params: {id: await resolveAppId(client, args.app)}})
     const file = await writeProject(args.dir ?? app.url_code, projectOf(app), app.source_code)
     this.say(`wrote ${file}`)
     return {id: app.id, file}

@@ -14,8 +14,8 @@ export default class AppPush extends BackendCommand {
     const client = await this.client(flags)
     const body = {app: {name: project.name, app_engine: project.app_engine, css_engine: project.css_engine, source_code: source}}
     const app = project.id
-      ? await client.patch<AppView>(`/svc/apps/${project.id}.json`, body)
-      : await client.post<AppView>('/svc/apps.json', body)
+      ? await client.call('updateApp', {params: {id: project.id}, body})
+      : await client.call('createApp', {body})
     if (!project.id) await writeProject(args.dir, projectOf(app), source)
     for (const line of describeApp(app, client.backend.baseUrl)) this.say(line)
     return app

@@ -7,7 +7,7 @@ export default class CronDelete extends BackendCommand {
 
   async run() {
     const {args, flags} = await this.parse(CronDelete)
-    await (await this.client(flags)).delete(`/account/crons/${args.id}.json`)
+    await (await this.client(flags)).call('deleteCron', {params: {id: args.id}})
     this.say(`Deleted cron ${args.id}`)
     return {id: args.id, deleted: true}
   }

@@ -7,7 +7,7 @@ export default class DashboardDelete extends BackendCommand {
 
   async run() {
     const {args, flags} = await this.parse(DashboardDelete)
-    await (await this.client(flags)).delete(`/toolkit/dashboards/${args.id}.json`)
+    await (await this.client(flags)).call('deleteDashboard', {params: {id: args.id}})
     this.say(`Deleted dashboard #${args.id}`)
     return {id: args.id, deleted: true}
   }

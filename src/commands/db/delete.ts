@@ -7,7 +7,7 @@ export default class DbDelete extends BackendCommand {
 
   async run() {
     const {args, flags} = await this.parse(DbDelete)
-    await (await this.client(flags)).delete(`/svc/dbs/${encodeURIComponent(args.db)}.json`)
+    await (await this.client(flags)).call('deleteDb', {params: {id: args.db}})
     this.say(`Deleted database ${args.db}`)
     return {deleted: args.db}
   }

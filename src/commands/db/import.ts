@@ -24,7 +24,7 @@ export default class DbImport extends BackendCommand {
     const send = async () => {
       if (!batch.length) return
       try {
-        imported += (await client.post<{imported: number}>(`/svc/dbs/${encodeURIComponent(args.db)}/import.json`, {records: batch})).imported
+        imported += (await client.call('importRecords', {params: {db_id: args.db}, body: {records: batch as Record<string, unknown>[]}})).imported
       } catch (error) {
         if (error instanceof SvcError) {
           throw new SvcError(error.code, error.status, `${error.message} (batch ending at line ${lineNo}; ${imported} records imported before it)`, error.details)

@@ -57,7 +57,7 @@ export default class PromptCreate extends BackendCommand {
     const {flags} = await this.parse(PromptCreate)
     const body = await promptBody(flags)
     await askMissing(body)
-    const created = await (await this.client(flags)).post<PromptView>('/svc/prompts.json', {prompt: body})
+    const created = await (await this.client(flags)).call('createPrompt', {body: {prompt: body}})
     this.say(`Created prompt ${created.code} (${created.id}), scope ${created.scope}${created.scope_id === null ? '' : ` ${created.scope_id}`}`)
     return created
   }

@@ -7,7 +7,7 @@ export default class PromptDelete extends BackendCommand {
 
   async run(): Promise<{id: string; deleted: true}> {
     const {args, flags} = await this.parse(PromptDelete)
-    await (await this.client(flags)).delete(`/svc/prompts/${encodeURIComponent(args.id)}.json`)
+    await (await this.client(flags)).call('deletePrompt', {params: {id: args.id}})
     this.say(`Deleted prompt ${args.id}`)
     return {id: args.id, deleted: true}
   }

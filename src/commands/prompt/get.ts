@@ -8,7 +8,7 @@ export default class PromptGet extends BackendCommand {
 
   async run(): Promise<PromptView> {
     const {args, flags} = await this.parse(PromptGet)
-    const p = await (await this.client(flags)).get<PromptView>(`/svc/prompts/${encodeURIComponent(args.id)}.json`)
+    const p = await (await this.client(flags)).call('getPrompt', {params: {id: args.id}})
     this.say(`${p.name} (${p.code})`)
     this.say(`id: ${p.id}`)
     this.say(`kind: ${p.kind}, scope: ${p.scope}${p.scope_id === null ? '' : ` ${p.scope_id}`}, created by: ${p.created_by_id ?? '-'}`)

@@ -7,7 +7,7 @@ export default class PromptRaw extends BackendCommand {
 
   async run(): Promise<{id: string; content: string}> {
     const {args, flags} = await this.parse(PromptRaw)
-    const content = await (await this.client(flags)).text('GET', `/svc/prompts/${encodeURIComponent(args.id)}.md`, {headers: {accept: 'text/markdown'}})
+    const content = await (await this.client(flags)).call('getPromptContent', {params: {id: args.id}})
     if (!this.jsonEnabled()) process.stdout.write(content)
     return {id: args.id, content}
   }

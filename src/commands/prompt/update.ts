@@ -13,7 +13,7 @@ export default class PromptUpdate extends BackendCommand {
     const {args, flags} = await this.parse(PromptUpdate)
     const body = await promptBody(flags)
     if (Object.keys(body).length === 0) throw noChanges()
-    const updated = await (await this.client(flags)).patch<PromptView>(`/svc/prompts/${encodeURIComponent(args.id)}.json`, {prompt: body})
+    const updated = await (await this.client(flags)).call('updatePrompt', {params: {id: args.id}, body: {prompt: body}})
     this.say(`Updated prompt ${updated.code} (${updated.id})`)
     return updated
   }

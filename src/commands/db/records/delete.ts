@@ -10,7 +10,7 @@ export default class DbRecordsDelete extends BackendCommand {
 
   async run() {
     const {args, flags} = await this.parse(DbRecordsDelete)
-    await (await this.client(flags)).delete(`/svc/dbs/${encodeURIComponent(args.db)}/records/${args.id}.json`)
+    await (await this.client(flags)).call('deleteRecord', {params: {db_id: args.db, id: args.id}})
     this.say(`Deleted record ${args.id}`)
     return {id: args.id, deleted: true}
   }
