@@ -20,6 +20,17 @@ export function openStore(dataDir: string): Store {
   return openSqliteStore(dataDir)
 }
 
+/** Opens the PostgreSQL store at `url` (migrating once, whatever number of instances start together). */
+export async function openPgStore(url: string, dataDir: string, options: {log?: (line: string) => void} = {}): Promise<Store> {
+  const {openPostgresStore} = await import('./pg/index.js')
+  return openPostgresStore(url, dataDir, options)
+}
+
+/** The store a target names: PostgreSQL when it has a database URL, else SQLite. */
+export async function openStoreAt(target: StoreTarget & {log?: (line: string) => void}): Promise<Store> {
+  return target.databaseUrl ? openPgStore(target.databaseUrl, target.dataDir, {log: target.log}) : openSqliteStore(target.dataDir)
+}
+
 /** The database URL of the environment (`SVC_DATABASE_URL`), if any. */
 export function databaseUrlFromEnv(env: NodeJS.ProcessEnv = process.env): string | undefined {
   return env.SVC_DATABASE_URL?.trim() || undefined

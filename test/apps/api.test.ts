@@ -1,6 +1,6 @@
 import {describe, expect, it, vi} from 'vitest'
 import {createApp} from '../../src/http/app.js'
-import {openStore} from '../../src/store/index.js'
+import {rawQuery} from '../helpers/pg.js'
 import {describeBothTransports, makeCall, type Ctx} from '../helpers/scenarios.js'
 import {openApp} from '../helpers/app-origin.js'
 import {createWorld, inProcess} from '../helpers/world.js'
@@ -330,14 +330,14 @@ describe('apps: the compile cache outlives the process', () => {
       const body = {app: {name: 'k', app_engine: 'kaboom', css_engine: 'none', source_code: KABOOM}}
       const first = await makeCall(world, inProcess(world.app))('POST', '/svc/apps.json', {body})
       expect(first.headers.get('x-svc-build')).toBe('compiled')
-      const store = openStore(world.dataDir)
+      const store = await world.reopen()
       try {
         const restarted = createApp({store, systemPromptsDirs: []})
         const again = await makeCall(world, inProcess(restarted))('POST', '/svc/apps.json', {body: {app: {...body.app, name: 'k2'}}})
         expect(again.status).toBe(201)
         expect(again.headers.get('x-svc-build')).toBe('cached')
       } finally {
-        store.close()
+        await store.close()
       }
     } finally {
       await world.close()
@@ -360,15 +360,9 @@ describe('apps: a compiler upgrade (stale build hash)', () => {
       const call = makeCall(world, inProcess(world.app))
       const ok = (await call('POST', '/svc/apps.json', {body: {app: {name: 'ok', app_engine: 'kaboom', css_engine: 'none', source_code: KABOOM, public: true}}})).json
       const kept = (await call('POST', '/svc/apps.json', {body: {app: {name: 'kept', app_engine: 'kaboom', css_engine: 'none', source_code: KABOOM + '//x\n', public: true}}})).json
-      const {default: Database} = await import('better-sqlite3')
-      const db = new Database(`${world.dataDir}/svc.sqlite`)
-      try {
-        // As if the compilers changed since: the stored hash no longer matches; `kept` also no longer compiles.
-        db.prepare("UPDATE apps SET build_hash = '0123456789abcdef' || substr(build_hash, 17) WHERE id IN (?, ?)").run(ok.id, kept.id)
-        db.prepare("UPDATE apps SET source_code = 'kaboom(\n  add([' WHERE id = ?").run(kept.id)
-      } finally {
-        db.close()
-      }
+      // As if the compilers changed since: the stored hash no longer matches; `kept` also no longer compiles.
+      await rawQuery(world, "UPDATE apps SET build_hash = '0123456789abcdef' || substr(build_hash, 17) WHERE id IN (?, ?)", [ok.id, kept.id])
+      await rawQuery(world, "UPDATE apps SET source_code = 'kaboom(\n  add([' WHERE id = ?", [kept.id])
       const recompiled = await call('PATCH', `/svc/apps/${ok.id}.json`, {body: {app: {description: 'after upgrade'}}})
       expect(recompiled.status).toBe(200)
       expect(recompiled.headers.get('x-svc-build')).toBe('cached')

@@ -62,11 +62,11 @@ describeBothTransports('dashboards without the toolkit module', DASHBOARD_SEED, 
   let mine = 0 // alice's personal main dashboard
   let company = 0 // boss's company main dashboard (the default)
   let company2 = 0
-  beforeAll(() => {
+  beforeAll(async () => {
     const w = ctx().world
-    appId = insertApp(w.dataDir, w.accounts.acme!)
-    inactiveAppId = insertApp(w.dataDir, w.accounts.acme!, {active: false, name: 'Old'})
-    insertApp(w.dataDir, w.accounts.other!, {name: 'Foreign'})
+    appId = await insertApp(w, w.accounts.acme!)
+    inactiveAppId = await insertApp(w, w.accounts.acme!, {active: false, name: 'Old'})
+    await insertApp(w, w.accounts.other!, {name: 'Foreign'})
   })
 
   it('without any dashboard every context shows its standard layout, filtered to what the viewer may use', async () => {

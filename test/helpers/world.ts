@@ -6,8 +6,9 @@ import type {AddressInfo} from 'node:net'
 import {createApp, type SvcApp} from '../../src/http/app.js'
 import type {Deps} from '../../src/http/env.js'
 import {PACKAGE_SYSTEM_PROMPTS} from '../../src/paths.js'
-import {openStore, type Store} from '../../src/store/index.js'
+import type {Store} from '../../src/store/index.js'
 import {checkedFetch} from './contract.js'
+import {createTestDatabase, openTestStore} from './pg.js'
 
 export interface SeedUser {
   login: string
@@ -38,10 +39,18 @@ export interface SeededUser {
   departmentIds: number[]
 }
 
-/** A fresh data dir in a temp folder with seeded accounts and users, and the app over it. */
+/**
+ * A fresh data dir in a temp folder with seeded accounts and users, and the app over it. The store
+ * is SQLite in the data dir, or — with `SVC_TEST_DATABASE_URL` — a PostgreSQL database of its own,
+ * cloned from the migrated template and dropped by close().
+ */
 export interface World {
   dataDir: string
+  /** The world's PostgreSQL database (PostgreSQL half only). */
+  databaseUrl?: string
   store: Store
+  /** A second store over the same data (as another process or a restart would open it); the caller closes it. */
+  reopen(): Promise<Store>
   deps: Deps
   app: SvcApp
   accounts: Record<string, number>
@@ -64,7 +73,8 @@ export function tempDir(prefix = 'svc-test-'): string {
 
 export async function createWorld(seed: Seed = DEFAULT_SEED, deps: Partial<Omit<Deps, 'store'>> = {}): Promise<World> {
   const dataDir = tempDir()
-  const store = openStore(dataDir)
+  const database = process.env.SVC_TEST_DATABASE_URL ? await createTestDatabase() : undefined
+  const store = await openTestStore(dataDir, database?.url)
   const accounts: Record<string, number> = {}
   for (const name of seed.accounts ?? ['acme']) accounts[name] = (await store.accounts.createAccount(name)).id
   const firstAccount = Object.keys(accounts)[0]!
@@ -80,9 +90,11 @@ export async function createWorld(seed: Seed = DEFAULT_SEED, deps: Partial<Omit<
   const fullDeps: Deps = {store, systemPromptsDirs: [PACKAGE_SYSTEM_PROMPTS], ...deps}
   const app = createApp(fullDeps)
   return {
-    dataDir, store, deps: fullDeps, app, accounts, users,
+    dataDir, databaseUrl: database?.url, store, deps: fullDeps, app, accounts, users,
+    reopen: () => openTestStore(dataDir, database?.url),
     async close() {
-      store.close()
+      await store.close()
+      await database?.drop()
       rmSync(dataDir, {recursive: true, force: true})
     },
   }

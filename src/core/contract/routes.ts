@@ -315,8 +315,11 @@ export const dbRoutes = {
   }),
   importRecords: createRoute({
     ...operation('importRecords'), tags: ['records'], security: PRIVATE, summary: 'Insert up to 1000 records, all or nothing',
-    request: {params: dbParam, body: body(ImportBody)},
-    responses: {201: json(ImportResult, 'How many were inserted'), ...WRITE_ERRORS},
+    request: {
+      params: dbParam, body: body(ImportBody),
+      query: z.object({dry_run: z.string().optional().openapi({description: '`1`: check only, write nothing (200 `{imported: 0, valid}`)'})}),
+    },
+    responses: {200: json(ImportResult, 'dry_run=1: nothing written'), 201: json(ImportResult, 'How many were inserted'), ...WRITE_ERRORS},
   }),
   getRecord: createRoute({
     ...operation('getRecord'), tags: ['records'], security: PRIVATE, summary: 'A record',

@@ -8,7 +8,6 @@ import {Hono, type Context} from 'hono'
 import {deleteCookie, getCookie, setCookie} from 'hono/cookie'
 import {escapeHtml} from '../../core/apps/shell.js'
 import {forbidden, rateLimited} from '../../core/errors.js'
-import {RateLimiter} from '../../core/flows/rate-limit.js'
 import {safeNext} from '../app-origin/routes.js'
 import {clientIp, isHttps} from '../client-ip.js'
 import type {AppEnv, Deps} from '../env.js'
@@ -18,8 +17,8 @@ export {safeNext}
 export const LOGIN_PATH = '/svc/login'
 /** Session lifetime: one month (platform-api.md "Limits": cookie lifetime). */
 const SESSION_TTL = 30 * 24 * 3600
-/** Sign-in attempts per client address: 10 at once, refilled at 10 a minute. */
-export const LOGIN_RATE = {capacity: 10, perMinute: 10}
+/** Sign-in attempts per client address: 10 at once, refilled at 10 a minute (shared by every instance, see ClusterRepo). */
+export const LOGIN_RATE = {bucket: 'login', capacity: 10, perMinute: 10}
 
 export const htmlPage = (title: string, body: string) =>
   `<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">` +
@@ -46,7 +45,6 @@ function requireSameOrigin(c: Context<AppEnv>) {
 
 export function loginRoutes(deps: Deps) {
   const app = new Hono<AppEnv>()
-  const limiter = new RateLimiter(LOGIN_RATE.capacity, LOGIN_RATE.perMinute)
 
   app.get(LOGIN_PATH, (c) => {
     c.header('Cache-Control', 'no-store')
@@ -56,7 +54,7 @@ export function loginRoutes(deps: Deps) {
   app.post(LOGIN_PATH, async (c) => {
     c.header('Cache-Control', 'no-store')
     requireSameOrigin(c)
-    const wait = limiter.take(clientIp(c, deps), Date.now())
+    const wait = await deps.store.cluster.takeToken(LOGIN_RATE.bucket, clientIp(c, deps), LOGIN_RATE.capacity, LOGIN_RATE.perMinute)
     if (wait > 0) {
       c.header('Retry-After', String(wait))
       throw rateLimited(`too many sign-in attempts; retry in ${wait} s`)

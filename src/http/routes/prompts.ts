@@ -9,6 +9,8 @@ import {listFilters, mayChange, promptData} from '../../core/prompts/validate.js
 import {findSystemFile, listSystemFiles} from '../../store/prompts/system-files.js'
 import type {AppEnv, Deps} from '../env.js'
 import {requireCan, requireUser} from '../middleware/auth.js'
+import type {RenderPool} from '../render-pool.js'
+import type {RenderInput} from '../../core/prompts/render.js'
 import {createRouter, handle, param, slot} from '../contract.js'
 
 const JSON_TYPE = 'application/json; charset=utf-8'
@@ -18,6 +20,8 @@ const MARKDOWN_TYPE = 'text/markdown; charset=utf-8'
 export const STRICT_HEADER = 'x-svc-strict'
 /** Embedded backend only: a token the CLI was given to render as TOKEN (checked against the acting user). */
 export const TOKEN_HEADER = 'x-svc-token'
+/** Request header of `svc prompt render`: answer `X-Svc-Prompt-Missing` with the variables not given. */
+export const MISSING_HEADER = 'x-svc-report-missing'
 
 const json = (c: Context, value: unknown, status: 200 | 201 = 200) => c.body(JSON.stringify(value), status, {'Content-Type': JSON_TYPE})
 const markdown = (c: Context, text: string, headers: Record<string, string> = {}) =>
@@ -50,6 +54,7 @@ function renderHeaders(r: RenderedPrompt): Record<string, string> {
   }
   if (r.promptId) headers['X-Svc-Prompt-Id'] = r.promptId
   if (r.extraLayer) headers['X-Svc-Prompt-Extra-Source'] = r.extraLayer
+  if (r.missing.length) headers['X-Svc-Prompt-Missing'] = r.missing.join(',')
   return headers
 }
 
@@ -59,6 +64,12 @@ const loaded = slot<PromptRecord>('prompt')
 export function promptsRoutes(deps: Deps) {
   const app = createRouter()
   const repo = deps.store.prompts
+  // Renders off the event loop, one lane per account at a time (src/http/render-pool.ts), started on first use.
+  let pool: Promise<RenderPool> | undefined
+  const renderIn = (account: number) => deps.renders?.inProcess ? undefined : async (input: RenderInput) => {
+    pool ??= import('../render-pool.js').then(({createRenderPool}) => createRenderPool(deps.renders))
+    return (await pool).render(input, String(account))
+  }
 
   /** Loads the prompt of `:id` the user can see into the context, else 404 (foreign, hidden, unknown or not a UUID alike). */
   const visible: MiddlewareHandler<AppEnv> = async (c, next) => {
@@ -156,7 +167,9 @@ export function promptsRoutes(deps: Deps) {
       params: new URL(c.req.url).searchParams,
       accountUrl: accountUrl(deps, c),
       strict: c.req.header(STRICT_HEADER) === '1',
+      reportMissing: c.req.header(MISSING_HEADER) === '1',
       token: () => tokenFor(deps, c, user),
+      render: renderIn(user.accountId),
     })
     return markdown(c, r.text, renderHeaders(r))
   })

@@ -52,6 +52,8 @@ const INSERT_RECORD = `INSERT INTO db_records (account_id, db_id, table_name, da
 const UPDATE_RECORD = `UPDATE db_records SET table_name = ?, data = ?, ${INDEX_COLUMNS.map((c) => `${c} = ?`).join(', ')}, updated_at = ?
   WHERE account_id = ? AND db_id = ? AND id = ? RETURNING id, table_name, data, created_at, updated_at`
 const indexParams = (index: IndexValues) => INDEX_COLUMNS.map((c) => index[c])
+/** The SQLite JSON path of a top-level field (names are checked against FIELD_NAME in core). */
+const jsonPath = (name: string) => `$."${name}"`
 /** An FTS5 phrase for a literal: double quotes doubled. */
 const phrase = (literal: string) => `"${literal.replace(/"/g, '""')}"`
 
@@ -165,7 +167,7 @@ export class SqliteDbsRepo implements DbsRepo {
       if (fields.length && n > 0) {
         const sums = fields.map((_, i) => `coalesce(sum(json_type(data, ?) IS NOT NULL AND json_type(data, ?) != 'null'), 0) AS f${i}`)
         const row = this.db.prepare(`SELECT ${sums.join(', ')} FROM db_records WHERE account_id = ? AND db_id = ? AND table_name IS ?`)
-          .get(...fields.flatMap((f) => [`$."${f}"`, `$."${f}"`]), accountId, dbId, tableName) as Record<string, number>
+          .get(...fields.flatMap((f) => [jsonPath(f), jsonPath(f)]), accountId, dbId, tableName) as Record<string, number>
         fields.forEach((f, i) => (usage[f] = row[`f${i}`] ?? 0))
       } else for (const f of fields) usage[f] = 0
       out.push({table_name: tableName, records_count: n, fields: usage})
@@ -206,7 +208,7 @@ export class SqliteDbsRepo implements DbsRepo {
     if (scope && scope.value === '') return null
     const row = scope
       ? this.db.prepare('SELECT id, table_name, data, created_at, updated_at FROM db_records WHERE account_id = ? AND db_id = ? AND id = ? AND json_extract(data, ?) = ?')
-        .get(accountId, dbId, id, scope.path, scope.value)
+        .get(accountId, dbId, id, jsonPath(scope.field), scope.value)
       : this.db.prepare('SELECT id, table_name, data, created_at, updated_at FROM db_records WHERE account_id = ? AND db_id = ? AND id = ?')
         .get(accountId, dbId, id)
     return row ? toRecord(row as RecordRow) : null
@@ -257,7 +259,7 @@ export function buildSelect(accountId: number, dbId: number, spec: QuerySpec): {
   if (spec.scope) {
     if (spec.scope.value === '') return {sql: null, params: []}
     where.push('json_extract(r.data, ?) = ?')
-    params.push(spec.scope.path, spec.scope.value)
+    params.push(jsonPath(spec.scope.field), spec.scope.value)
   }
   if (spec.afterId !== undefined) {
     where.push('r.id > ?')
@@ -266,7 +268,7 @@ export function buildSelect(accountId: number, dbId: number, spec: QuerySpec): {
   for (const f of spec.filters) {
     if (f.op === 'like') {
       where.push(`json_extract(r.data, ?) LIKE ? ESCAPE '\\'`)
-      params.push(f.field.path, f.values[0])
+      params.push(jsonPath(f.field.name), f.values[0])
       continue
     }
     if (f.field.column && f.columnValue !== undefined) {
@@ -275,7 +277,7 @@ export function buildSelect(accountId: number, dbId: number, spec: QuerySpec): {
     }
     if (!(f.field.column && f.columnExact)) {
       where.push(`json_extract(r.data, ?) IN (${f.values.map(() => '?').join(', ')})`)
-      params.push(f.field.path, ...f.values)
+      params.push(jsonPath(f.field.name), ...f.values)
     }
   }
   if (spec.q) {
@@ -288,7 +290,7 @@ export function buildSelect(accountId: number, dbId: number, spec: QuerySpec): {
       params.push(spec.q.pattern)
     } else {
       where.push(`(${spec.q.fields.map(() => `json_extract(r.data, ?) LIKE ? ESCAPE '\\'`).join(' OR ')})`)
-      for (const f of spec.q.fields) params.push(f.path, spec.q.pattern)
+      for (const f of spec.q.fields) params.push(jsonPath(f.name), spec.q.pattern)
     }
   }
   const dir = spec.desc ? 'DESC' : 'ASC'
@@ -296,7 +298,7 @@ export function buildSelect(accountId: number, dbId: number, spec: QuerySpec): {
   if (spec.sort.kind === 'column') order = spec.sort.column === 'id' ? `r.id ${dir}` : `${column(spec.sort.column)} ${dir}, r.id ${dir}`
   else {
     order = `json_extract(r.data, ?) ${dir}, r.id ${dir}`
-    params.push(spec.sort.path)
+    params.push(jsonPath(spec.sort.field))
   }
   params.push(spec.limit, spec.offset)
   return {

@@ -5,7 +5,7 @@ import {getSignedCookie, setSignedCookie} from 'hono/cookie'
 import {
   allowedSearchParams, methodOptions, neededVariables, publicData, type PublicMethod, type PublicMethods, scopeOf, type Visitor,
 } from '../../../core/dbs/public-methods.js'
-import {buildQuery, jsonPath, searchTable} from '../../../core/dbs/query.js'
+import {buildQuery, searchTable} from '../../../core/dbs/query.js'
 import {indexValues, validateData} from '../../../core/dbs/records.js'
 import {planSchema, tablePlan} from '../../../core/dbs/schema.js'
 import {badRequest, isSvcError, notFound, rateLimited, SvcError} from '../../../core/errors.js'
@@ -29,16 +29,13 @@ export function peerAddress(c: Context<AppEnv>, trustProxy: boolean): string {
   return clientIp(c, {trustProxy})
 }
 
-/** A fixed-window counter per visitor address, in memory (per server process). */
-function rateLimiter(config: {limit: number; windowSeconds: number}) {
-  const hits = new Map<string, {start: number; count: number}>()
-  return (key: string) => {
+/** A fixed window per visitor address, shared by every instance over the store (in memory on SQLite). */
+function rateLimiter(deps: Deps, config: {limit: number; windowSeconds: number}) {
+  return async (key: string) => {
     if (config.limit <= 0) return
-    const t = Date.now()
-    if (hits.size > 50_000) for (const [k, v] of hits) if (t - v.start >= config.windowSeconds * 1000) hits.delete(k)
-    const entry = hits.get(key)
-    if (!entry || t - entry.start >= config.windowSeconds * 1000) hits.set(key, {start: t, count: 1})
-    else if (++entry.count > config.limit) throw rateLimited(`too many writes; at most ${config.limit} per ${config.windowSeconds} s`)
+    if ((await deps.store.cluster.countHit('db-public-writes', key, config.windowSeconds)) > config.limit) {
+      throw rateLimited(`too many writes; at most ${config.limit} per ${config.windowSeconds} s`)
+    }
   }
 }
 
@@ -52,7 +49,7 @@ async function callParams(c: Context<AppEnv>): Promise<Record<string, unknown>> 
   // No prototype: a `__proto__` or `constructor` key in the query or the body is a plain key.
   const params = dict<unknown>()
   const data = dict<unknown>()
-  for (const [k, v] of Object.entries(c.req.query())) {
+  for (const [k, v] of new URL(c.req.url).searchParams) {
     const m = /^data\[(.+)\]$/.exec(k)
     if (m) data[m[1]!] = v
     else params[k] = v
@@ -105,7 +102,7 @@ function publicShape<T>(fn: () => T): T {
 /** `GET|POST /svc/db/:db_code/:method_name`: the public methods, without authorization. */
 export function publicDbRoutes(deps: Deps) {
   const app = new Hono<AppEnv>()
-  const limit = rateLimiter(deps.dbPublicWrites ?? writeLimitFromEnv())
+  const limit = rateLimiter(deps, deps.dbPublicWrites ?? writeLimitFromEnv())
 
   const handler = async (c: Context<AppEnv>) => {
     const code = c.req.param('db_code') ?? ''
@@ -119,7 +116,7 @@ export function publicDbRoutes(deps: Deps) {
     const name = method as PublicMethod
     const params = await callParams(c)
     const ip = peerAddress(c, deps.trustProxy ?? false)
-    if (WRITES.has(name)) limit(ip)
+    if (WRITES.has(name)) await limit(ip)
 
     const needed = neededVariables(config, name)
     let cookieKey = ''
@@ -142,7 +139,7 @@ export function publicDbRoutes(deps: Deps) {
       user_name: user && user.accountId === db.account_id ? user.name || user.login : '',
     }
     const s = scopeOf(config, name, visitor)
-    const scope = s ? {path: jsonPath(s.field), value: s.value} : undefined
+    const scope = s ? {field: s.field, value: s.value} : undefined
     const plan = planSchema(db.schema)
     const repo = deps.store.dbs
     const account = db.account_id

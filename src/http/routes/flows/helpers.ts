@@ -3,7 +3,6 @@ import type {Principal} from '../../../core/auth/permissions.js'
 import {forbidden, notFound, payloadTooLarge, rateLimited} from '../../../core/errors.js'
 import {jsonBytes} from '../../../core/flows/data.js'
 import {isUuid} from '../../../core/flows/processes.js'
-import type {RateLimiter} from '../../../core/flows/rate-limit.js'
 import type {AppEnv, Deps} from '../../env.js'
 import {requireCan} from '../../middleware/auth.js'
 import {clientIp} from '../../client-ip.js'
@@ -33,9 +32,16 @@ export function clientAddress(c: Context<AppEnv>, deps: Deps): string {
   return clientIp(c, deps)
 }
 
+/** A token bucket per client address, shared by every instance over the store (see ClusterRepo.takeToken). */
+export interface RateSpec {
+  bucket: string
+  capacity: number
+  perMinute: number
+}
+
 /** 429 with `Retry-After` when the client address has no token left. */
-export function limit(c: Context<AppEnv>, deps: Deps, limiter: RateLimiter): void {
-  const wait = limiter.take(clientAddress(c, deps), Date.now())
+export async function limit(c: Context<AppEnv>, deps: Deps, rate: RateSpec): Promise<void> {
+  const wait = await deps.store.cluster.takeToken(rate.bucket, clientAddress(c, deps), rate.capacity, rate.perMinute)
   if (wait > 0) {
     c.header('Retry-After', String(wait))
     throw rateLimited(`too many requests; retry in ${wait} s`)
