@@ -10,7 +10,7 @@ export default class AdminAccountCreate extends SvcCommand {
 
   async run() {
     const {args, flags} = await this.parse(AdminAccountCreate)
-    const account = await createAccount(flags.data, args.name)
+    const account = await createAccount({dataDir: flags.data, databaseUrl: flags['database-url']?.trim() || undefined}, args.name)
     this.say(`Created account ${account.id} (${account.name})`)
     return account
   }

@@ -9,7 +9,7 @@ export default class AdminAccountList extends SvcCommand {
 
   async run() {
     const {flags} = await this.parse(AdminAccountList)
-    const accounts = await listAccounts(flags.data)
+    const accounts = await listAccounts({dataDir: flags.data, databaseUrl: flags['database-url']?.trim() || undefined})
     this.say(table(['id', 'name', 'modules'], accounts.map((a) => [a.id, a.name, a.modules.join(', ')])))
     return accounts
   }

@@ -11,6 +11,7 @@ export default class AdminUserAdd extends SvcCommand {
   static args = {login: Args.string({description: 'login of the new user', required: true})}
   static flags = {
     data: Flags.string({description: 'data dir', env: 'SVC_DATA', default: '.svc'}),
+    'database-url': Flags.string({description: 'PostgreSQL database (postgres://…) instead of the data dir\'s SQLite file', env: 'SVC_DATABASE_URL'}),
     account: Flags.integer({description: 'account id (default: the first account, created when there is none)'}),
     role: Flags.string({description: 'admin, manager, user or guest', default: 'user'}),
     permission: Flags.string({description: 'permission name (repeatable)', multiple: true}),
@@ -22,7 +23,7 @@ export default class AdminUserAdd extends SvcCommand {
 
   async run() {
     const {args, flags} = await this.parse(AdminUserAdd)
-    const user = await addUser(flags.data, {
+    const user = await addUser({dataDir: flags.data, databaseUrl: flags['database-url']?.trim() || undefined}, {
       login: args.login, accountId: flags.account, role: flags.role, permissions: flags.permission,
       teams: flags.team, department: flags.department, email: flags.email, name: flags.name,
     })
