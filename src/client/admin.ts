@@ -1,14 +1,80 @@
-import {resolve} from 'node:path'
+import {existsSync} from 'node:fs'
+import {relative, resolve} from 'node:path'
+import {DEFAULT_DATA_DIR} from '../paths.js'
+import {dataFile} from '../store/sqlite/connection.js'
+import {loadProfiles} from './profiles.js'
 import {isIdentifier, isRole, type Role} from '../core/auth/permissions.js'
 import {FieldErrorBag, SvcError} from '../core/errors.js'
-import {openStoreAt, type Store, type StoreTarget} from '../store/index.js'
+import {isPostgresUrl, openStoreAt, type Store, type StoreTarget} from '../store/index.js'
 import type {Account} from '../store/accounts/types.js'
 
-/** Where administration writes: a data dir (its SQLite file), or a PostgreSQL database (`--database-url`). */
-export type AdminTarget = string | StoreTarget
+/**
+ * The data dir an admin command works on. Admin commands open the SQLite file directly (the API has
+ * no user administration), so they never act on a server: `--data DIR` (or `SVC_DATA`), else the
+ * data dir of a local profile (`--profile`, else the current one), else `./.svc`. With a remote
+ * target in effect (`SVC_URL`, or a remote profile) and no `--data`, they refuse rather than
+ * quietly create a `./.svc` the server never sees.
+ */
+export interface AdminTarget {
+  dataDir: string
+  /** `--database-url` / `SVC_DATABASE_URL`: the PostgreSQL database instead of the data dir's SQLite file. */
+  databaseUrl?: string
+  /** `local: ./.svc` (stderr), with `(new)` when the command will create it. */
+  description: string
+  exists: boolean
+}
 
-/** Local administration of a data dir or a database (no server involved): accounts, users, modules. */
-async function withStore<T>(target: AdminTarget, fn: (store: Store) => Promise<T>): Promise<T> {
+export function adminTarget(flags: {data?: string; profile?: string; 'database-url'?: string}): AdminTarget {
+  const databaseUrl = flags['database-url']?.trim() || undefined
+  if (databaseUrl) {
+    if (!isPostgresUrl(databaseUrl)) {
+      throw new SvcError('usage', 0, 'the database URL must start with postgres:// or postgresql://', undefined,
+        'leave --database-url / SVC_DATABASE_URL out to use the SQLite file of the data dir')
+    }
+    // The database is the target: shown without its password; its data dir holds only files.
+    return {dataDir: resolve(flags.data ?? DEFAULT_DATA_DIR), databaseUrl, exists: true, description: `postgres: ${describeDatabase(databaseUrl)}`}
+  }
+  let dataDir = flags.data
+  if (!dataDir) {
+    if (process.env.SVC_URL) {
+      throw new SvcError('usage', 0, `admin commands work on a local data dir, and SVC_URL points at a server (${process.env.SVC_URL})`, undefined,
+        'run the command on the server\'s machine with --data DIR (the dir `svc serve` uses), or unset SVC_URL')
+    }
+    const file = loadProfiles()
+    const name = flags.profile ?? file.current
+    const profile = name ? file.profiles[name] : undefined
+    if (flags.profile && !profile) throw new SvcError('usage', 0, `no profile "${flags.profile}"`, undefined, 'list them with: svc profile list')
+    if (profile?.url) {
+      throw new SvcError('usage', 0, `admin commands work on a local data dir, and profile "${name}" is a remote server (${profile.url})`, undefined,
+        'run the command on the server\'s machine with --data DIR (the dir `svc serve` uses), or pass --data to act on a local dir')
+    }
+    dataDir = profile?.data ?? DEFAULT_DATA_DIR
+  }
+  const absolute = resolve(dataDir)
+  const exists = existsSync(dataFile(absolute))
+  const shown = relative(process.cwd(), absolute) || '.'
+  return {dataDir: absolute, exists, description: `local: ${shown.startsWith('..') ? absolute : `./${shown}`}${exists ? '' : ' (new)'}`}
+}
+
+/** A usage error when the data dir holds no svc data (commands that only read or change what is there). */
+export function requireData(target: AdminTarget): void {
+  if (!target.exists) {
+    throw new SvcError('usage', 0, `no svc data in ${target.dataDir}`, undefined, 'pass --data DIR (the dir `svc serve` uses), or create it with: svc admin user add LOGIN --role admin --data DIR')
+  }
+}
+
+/** `host:port/db` of a database URL, never its password. */
+function describeDatabase(url: string): string {
+  try {
+    const u = new URL(url)
+    return `${u.host}${u.pathname}`
+  } catch {
+    return 'database URL'
+  }
+}
+
+/** Local administration of a data dir or a PostgreSQL database (no server involved): accounts, users, modules. */
+async function withStore<T>(target: string | StoreTarget, fn: (store: Store) => Promise<T>): Promise<T> {
   const {dataDir, databaseUrl} = typeof target === 'string' ? {dataDir: target, databaseUrl: undefined} : target
   const store = await openStoreAt({dataDir: resolve(dataDir), databaseUrl})
   try {
@@ -30,7 +96,7 @@ async function accountOrDefault(store: Store, accountId: number | undefined, cre
   return store.accounts.createAccount('default')
 }
 
-export async function createAccount(target: AdminTarget, name: string) {
+export async function createAccount(target: string | StoreTarget, name: string) {
   if (!name.trim()) throw new SvcError('validation', 422, 'name can\'t be blank', {name: ["can't be blank"]})
   return withStore(target, async (store) => {
     const account = await store.accounts.createAccount(name.trim())
@@ -38,7 +104,7 @@ export async function createAccount(target: AdminTarget, name: string) {
   })
 }
 
-export async function listAccounts(target: AdminTarget) {
+export async function listAccounts(target: string | StoreTarget) {
   return withStore(target, async (store) =>
     (await store.accounts.listAccounts()).map((a) => ({id: a.id, name: a.name, modules: a.settings.modules})))
 }
@@ -54,7 +120,7 @@ export interface AddUserInput {
   name?: string
 }
 
-export async function addUser(target: AdminTarget, input: AddUserInput) {
+export async function addUser(target: string | StoreTarget, input: AddUserInput) {
   const errors = new FieldErrorBag()
   if (!/^[A-Za-z0-9_.@+-]{1,64}$/.test(input.login)) errors.add('login', 'must be 1-64 characters of letters, digits, _ . @ + -')
   if (input.role !== undefined && !isRole(input.role)) errors.add('role', 'must be one of admin, manager, user, guest')
@@ -80,11 +146,37 @@ export async function addUser(target: AdminTarget, input: AddUserInput) {
   })
 }
 
-export async function setModule(target: AdminTarget, module: string, enable: boolean, accountId?: number) {
+export async function setModule(target: string | StoreTarget, module: string, enable: boolean, accountId?: number) {
   if (!isIdentifier(module)) throw new SvcError('validation', 422, `"${module}" is not a module name`, {module: ['is not a module name']})
   return withStore(target, async (store) => {
     const account = await accountOrDefault(store, accountId, false)
     const value = await store.accounts.changeModule(account.id, enable ? 'add' : 'remove', module)
     return {account_id: account.id, key: 'account.settings.modules', value}
+  })
+}
+
+const userRow = (u: {id: number; login: string; account_id: number; role: string; email?: string | null; name?: string | null; permissions: string[]; team_ids: number[]; department_ids: number[]}) => ({
+  id: u.id, login: u.login, account_id: u.account_id, role: u.role, email: u.email ?? null, name: u.name ?? null,
+  permissions: u.permissions, team_ids: u.team_ids, department_ids: u.department_ids,
+})
+
+export async function listUsers(target: string | StoreTarget, accountId?: number) {
+  return withStore(target, async (store) => {
+    const account = await accountOrDefault(store, accountId, false)
+    return (await store.accounts.listUsers(account.id)).map(userRow)
+  })
+}
+
+/**
+ * A new API token for a user; every other API token of the user is revoked in the same
+ * transaction (a lost or leaked token stops working at once, on a running server too).
+ */
+export async function newToken(target: string | StoreTarget, login: string, accountId?: number) {
+  return withStore(target, async (store) => {
+    const account = await accountOrDefault(store, accountId, false)
+    const user = await store.accounts.findUserByLogin(account.id, login)
+    if (!user) throw new SvcError('not_found', 404, `no user "${login}" in account ${account.id}`, undefined, 'list users with: svc admin user list')
+    const {token, revoked} = await store.accounts.replaceApiTokens(user.id)
+    return {id: user.id, login: user.login, account_id: user.account_id, token, revoked}
   })
 }

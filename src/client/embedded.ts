@@ -16,6 +16,8 @@ export async function embeddedBackend(options: EmbeddedOptions): Promise<Backend
       store,
       systemPromptsDirs: embeddedSystemPromptsDirs(options),
       publicUrl: process.env.SVC_PUBLIC_URL,
+      // One local user: renders stay in this process (no worker threads to start), connectors may reach local hosts.
+      renders: {inProcess: true},
     })
     return inProcessBackend(app, dataDir, user, () => store.close())
   } catch (error) {

@@ -46,9 +46,10 @@ export async function openLocalRenderer(options: EmbeddedOptions): Promise<Local
           params,
           accountUrl: (process.env.SVC_PUBLIC_URL || EMBEDDED_ORIGIN).replace(/\/+$/, ''),
           strict,
+          reportMissing: true,
           token: () => givenOrPlaceholder(token, principal, (t) => accounts.authenticate(t)),
         })
-        return {code, text: r.text, source: r.layer, prompt_id: r.promptId, extra: r.extraLayer, token: r.tokenSource}
+        return {code, text: r.text, source: r.layer, prompt_id: r.promptId, extra: r.extraLayer, token: r.tokenSource, missing: r.missing}
       },
       close: () => db.close(),
     }

@@ -1,7 +1,7 @@
-import {Hono} from 'hono'
 import {bodyLimit} from 'hono/body-limit'
 import {payloadTooLarge} from '../core/errors.js'
-import type {AppEnv, Deps} from './env.js'
+import {createRouter, describe} from './contract.js'
+import type {Deps} from './env.js'
 import {accessLog} from './middleware/access-log.js'
 import {identify} from './middleware/auth.js'
 import {consoleCsp} from './middleware/security-headers.js'
@@ -13,11 +13,14 @@ import {notFoundHandler, onError} from './middleware/errors.js'
 import {accountRoutes} from './routes/account.js'
 import {appsRoutes} from './routes/apps.js'
 import {consoleRoutes} from './routes/console.js'
+import {contractRoutesOf} from './routes/contract.js'
 import {dashboardsRoutes} from './routes/dashboards.js'
 import {dbsRoutes} from './routes/dbs.js'
 import {flowsRoutes} from './routes/flows.js'
 import {meRoutes} from './routes/me.js'
 import {promptsRoutes} from './routes/prompts.js'
+import {registerSecuritySchemes} from './openapi.js'
+import {appRoutes, dashboardRoutes, dbRoutes, flowRoutes, meRoutes as meContract, pageRoutes} from '../core/contract/routes.js'
 
 export type {AppEnv, Deps} from './env.js'
 export const DEFAULT_BODY_LIMIT = 5 * 1024 * 1024
@@ -28,9 +31,15 @@ export function createApp(deps: Deps) {
     parseAppsUrl(deps.appsUrl)
     if (!deps.publicUrl) throw new Error('--apps-url needs --public-url (the main origin apps send visitors back to)')
   }
-  const app = new Hono<AppEnv>()
+  const app = createRouter()
+  registerSecuritySchemes(app)
   app.onError(onError(deps.log))
   app.notFound(notFoundHandler)
+  // First, so it sees every answer, errors included. Every JSON answer names its charset (c.json says only application/json).
+  app.use('*', async (c, next) => {
+    await next()
+    if (c.res.headers.get('content-type') === 'application/json') c.res.headers.set('content-type', 'application/json; charset=utf-8')
+  })
   const maxSize = deps.bodyLimit ?? DEFAULT_BODY_LIMIT
   const streamedLimit = bodyLimit({
     maxSize,
@@ -62,6 +71,10 @@ export function createApp(deps: Deps) {
   app.route('/', flowsRoutes(deps))
   app.route('/', loginRoutes(deps))
   app.route('/', consoleRoutes())
+  app.route('/', contractRoutesOf(app))
+  // Areas still served by plain Hono handlers: their routes are described from the contract.
+  describe(app, ...Object.values(meContract), ...Object.values(dashboardRoutes), ...Object.values(appRoutes),
+    ...Object.values(pageRoutes), ...Object.values(dbRoutes), ...Object.values(flowRoutes))
   return app
 }
 

@@ -20,6 +20,9 @@ export interface Deps {
   /** Rate limit of public database writes (create/update/delete) per visitor address; default from
    *  SVC_DB_PUBLIC_WRITES ("LIMIT/SECONDS"), else 120 per 60 s. `limit: 0` disables it. */
   dbPublicWrites?: {limit: number; windowSeconds: number}
+  /** Prompt renders run in worker threads with a hard deadline (src/http/render-pool.ts), or
+   *  `inProcess` (the embedded CLI: one local user, no neighbours to protect). */
+  renders?: Partial<import('./render-pool.js').RenderPoolLimits> & {inProcess?: boolean}
   /** One line per event; never given a token or a secret. Default: silent. */
   log?: (line: string) => void
   /** Overrides of the flow runner's bounds (flows area; defaults in src/core/flows/limits.ts). */

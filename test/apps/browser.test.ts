@@ -1,14 +1,16 @@
 import {readFileSync} from 'node:fs'
 import {join} from 'node:path'
-import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+import {afterAll, beforeAll, expect, it} from 'vitest'
 import {PACKAGE_TEMPLATES} from '../../src/paths.js'
 import {makeCall} from '../helpers/scenarios.js'
+import {chromiumNotice, describeWithChromium, launchChromium} from '../helpers/browser.js'
 import {createWorld, overHttp, type Transport, type World} from '../helpers/world.js'
-import {launchChromium} from './browser.js'
 
 const template = (engine: string, file: string) => readFileSync(join(PACKAGE_TEMPLATES, engine, file), 'utf8')
 
-describe('served apps in a real browser (Chromium)', {timeout: 90_000}, () => {
+chromiumNotice()
+
+describeWithChromium('served apps in a real browser (Chromium)', {timeout: 90_000}, () => {
   let world: World
   let http: Transport
   let chrome: Awaited<ReturnType<typeof launchChromium>>

@@ -14,7 +14,8 @@ runScenarios('dashboards: input errors', DASHBOARD_SEED, [
     name: 'answers carry application/json; charset=utf-8', method: 'GET', url: '/toolkit/dashboards/widgets.json', expectedStatus: 200,
     expectedHeaders: {'content-type': 'application/json; charset=utf-8'},
   },
-  {name: 'other areas are left alone', method: 'GET', url: '/svc/me.json', expectedStatus: 200, expectedHeaders: {'content-type': 'application/json'}},
+  // Issue 18: every JSON answer of the API names its charset now, not only the dashboards'.
+  {name: 'other areas say the charset too', method: 'GET', url: '/svc/me.json', expectedStatus: 200, expectedHeaders: {'content-type': 'application/json; charset=utf-8'}},
   {name: 'widgets without token: 401', method: 'GET', url: '/toolkit/dashboards/widgets.json', as: null, expectedStatus: 401},
   {name: 'name required', method: 'POST', url: '/toolkit/dashboards.json', body: {dashboard: {}}, expectedStatus: 422, expectedContent: {name: ["can't be blank"]}},
   {name: 'no envelope: name required', method: 'POST', url: '/toolkit/dashboards.json', body: {name: 'x'}, expectedStatus: 422, expectedContent: {name: ["can't be blank"]}},

@@ -7,6 +7,7 @@ import {createApp, type SvcApp} from '../../src/http/app.js'
 import type {Deps} from '../../src/http/env.js'
 import {PACKAGE_SYSTEM_PROMPTS} from '../../src/paths.js'
 import type {Store} from '../../src/store/index.js'
+import {checkedFetch} from './contract.js'
 import {createTestDatabase, openTestStore} from './pg.js'
 
 export interface SeedUser {
@@ -114,7 +115,7 @@ export function inProcess(app: SvcApp): Transport {
   const origin = 'http://localhost'
   return {
     name: 'in-process', origin, close: async () => {},
-    fetch: async (path, init) => app.request(/^https?:\/\//.test(path) ? path : origin + path, init),
+    fetch: checkedFetch(async (path, init) => app.request(/^https?:\/\//.test(path) ? path : origin + path, init)),
   }
 }
 
@@ -126,11 +127,11 @@ export async function overHttp(app: SvcApp): Promise<Transport> {
   return {
     name: 'http',
     origin,
-    fetch: (path, init) => {
+    fetch: checkedFetch((path, init) => {
       if (!/^https?:\/\//.test(path)) return fetch(origin + path, init)
       const url = new URL(path)
       return url.host === new URL(origin).host ? fetch(path, init) : fetchWithHost(origin, url, init)
-    },
+    }),
     close: () => new Promise((resolve) => {
       ;(server as import('node:http').Server).closeAllConnections?.()
       server.close(() => resolve())

@@ -1,7 +1,8 @@
 // Hostile Liquid templates hit the render limits (time, memory, no prototype access) with a clear
 // 4xx while the server keeps answering; public writes are rate-limited (429 with Retry-After).
-import {expect, it} from 'vitest'
-import {describeBothTransports} from '../helpers/scenarios.js'
+import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+import {describeBothTransports, makeCall, type Ctx} from '../helpers/scenarios.js'
+import {createWorld, openTransport, TRANSPORTS, type World} from '../helpers/world.js'
 
 const SEED = {accounts: ['acme'], users: [{login: 'admin', role: 'admin' as const}]}
 
@@ -10,7 +11,13 @@ const HOSTILE: [string, string][] = [
   ['doubling string', '{% assign s = "xxxxxxxxxxxxxxxx" %}{% for i in (1..40) %}{% assign s = s | append: s %}{% endfor %}{{ s | size }}'],
   ['huge range', '{% for i in (1..999999999) %}{{ i }}{% endfor %}'],
   ['doubling capture', '{% assign a = "xxxxxxxx" %}{% for i in (1..40) %}{% capture a %}{{ a }}{{ a }}{% endcapture %}{% endfor %}{{ a | size }}'],
+  // Issue 16 item 3: these ran 4.5 s inside one tag, where liquidjs's render limit is never checked.
+  ['tablerow over a huge range', '{% tablerow i in (1..10000000) %}{{ i }}{% endtablerow %}'],
+  ['loop over a huge split', '{% assign s = "ab" %}{% for i in (1..20) %}{% assign s = s | append: s %}{% endfor %}{% assign parts = s | split: "" %}{% for p in parts %}{% endfor %}'],
 ]
+
+/** A single filter chain that runs ~4 s in one node (split, sort, uniq of 524,288 characters). */
+const ONE_SLOW_NODE = '{% assign s = "qz" %}{% for i in (1..18) %}{% assign s = s | append: s %}{% endfor %}{{ s | split: "" | sort | uniq | size }}'
 
 describeBothTransports('render limits and rate limits', SEED, (ctx) => {
   it('hostile templates end in a clear 422 and the server keeps answering', async () => {
@@ -36,10 +43,16 @@ describeBothTransports('render limits and rate limits', SEED, (ctx) => {
     expect((await ctx().call('GET', '/svc/prompt/capture_ok.md?who=Ada')).text).toBe('Hi Ada!')
   })
 
-  it('a template over the size limit is refused on create', async () => {
+  it('a template over the size limit, or with more than 2,000 tags, is refused on create', async () => {
     const r = await ctx().call('POST', '/svc/prompts.json', {body: {prompt: {name: 'big', code: 'big', content: 'x'.repeat(200_001)}}})
     expect(r.status).toBe(422)
     expect(r.json.content).toBeDefined()
+    // 39,000 `{{a}}` (195 KB) took 4 s to parse: now refused before parsing.
+    const tags = await ctx().call('POST', '/svc/prompts.json', {body: {prompt: {name: 'tags', code: 'tags', content: '{{a}}'.repeat(39_000)}}})
+    expect(tags.status).toBe(422)
+    expect(tags.json.content[0]).toMatch(/more than 2000 Liquid tags/)
+    const fine = await ctx().call('POST', '/svc/prompts.json', {body: {prompt: {name: 'tags', code: 'tags', content: '{{a}} '.repeat(2000)}}})
+    expect(fine.status, fine.text).toBe(201)
   })
 
   it('public actions are rate-limited per client address', async () => {
@@ -75,5 +88,109 @@ describeBothTransports('public db writes', SEED, (ctx) => {
     // Nothing beyond the limit was written.
     const records = await ctx().call('GET', `/svc/dbs/${db.json.id}.json`)
     expect(records.json.records_count).toBe(120)
+  })
+})
+
+// The hard deadline: a render still running after the pool's deadline has its thread stopped
+// mid-tag (422), and while account B's renders burn, account A's requests are answered.
+describe('render deadline and fairness', () => {
+  for (const name of TRANSPORTS) {
+    describe(`[${name}]`, () => {
+      let world: World
+      let ctx: Ctx
+      beforeAll(async () => {
+        world = await createWorld({accounts: ['a', 'b'], users: [{login: 'ann', role: 'admin'}, {login: 'bob', account: 'b', role: 'admin'}]},
+          {renders: {deadlineMs: 400}})
+        const transport = await openTransport(name, world.app)
+        ctx = {world, transport, call: makeCall(world, transport)}
+        ;(ctx as Ctx & {close(): Promise<void>}).close = transport.close
+        // Both render threads started and warm (under the TypeScript sources a thread takes seconds to load).
+        for (const as of ['ann', 'bob']) await ctx.call('POST', '/svc/prompts.json', {as, body: {prompt: {name: 'warm', code: 'warm', content: 'w'}}})
+        await Promise.all(['ann', 'bob'].map((as) => ctx.call('GET', '/svc/prompt/warm.md', {as})))
+      })
+      afterAll(async () => {
+        await (ctx as Ctx & {close?(): Promise<void>} | undefined)?.close?.()
+        await world?.close()
+      })
+
+      it('stops a render inside a single filter chain at the deadline with a 422, and the next render works', async () => {
+        const created = await ctx.call('POST', '/svc/prompts.json', {as: 'bob', body: {prompt: {name: 'slow', code: 'slow', content: ONE_SLOW_NODE}}})
+        expect(created.status, created.text).toBe(201)
+        const r = await ctx.call('GET', '/svc/prompt/slow.md', {as: 'bob'})
+        expect(r.status, r.text).toBe(422)
+        expect(r.json.content[0]).toMatch(/render limit exceeded \(stopped after 400 ms\)/)
+        await ctx.call('POST', '/svc/prompts.json', {as: 'bob', body: {prompt: {name: 'ok', code: 'ok', content: 'Hi {{ who }}'}}})
+        const ok = await ctx.call('GET', '/svc/prompt/ok.md?who=B', {as: 'bob'})
+        expect(ok.text).toBe('Hi B')
+      })
+
+      it("answers account A's requests and renders while account B's hostile renders run", async () => {
+        await ctx.call('POST', '/svc/prompts.json', {as: 'ann', body: {prompt: {name: 'hello', code: 'hello', content: 'Hello {{ who }}'}}})
+        await Promise.all(['ann', 'bob'].map((as) => ctx.call('GET', '/svc/prompt/warm.md', {as})))
+        let pending = 3
+        const hostile = Array.from({length: 3}, () => ctx.call('GET', '/svc/prompt/slow.md', {as: 'bob'}).finally(() => pending--))
+        const me = await ctx.call('GET', '/svc/me.json', {as: 'ann'})
+        const hello = await ctx.call('GET', '/svc/prompt/hello.md?who=A', {as: 'ann'})
+        // A was served while B's renders were still running (B's three run one after another, each for the full deadline).
+        expect(pending).toBeGreaterThan(0)
+        expect(me.status).toBe(200)
+        expect(hello.text).toBe('Hello A')
+        for (const r of await Promise.all(hostile)) expect([422, 429]).toContain(r.status)
+      })
+    })
+  }
+})
+
+// Issue 16 item 2: each of these was a 500.
+describeBothTransports('inputs that used to answer 500', SEED, (ctx) => {
+  const PROTO = ['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'prototype', 'valueOf']
+
+  it('refuses reserved names as schema field names (422) and prototype names in resource and cron bodies', async () => {
+    for (const name of PROTO) {
+      const r = await ctx().call('POST', '/svc/dbs.json', {rawBody: `{"db": {"name": "x", "schema": {"fields": {"${name}": "string"}}}}`})
+      expect(r.status, `${name}: ${r.text}`).toBe(422)
+      expect(r.text).toMatch(/reserved|invalid field name/)
+      for (const path of ['/svc/resources.json', '/account/crons.json', '/svc/prompts.json', '/toolkit/dashboards.json']) {
+        const body = `{"resource": {"${name}": 1}, "cron": {"${name}": 1}, "prompt": {"${name}": 1}, "dashboard": {"${name}": 1}, "${name}": {"x": 1}}`
+        const bad = await ctx().call('POST', path, {rawBody: body})
+        expect(bad.status, `${path} ${name}: ${bad.text}`).toBeLessThan(500)
+      }
+    }
+  })
+
+  it('answers 422 for prototype names in sort and filter, a NUL in q and object-valued public parameters', async () => {
+    const db = await ctx().call('POST', '/svc/dbs.json', {body: {db: {name: 'P', code: 'protos', schema: {fields: {name: 'string'}},
+      public_methods: {search: true, get: true, list: true, create: true}}}})
+    expect(db.status, db.text).toBe(201)
+    await ctx().call('POST', `/svc/dbs/${db.json.id}/records.json`, {body: {record: {data: {name: 'Ada'}}}})
+    for (const name of PROTO) {
+      for (const url of [`/svc/dbs/${db.json.id}/records.json?sort=${name}`, `/svc/dbs/${db.json.id}/search.json?sort=-${name}`,
+        `/svc/db/protos/search?sort=${name}`, `/svc/dbs/${db.json.id}/search.json?filter[${name}]=x`]) {
+        const r = await ctx().call('GET', url, {as: url.includes('/svc/db/') ? null : 'admin'})
+        expect(r.status, `${url}: ${r.text}`).toBe(422)
+      }
+    }
+    for (const url of [`/svc/dbs/${db.json.id}/search.json?q=a%00b`, '/svc/db/protos/search?q=a%00b']) {
+      const r = await ctx().call('GET', url, {as: url.includes('/svc/db/') ? null : 'admin'})
+      expect(r.status, r.text).toBe(422)
+    }
+    for (const [method, body] of [['get', {id: {toString: 'x'}}], ['list', {limit: {toString: 'x'}}], ['search', {q: {a: 1}}], ['get', {id: [1]}]] as const) {
+      const r = await ctx().call('POST', `/svc/db/protos/${method}`, {as: null, body})
+      expect(r.status, `${method}: ${r.text}`).toBe(422)
+      expect(r.json.fields).toBeDefined()
+    }
+  })
+
+  it('answers 422 for JSON nested 10,000 deep, anonymous public create included', async () => {
+    const deep = '{"a":'.repeat(10_000) + '1' + '}'.repeat(10_000)
+    const db = await ctx().call('POST', '/svc/dbs.json', {body: {db: {name: 'D', code: 'deepdb', public_methods: {create: true}}}})
+    for (const [path, body, as] of [
+      ['/svc/db/deepdb/create', `{"data": ${deep}}`, null], [`/svc/dbs/${db.json.id}/records.json`, `{"record": {"data": ${deep}}}`, 'admin'],
+      ['/svc/prompts.json', `{"prompt": ${deep}}`, 'admin'], ['/svc/resources.json', `{"resource": {"fields": ${deep}}}`, 'admin'],
+    ] as const) {
+      const r = await ctx().call('POST', path, {rawBody: body, as})
+      expect(r.status, `${path}: ${r.text.slice(0, 200)}`).toBe(422)
+      expect(r.json.body[0]).toMatch(/nests deeper than 64 levels/)
+    }
   })
 })

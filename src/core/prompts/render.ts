@@ -7,18 +7,39 @@
 import {createRequire} from 'node:module'
 import type * as LiquidModule from 'liquidjs'
 import {badRequest, SvcError, validation} from '../errors.js'
+import {isReservedName} from '../safe-keys.js'
 
 // liquidjs ships CommonJS as its entry: require() skips the ESM named-export scan (~40 ms cold).
 const liquidjs = createRequire(import.meta.url)('liquidjs') as typeof LiquidModule
 
 export const RENDER_LIMITS = {
-  /** Characters of template parsed per render (content plus `_extra`). */
-  parseLimit: 1_000_000,
-  /** Milliseconds one render may take. */
+  /** Characters of template parsed per render (content plus `_extra`: two stored prompts of 200,000). */
+  parseLimit: 400_000,
+  /** Milliseconds one render may take, checked by liquidjs between nodes (the server adds a hard
+   *  deadline that holds inside a node: src/http/render-pool.ts). */
   renderLimit: 1_000,
   /** Memory units (string and array sizes) one render may allocate. */
-  memoryLimit: 20_000_000,
+  memoryLimit: 4_000_000,
 } as const
+
+/**
+ * Liquid tags and outputs (`{% %}`, `{{ }}`) in one template. liquidjs parses ~100 µs per tag here:
+ * 39,000 `{{a}}` (195 KB) took 4 s to parse; 2,000 take ~0.2 s. Real prompts hold a few dozen.
+ */
+export const MAX_TEMPLATE_TAGS = 2_000
+/** Items a `for` or `tablerow` may walk, and the largest range `(a..b)`: liquidjs builds the whole
+ *  array inside one node, before its render limit is checked again. */
+export const MAX_LOOP_ITEMS = 100_000
+
+/** The message when a template holds more tags than MAX_TEMPLATE_TAGS, else null. Counts without parsing. */
+export function tooManyTags(template: string): string | null {
+  let count = 0
+  for (let i = template.indexOf('{'); i >= 0; i = template.indexOf('{', i + 1)) {
+    const next = template.charCodeAt(i + 1)
+    if ((next === 123 || next === 37) && ++count > MAX_TEMPLATE_TAGS) return `has more than ${MAX_TEMPLATE_TAGS} Liquid tags and outputs`
+  }
+  return null
+}
 
 /** Rendered instead of a token when the request carries no bearer token to show. */
 export const TOKEN_PLACEHOLDER = '<API_TOKEN>'
@@ -26,7 +47,6 @@ export const TOKEN_PLACEHOLDER = '<API_TOKEN>'
 /** Names the server fills in; a query parameter of the same name never overrides them. */
 export const AUTOMATIC_VARIABLES = ['TOKEN', 'ACCOUNT_URL', 'account_url', 'date'] as const
 const VARIABLE_RE = /^[A-Za-z_][A-Za-z0-9_-]{0,63}$/
-const FORBIDDEN = new Set(['__proto__', 'constructor', 'prototype'])
 export const MAX_VARIABLES = 100
 
 export interface RenderInput {
@@ -37,7 +57,7 @@ export interface RenderInput {
   /** `YYYY-MM-DD`. */
   date: string
   /** Variables of the caller (the `env` of an AI button). */
-  variables: Record<string, string>
+  variables: Record<string, unknown>
   /** Fail on a variable the template outputs but nobody supplied (conditions stay lenient). */
   strict?: boolean
 }
@@ -70,17 +90,46 @@ export function parseDate(value: string | undefined, now = new Date()): string {
   throw badRequest('date must be a valid date written YYYY-MM-DD')
 }
 
-/** The caller's variables from query parameters: identifiers only, automatic names and `date` left out. */
-export function variablesFrom(params: Iterable<[string, string]>): Record<string, string> {
-  const out: Record<string, string> = {}
+/** Suffix of a query parameter whose value is JSON (`items:json=[1,2]`): lists and objects for `{% for %}`. */
+export const JSON_SUFFIX = ':json'
+
+/**
+ * The caller's variables from query parameters: identifiers only, automatic names and `date` left
+ * out. `name:json=VALUE` gives a JSON value (a bad one is a 400 naming the variable).
+ */
+export function variablesFrom(params: Iterable<[string, string]>): Record<string, unknown> {
+  const out: Record<string, unknown> = {}
   let count = 0
-  for (const [key, value] of params) {
-    if (FORBIDDEN.has(key) || !VARIABLE_RE.test(key) || (AUTOMATIC_VARIABLES as readonly string[]).includes(key)) continue
+  for (const [rawKey, value] of params) {
+    const isJson = rawKey.endsWith(JSON_SUFFIX)
+    const key = isJson ? rawKey.slice(0, -JSON_SUFFIX.length) : rawKey
+    if (isReservedName(key) || !VARIABLE_RE.test(key) || (AUTOMATIC_VARIABLES as readonly string[]).includes(key)) continue
     if (Object.prototype.hasOwnProperty.call(out, key)) continue
     if (++count > MAX_VARIABLES) throw badRequest(`at most ${MAX_VARIABLES} variables`)
-    out[key] = value
+    if (!isJson) out[key] = value
+    else {
+      try {
+        out[key] = JSON.parse(value, (k, v) => (isReservedName(k) ? undefined : v))
+      } catch {
+        throw badRequest(`variable "${key}" is not valid JSON`, {variable: key})
+      }
+    }
   }
   return out
+}
+
+/**
+ * The variables a template reads from outside (liquidjs static analysis) that were not given, for
+ * the "not given" warning of `svc prompt render`; automatic variables never count. A template
+ * that does not parse reports none (the render itself says what is wrong).
+ */
+export function missingVariables(template: string, given: Record<string, unknown>): string[] {
+  try {
+    const names = engine('', '', false).globalVariablesSync(template)
+    return [...new Set(names)].filter((n) => !(n in given) && !(AUTOMATIC_VARIABLES as readonly string[]).includes(n)).slice(0, 20)
+  } catch {
+    return []
+  }
 }
 
 /**
@@ -94,6 +143,36 @@ class BoundedCapture extends liquidjs.CaptureTag {
     const value = ctx.bottom()[this.variable as keyof object] as unknown
     if (typeof value === 'string') ctx.memoryLimit.use(value.length)
   }
+}
+
+/**
+ * `for` and `tablerow` that refuse a collection (or a range) longer than MAX_LOOP_ITEMS before
+ * walking it: `{% tablerow i in (1..10000000) %}` built ten million cells inside one node (4.5 s)
+ * with liquidjs's render limit never consulted.
+ */
+function boundedLoop<T extends new (...args: any[]) => LiquidModule.Tag>(Base: T): T {
+  return class extends Base {
+    * render(ctx: LiquidModule.Context, emitter: LiquidModule.Emitter): Generator<unknown, unknown, unknown> {
+      const collection = (this as unknown as {collection: LiquidModule.ValueToken}).collection
+      const range = collection && (collection as {kind?: number}).kind === liquidjs.TokenKind.Range
+        ? (collection as unknown as {lhs: LiquidModule.ValueToken; rhs: LiquidModule.ValueToken}) : null
+      if (range) {
+        const lhs = Number(yield liquidjs.evalToken(range.lhs, ctx))
+        const rhs = Number(yield liquidjs.evalToken(range.rhs, ctx))
+        if (Number.isFinite(lhs) && Number.isFinite(rhs) && rhs - lhs + 1 > MAX_LOOP_ITEMS) {
+          throw new liquidjs.RenderError(new Error(`loop limit exceeded: more than ${MAX_LOOP_ITEMS} items`), this as never)
+        }
+      } else if (collection) {
+        const value = yield liquidjs.evalToken(collection, ctx)
+        const length = typeof value === 'string' ? 1 : (value as {length?: unknown} | null)?.length
+        if (typeof length === 'number' && length > MAX_LOOP_ITEMS) {
+          throw new liquidjs.RenderError(new Error(`loop limit exceeded: more than ${MAX_LOOP_ITEMS} items`), this as never)
+        }
+      }
+      const render = (Base.prototype as unknown as {render: (ctx: LiquidModule.Context, emitter: LiquidModule.Emitter) => Generator<unknown, unknown, unknown>}).render
+      return yield * render.call(this, ctx, emitter)
+    }
+  } as T
 }
 
 function engine(accountUrl: string, token: string, strict: boolean): LiquidModule.Liquid {
@@ -110,6 +189,8 @@ function engine(accountUrl: string, token: string, strict: boolean): LiquidModul
     ...RENDER_LIMITS,
   })
   liquid.registerTag('capture', BoundedCapture)
+  liquid.registerTag('for', boundedLoop(liquidjs.ForTag))
+  liquid.registerTag('tablerow', boundedLoop(liquidjs.TablerowTag))
   liquid.registerFilter('prompt_url', (code: unknown) => promptUrl(accountUrl, String(code ?? '')))
   liquid.registerFilter('api_block', (codes: unknown) => apiBlock(accountUrl, token, String(codes ?? '')))
   return liquid
@@ -117,6 +198,8 @@ function engine(accountUrl: string, token: string, strict: boolean): LiquidModul
 
 /** Parses a template (no render): the message for `content` when it is not valid Liquid, else null. */
 export function templateError(template: string): string | null {
+  const tags = tooManyTags(template)
+  if (tags) return tags
   try {
     engine('', '', false).parse(template)
     return null
@@ -133,6 +216,8 @@ export async function renderPrompt(input: RenderInput): Promise<string> {
   scope.ACCOUNT_URL = input.accountUrl
   scope.account_url = input.accountUrl
   scope.date = input.date
+  const tags = tooManyTags(input.template)
+  if (tags) throw validation({content: [`cannot be rendered: it ${tags}`]})
   try {
     return await liquid.parseAndRender(input.template, scope)
   } catch (error) {

@@ -10,10 +10,11 @@ import type {AppEnv} from '../env.js'
 /** JSON, files and anything that is not a page: nothing may run or be framed. */
 export const API_CSP = "default-src 'none'; frame-ancestors 'none'; base-uri 'none'"
 
-/** The console and the server's own HTML pages (login, not found). `frameSrc`: where app tiles live. */
-export const consoleCsp = (frameSrc: string) =>
+/** The console and the server's own HTML pages (login, not found). `appOrigins`: where apps live (dashboard
+ *  tiles frame them; the sign-in form's redirect may end on one, which `form-action` also governs). */
+export const consoleCsp = (appOrigins: string) =>
   `default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; ` +
-  `frame-src ${frameSrc}; frame-ancestors 'none'; base-uri 'none'; form-action 'self'; object-src 'none'`
+  `frame-src ${appOrigins}; frame-ancestors 'none'; base-uri 'none'; form-action 'self' ${appOrigins}; object-src 'none'`
 
 /** An app page on its own origin; `frameAncestors`: the main origin (dashboard tiles frame apps). */
 export const appCsp = (frameAncestors: string) =>

@@ -135,6 +135,8 @@ export function dbsRoutes(deps: Deps) {
       }
     })
     bag.throwIfAny()
+    // `?dry_run=1`: validate only (svc db import checks a whole file before writing any of it).
+    if (c.req.query('dry_run') === '1') return c.json({imported: 0, valid: writes.length}, 200)
     return c.json({imported: await deps.store.dbs.createRecords(loaded.accountId, loaded.db.id, writes)}, 201)
   })
 

@@ -65,6 +65,8 @@ export interface AccountsRepo {
   /** The user a raw token of this kind belongs to, or null (unknown, expired, another kind). */
   authenticate(rawToken: string, kind?: TokenKind): Promise<Principal | null>
   revokeToken(rawToken: string): Promise<void>
+  /** Revokes every API token of the user and mints a new one, in one transaction; `revoked` counts the old ones. */
+  replaceApiTokens(userId: number): Promise<{token: string; revoked: number}>
 
   /** A per-data-dir secret (cookie signing, ...), created on first use and shared by every process. */
   secret(name: string): Promise<string>

@@ -200,6 +200,19 @@ export class PgAccountsRepo implements AccountsRepo {
     await this.db.tx((q) => q.run('DELETE FROM tokens WHERE token_hash = ?', [sha256(rawToken)]))
   }
 
+  async replaceApiTokens(userId: number): Promise<{token: string; revoked: number}> {
+    const raw = randomBytes(32).toString('base64url')
+    const revoked = await this.db.tx(async (q) => {
+      const user = await q.get<{account_id: number}>('SELECT account_id FROM users WHERE id = ? FOR UPDATE', [userId])
+      if (!user) throw notFound('user not found')
+      const changes = await q.run("DELETE FROM tokens WHERE user_id = ? AND kind = 'api'", [userId])
+      await q.run('INSERT INTO tokens (account_id, user_id, token_hash, kind, expires_at, created_at) VALUES (?, ?, ?, ?, NULL, ?)',
+        [user.account_id, userId, sha256(raw), 'api', now()])
+      return changes
+    })
+    return {token: raw, revoked}
+  }
+
   async secret(name: string): Promise<string> {
     const found = await this.db.get<{value: string}>('SELECT value FROM server_secrets WHERE name = ?', [name])
     if (found) return found.value

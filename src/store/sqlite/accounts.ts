@@ -206,6 +206,19 @@ export class SqliteAccountsRepo implements AccountsRepo {
     writeTx(this.db, () => this.db.prepare('DELETE FROM tokens WHERE token_hash = ?').run(sha256(rawToken)))
   }
 
+  async replaceApiTokens(userId: number): Promise<{token: string; revoked: number}> {
+    const raw = randomBytes(32).toString('base64url')
+    const revoked = writeTx(this.db, () => {
+      const user = this.db.prepare('SELECT account_id FROM users WHERE id = ?').get(userId) as {account_id: number} | undefined
+      if (!user) throw notFound('user not found')
+      const {changes} = this.db.prepare("DELETE FROM tokens WHERE user_id = ? AND kind = 'api'").run(userId)
+      this.db.prepare('INSERT INTO tokens (account_id, user_id, token_hash, kind, expires_at, created_at) VALUES (?, ?, ?, ?, NULL, ?)')
+        .run(user.account_id, userId, sha256(raw), 'api', now())
+      return changes
+    })
+    return {token: raw, revoked}
+  }
+
   async secret(name: string): Promise<string> {
     return writeTx(this.db, () => {
       const row = this.db.prepare('SELECT value FROM server_secrets WHERE name = ?').get(name) as {value: string} | undefined

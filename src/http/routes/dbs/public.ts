@@ -49,7 +49,7 @@ async function callParams(c: Context<AppEnv>): Promise<Record<string, unknown>> 
   // No prototype: a `__proto__` or `constructor` key in the query or the body is a plain key.
   const params = dict<unknown>()
   const data = dict<unknown>()
-  for (const [k, v] of Object.entries(c.req.query())) {
+  for (const [k, v] of new URL(c.req.url).searchParams) {
     const m = /^data\[(.+)\]$/.exec(k)
     if (m) data[m[1]!] = v
     else params[k] = v

@@ -1,4 +1,5 @@
 import type {Context} from 'hono'
+import {dict} from '../../../core/safe-keys.js'
 import {notFound} from '../../../core/errors.js'
 import {indexValues} from '../../../core/dbs/records.js'
 import {planSchema, type SchemaPlan, tablePlan} from '../../../core/dbs/schema.js'
@@ -37,7 +38,9 @@ const plans = new WeakMap<DbView, SchemaPlan>()
 /** Computes index columns of stored records under a plan (schema changes rebuild them with it). */
 export const indexerFor = (plan: SchemaPlan): Indexer => (tableName, data) => indexValues(tablePlan(plan, tableName), data)
 
-/** The query string as a flat map (last value wins). */
+/** The query string as a flat map (last value wins), without a prototype: `filter[__proto__]` is a key like any other. */
 export function flatQuery(c: Context<AppEnv>): Record<string, string> {
-  return c.req.query()
+  const out = dict<string>()
+  for (const [k, v] of new URL(c.req.url).searchParams) out[k] = v
+  return out
 }

@@ -1,0 +1,30 @@
+/**
+ * A render worker thread (src/http/render-pool.ts): renders one prompt at a time off the server's
+ * event loop, so a slow template cannot stall other requests, and the pool can stop it mid-tag.
+ */
+import {parentPort} from 'node:worker_threads'
+import {isSvcError} from '../core/errors.js'
+import {renderPrompt, type RenderInput} from '../core/prompts/render.js'
+
+export interface RenderRequest {
+  id: number
+  input: RenderInput
+}
+export type RenderReply =
+  | {ready: true; id?: undefined}
+  | {id: number; ok: true; text: string}
+  | {id: number; ok: false; error: {code: string; status: number; message: string; details?: Record<string, unknown>}}
+
+parentPort!.on('message', (message: RenderRequest) => {
+  renderPrompt(message.input).then(
+    (text) => parentPort!.postMessage({id: message.id, ok: true, text} satisfies RenderReply),
+    (error: unknown) => {
+      const e = isSvcError(error)
+        ? {code: error.code, status: error.status, message: error.message, details: error.details}
+        : {code: 'validation', status: 422, message: 'validation failed', details: {content: ['cannot be rendered']}}
+      parentPort!.postMessage({id: message.id, ok: false, error: e} satisfies RenderReply)
+    },
+  )
+})
+// Loaded (liquidjs included): the pool starts a render's deadline only from here on.
+parentPort!.postMessage({ready: true})
