@@ -21,20 +21,21 @@ function balancer(upstreams: string[]): Promise<{url: string; server: Server}> {
     req.on('data', (c: Buffer) => chunks.push(c))
     req.on('end', () => {
       const body = Buffer.concat(chunks)
-      const attempt = (tries: number) => {
-        const target = new URL(upstreams[next++ % upstreams.length]!)
+      // On a refused connection, the next upstream after the one that refused (not the shared counter's).
+      const attempt = (index: number, tries: number) => {
+        const target = new URL(upstreams[index % upstreams.length]!)
         const up = httpRequest({agent, host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers}, (upRes) => {
           res.writeHead(upRes.statusCode ?? 502, upRes.headers)
           upRes.pipe(res)
         })
         up.on('error', (error: NodeJS.ErrnoException) => {
-          if (error.code === 'ECONNREFUSED' && tries < upstreams.length) return attempt(tries + 1)
+          if (error.code === 'ECONNREFUSED' && tries < upstreams.length) return attempt(index + 1, tries + 1)
           if (!res.headersSent) res.writeHead(502).end()
           else res.destroy()
         })
         up.end(body)
       }
-      attempt(1)
+      attempt(next++, 1)
     })
   })
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server})))
