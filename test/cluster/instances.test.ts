@@ -137,7 +137,7 @@ describe.runIf(pg)('three instances over one PostgreSQL database behind a balanc
       const page = await call(i.url, 'GET', `/svc/dbs/${db.id}/records.json?limit=1&filter[n]=9999`)
       expect(page.json).toHaveLength(1)
     }
-  }, 240_000)
+  }, 900_000)
 
   it('killing one instance loses no acknowledged write, and the other two keep serving', async () => {
     const db = (await call(lb.url, 'POST', '/svc/dbs.json', {db: {name: 'Killed', code: 'killed', schema: {fields: {n: 'integer'}}}})).json
