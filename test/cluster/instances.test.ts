@@ -38,6 +38,9 @@ function balancer(upstreams: string[]): Promise<{url: string; server: Server}> {
       attempt(next++, 1)
     })
   })
+  // Longer than any pause of a loaded test process: the client never reuses a socket the balancer just closed.
+  server.keepAliveTimeout = 120_000
+  server.headersTimeout = 130_000
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server})))
 }
 
@@ -120,6 +123,7 @@ describe.runIf(pg)('three instances over one PostgreSQL database behind a balanc
     const db = (await call(lb.url, 'POST', '/svc/dbs.json', {db: {name: 'Many', code: 'many', schema: {fields: {n: 'integer'}, indexed_fields: ['n']}}})).json
     const ids = new Set<number>()
     let n = 0
+    const started = Date.now()
     const worker = async () => {
       while (n < 10_000) {
         const mine = n++
@@ -129,6 +133,7 @@ describe.runIf(pg)('three instances over one PostgreSQL database behind a balanc
       }
     }
     await Promise.all(Array.from({length: 32}, worker))
+    console.log(`10,000 creates through the balancer in ${((Date.now() - started) / 1000).toFixed(1)} s`)
     expect(ids.size).toBe(10_000)
     const rows = await rawQuery({dataDir: dataDirs[0]!, databaseUrl}, 'SELECT id FROM db_records WHERE db_id = ?', [db.id])
     expect(new Set(rows.map((r) => Number(r.id)))).toEqual(ids)
