@@ -8,7 +8,11 @@ export default class Serve extends SvcCommand {
   static flags = {
     port: Flags.integer({description: 'port (0 picks a free one)', default: 4000, env: 'SVC_PORT', min: 0, max: 65535}),
     host: Flags.string({description: 'interface to listen on', default: '127.0.0.1', env: 'SVC_HOST'}),
-    data: Flags.string({description: 'data dir (holds svc.sqlite)', default: DEFAULT_DATA_DIR, env: 'SVC_DATA'}),
+    data: Flags.string({description: 'data dir (holds svc.sqlite, or only the compile cache with --database-url)', default: DEFAULT_DATA_DIR, env: 'SVC_DATA'}),
+    'database-url': Flags.string({
+      description: 'PostgreSQL database (postgres://user:pass@host:5432/db): run N instances over one database; default: the SQLite file of --data',
+      env: 'SVC_DATABASE_URL',
+    }),
     'system-prompts': Flags.string({description: 'folder of system prompt files that win over the packaged ones', env: 'SVC_SYSTEM_PROMPTS'}),
     'trust-proxy': Flags.boolean({description: 'take the client address from X-Forwarded-For', default: false}),
     'public-url': Flags.string({description: 'base URL the platform is reached at (ACCOUNT_URL in prompts)', env: 'SVC_PUBLIC_URL'}),
@@ -17,6 +21,12 @@ export default class Serve extends SvcCommand {
       env: 'SVC_APPS_URL',
     }),
     quiet: Flags.boolean({description: 'no request log', default: false}),
+    'allow-connector-hosts': Flags.string({
+      description: 'hosts, addresses or CIDR ranges connectors may reach although private or loopback (comma-separated; * for any)',
+      env: 'SVC_ALLOW_CONNECTOR_HOSTS', multiple: true, delimiter: ',',
+    }),
+    quota: Flags.string({description: 'change a quota or limit: NAME=NUMBER (repeatable; names and defaults in docs/reliability.md)', multiple: true}),
+    'cron-seconds': Flags.boolean({description: 'allow crons to run every second (default: at most once a minute)', default: false}),
   }
 
   async run() {
@@ -31,9 +41,13 @@ export default class Serve extends SvcCommand {
       }
       if (!flags['public-url']) this.error('--apps-url needs --public-url (the main origin apps send visitors back to)', {exit: 2})
     }
+    const {parseQuotas} = await import('../core/quotas.js')
+    const databaseUrl = flags['database-url']?.trim() || undefined
+    if (databaseUrl && !/^postgres(ql)?:\/\//i.test(databaseUrl)) this.error('--database-url must start with postgres:// or postgresql://', {exit: 2})
     const log = (line: string) => process.stderr.write(line + '\n')
     const server = await startServer({
       dataDir: flags.data,
+      databaseUrl,
       port: flags.port,
       host: flags.host,
       systemPromptsDir: flags['system-prompts'],
@@ -41,10 +55,12 @@ export default class Serve extends SvcCommand {
       publicUrl: flags['public-url'],
       appsUrl: flags['apps-url'],
       log: flags.quiet ? undefined : log,
+      allowConnectorHosts: flags['allow-connector-hosts'],
+      quotas: {...(flags['cron-seconds'] ? {cron_min_interval_seconds: 1} : {}), ...parseQuotas(flags.quota ?? [])},
     })
     const account = await server.store.accounts.firstAccount()
     if (!account || !(await server.store.accounts.defaultUser(account.id))) {
-      log(`No users yet. Create one: svc admin user add admin --role admin --data ${flags.data}`)
+      log(`No users yet. Create one: svc admin user add admin --role admin ${databaseUrl ? '--database-url URL' : `--data ${flags.data}`}`)
     }
     process.stdout.write(`Listening on ${server.url}\n`)
     await new Promise<void>((done) => {

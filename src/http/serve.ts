@@ -3,13 +3,18 @@ import type {AddressInfo} from 'node:net'
 import {resolve} from 'node:path'
 import {PACKAGE_SYSTEM_PROMPTS} from '../paths.js'
 import {startCheckpointer} from '../store/sqlite/checkpointer.js'
-import {openStore, type Store} from '../store/index.js'
+import {openStoreAt, type Store} from '../store/index.js'
 import {createApp} from './app.js'
 import {createFlowScheduler} from './routes/flows/scheduler.js'
 import type {Deps} from './env.js'
+import {quotasOf, type Quotas} from '../core/quotas.js'
+import {egressPolicy} from './egress.js'
+import {configureCompilers, stopCompilers} from '../compile/pool.js'
 
 export interface ServeOptions {
   dataDir: string
+  /** `--database-url` / `SVC_DATABASE_URL`: PostgreSQL (N instances over one database) instead of the data dir's SQLite file. */
+  databaseUrl?: string
   port?: number
   host?: string
   systemPromptsDir?: string
@@ -18,6 +23,10 @@ export interface ServeOptions {
   /** `--apps-url`: the origin template of apps (`https://{code}.apps.example.com`); default `http://{code}.localhost:<port>`. */
   appsUrl?: string
   log?: (line: string) => void
+  /** `--allow-connector-hosts`: private or loopback hosts connectors may reach (src/http/egress.ts). */
+  allowConnectorHosts?: string[]
+  /** `--quota NAME=VALUE` overrides (src/core/quotas.ts). */
+  quotas?: Partial<Quotas>
 }
 
 export interface RunningServer {
@@ -32,7 +41,7 @@ export interface RunningServer {
 
 /** Starts the self-hosted server over a data dir. Port 0 picks a free port. */
 export async function startServer(options: ServeOptions): Promise<RunningServer> {
-  const store = openStore(options.dataDir)
+  const store = await openStoreAt({dataDir: options.dataDir, databaseUrl: options.databaseUrl, log: options.log})
   const deps: Deps = {
     store,
     systemPromptsDirs: [PACKAGE_SYSTEM_PROMPTS, ...(options.systemPromptsDir ? [resolve(options.systemPromptsDir)] : [])],
@@ -40,18 +49,31 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     publicUrl: options.publicUrl,
     appsUrl: options.appsUrl,
     log: options.log,
+    allowConnectorHosts: options.allowConnectorHosts,
+    quotas: options.quotas,
   }
+  egressPolicy(options.allowConnectorHosts) // a bad entry fails here, at start
+  const q = quotasOf(options.quotas)
+  deps.renders = {threads: q.render_threads, deadlineMs: q.render_deadline_ms, memoryMb: q.render_memory_mb}
+  configureCompilers({workers: q.compile_workers, timeoutMs: q.compile_timeout_ms, memoryMb: q.compile_memory_mb})
   const app = createApp(deps)
   const host = options.host ?? '127.0.0.1'
-  const server: ServerType = await new Promise((resolveServer, reject) => {
-    const s = serve({fetch: app.fetch, port: options.port ?? 4000, hostname: host}, () => resolveServer(s))
-    s.once('error', reject)
-  })
+  let server: ServerType
+  try {
+    server = await new Promise((resolveServer, reject) => {
+      const s = serve({fetch: app.fetch, port: options.port ?? 4000, hostname: host}, () => resolveServer(s))
+      s.once('error', reject)
+    })
+  } catch (error) {
+    await store.close().catch(() => undefined)
+    throw error
+  }
   const port = (server.address() as AddressInfo).port
   // Crons run only inside `svc serve` (never in the embedded CLI backend).
   const scheduler = createFlowScheduler(deps)
   scheduler.start()
-  const checkpointer = startCheckpointer(options.dataDir, {log: options.log})
+  // The WAL checkpointer is SQLite's; PostgreSQL checkpoints itself.
+  const checkpointer = store.driver === 'sqlite' ? startCheckpointer(options.dataDir, {log: options.log}) : {stop: async () => undefined}
   const urlHost = host.includes(':') ? `[${host}]` : host
   let closing: Promise<void> | undefined
   return {
@@ -65,6 +87,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
         const schedulerStopped = scheduler.stop().catch(() => undefined)
         const checkpointerStopped = checkpointer.stop().catch(() => undefined)
         server.close(() => {
+          stopCompilers()
           void Promise.all([schedulerStopped, checkpointerStopped])
             .then(() => store.close())
             .catch(() => undefined)
