@@ -50,7 +50,7 @@ export async function errorFromResponse(res: Response): Promise<SvcError> {
   }
   const code = CODE_BY_STATUS[res.status] ?? (res.status >= 500 ? 'internal' : 'bad_request')
   if (res.status === 422 && typeof body.error !== 'string') {
-    const summary = Object.entries(body).map(([f, m]) => `${f} ${Array.isArray(m) ? m.join(', ') : String(m)}`).join('; ')
+    const summary = Object.entries(body).map(([f, m]) => `${f}: ${Array.isArray(m) ? m.join(', ') : String(m)}`).join('; ')
     return new SvcError('validation', 422, summary || 'validation failed', body)
   }
   const {error, ...details} = body

@@ -78,7 +78,9 @@ describe('svc app: embedded (--data) and remote (--url --token)', {timeout: 180_
     expect(push.code, push.stderr).toBe(0)
     expect(push.json.source_code).toContain('Pressed')
     writeFileSync(file, '<script>\nlet x = $state(\n</script>')
-    const broken = await remote(['app', 'push', 'pulled'])
+    // The push above went through the embedded backend, so for the remote one the app changed since
+    // its pull: --force (the conflict itself is tested in test/cli/folders.test.ts).
+    const broken = await remote(['app', 'push', 'pulled', '--force'])
     expect(broken.code).toBe(5)
     expect(broken.stderr).toMatch(/source_code: line \d+, column \d+/)
     const fresh = await local(['app', 'create', '--template', 'html', '--name', 'Fresh', '--dir', 'fresh', '--json'])

@@ -4,7 +4,32 @@ import {writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {svc, svcServe, type ServeProcess} from '../helpers/cli.js'
-import {tempDir} from '../helpers/world.js'
+import {openApp} from '../helpers/app-origin.js'
+import {tempDir, type Transport} from '../helpers/world.js'
+
+/** The served app is on its own origin (`<code>.localhost:<port>`): reached with that Host header. */
+function serverTransport(origin: string): Transport {
+  const get = (url: URL, init: RequestInit = {}) => new Promise<Response>((resolve, reject) => {
+    const headers: Record<string, string> = {host: url.host}
+    new Headers(init.headers).forEach((v, k) => (headers[k] = v))
+    const target = new URL(origin)
+    void import('node:http').then(({request}) => {
+      const req = request({host: target.hostname, port: target.port, path: url.pathname + url.search, method: init.method ?? 'GET', headers}, (res) => {
+        const chunks: Buffer[] = []
+        res.on('data', (c: Buffer) => chunks.push(c))
+        res.on('end', () => {
+          const out = new Headers()
+          for (const [k, v] of Object.entries(res.headers)) for (const one of Array.isArray(v) ? v : v === undefined ? [] : [v]) out.append(k, one)
+          const status = res.statusCode ?? 500
+          resolve(new Response([204, 304].includes(status) ? null : Buffer.concat(chunks), {status, headers: out}))
+        })
+      })
+      req.on('error', reject)
+      req.end()
+    })
+  })
+  return {origin, fetch: (path: string, init?: RequestInit) => get(new URL(path, origin), init)} as unknown as Transport
+}
 
 describe('app engines through the CLI', {timeout: 180_000}, () => {
   const data = tempDir()
@@ -73,9 +98,9 @@ describe('app engines through the CLI', {timeout: 180_000}, () => {
     const src = '<script>\n  let n = $state(0)\n</script>\n<button onclick={() => n++}>Clicked {n}</button>\n'
     file('Map.svelte', src)
     const app = (await run('app', 'create', '--name', 'Map', '--file', 'Map.svelte', '--public', '--json')).json
-    const html = await (await fetch(`${server!.url}/a/${app.url_code}`)).text()
-    const script = /src="([^"]+app\.[0-9a-f]{16}\.js)"/.exec(html)![1]!
-    const js = await (await fetch(new URL(script, server!.url))).text()
+    const opened = await openApp(serverTransport(server!.url), `/a/${app.url_code}`)
+    expect(opened.js, opened.html).toBeDefined()
+    const js = await (await serverTransport(server!.url).fetch(opened.js!)).text()
     const m = /\/\/# sourceMappingURL=data:application\/json;charset=utf-8;base64,(\S+)\s*$/.exec(js)!
     const map = JSON.parse(Buffer.from(m[1]!, 'base64').toString('utf8'))
     expect(map.sources).toEqual(['App.svelte'])

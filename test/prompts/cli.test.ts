@@ -111,7 +111,7 @@ describe('svc prompt: commands on the embedded backend and against svc serve', (
         expect(r.stderr).toBe('')
         expect(r.json).toEqual({
           code: 'greet', text: 'Hello Bo on 2026-01-01\n\n\n## Additional instructions\n\nKeep it short.\n',
-          source: 'account', prompt_id: promptId, extra: 'account', token: 'placeholder',
+          source: 'account', prompt_id: promptId, extra: 'account', token: 'placeholder', missing: ['client_id'],
         })
       })
 
