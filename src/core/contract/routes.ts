@@ -230,7 +230,7 @@ export const pageRoutes = {
   login: createRoute({
     ...operation('login'), tags: ['pages'], security: PUBLIC, summary: 'Sign in with a token: sets the session cookie',
     request: {body: {content: {'application/x-www-form-urlencoded': {schema: {type: 'object', properties: {token: {type: 'string'}, next: {type: 'string'}}}}}}},
-    responses: {303: redirect('Signed in: to `next`'), 401: html('Invalid token'), 403: json(ErrorBody, 'Cross-origin form')},
+    responses: {303: redirect('Signed in: to `next`'), 401: html('Invalid token'), 403: json(ErrorBody, 'Cross-origin form'), 429: json(ErrorBody, 'Too many sign-in attempts (`Retry-After`)')},
   }),
   logout: createRoute({
     ...operation('logout'), tags: ['pages'], security: PUBLIC, summary: 'Sign out (ends the session)',
