@@ -14,7 +14,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
  */
 export async function resolvePromptId(client: Client, ref: string, scope?: string): Promise<string> {
   if (UUID.test(ref)) return ref
-  const found = (await client.get<PromptView[]>('/svc/prompts.json', {query: {code: ref, scope}})).filter((p) => p.code === ref)
+  const found = (await client.call('listPrompts', {query: {code: ref, scope}})).filter((p) => p.code === ref)
   if (found.length === 1) return found[0]!.id
   if (found.length === 0) {
     throw new SvcError('not_found', 404, `no stored prompt with code "${ref}"${scope ? ` in scope ${scope}` : ''}`, undefined,
@@ -41,7 +41,7 @@ export async function resolveScopeId(client: Client, value: string, scope: strin
     throw new SvcError('usage', 0, `--scope-id takes a number${scope === 'user' ? ' (a user id)' : ''}, got "${value}"`, undefined,
       'names are accepted with --scope team or --scope department')
   }
-  const me = await client.get<Me>('/svc/me.json')
+  const me = await client.call('getMe')
   const [ids, names] = scope === 'team' ? [me.team_ids, me.team_names] : [me.department_ids, me.department_names]
   const at = names.findIndex((n) => n.toLowerCase() === value.toLowerCase())
   if (at >= 0 && ids[at] !== undefined) return ids[at]!

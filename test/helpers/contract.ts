@@ -109,7 +109,9 @@ export function checkedFetch(fetch: (path: string, init?: RequestInit) => Promis
   return async (path: string, init?: RequestInit): Promise<Response> => {
     const res = await fetch(path, init)
     if (origin && /^https?:\/\//.test(path) && new URL(path).host !== new URL(origin).host) return res
-    const method = (init?.method ?? 'GET').toUpperCase()
+    // A followed redirect (fetch over HTTP) answers for the GET of where it led, not for the request.
+    const method = res.redirected ? 'GET' : (init?.method ?? 'GET').toUpperCase()
+    if (res.redirected) path = new URL(res.url).pathname + new URL(res.url).search
     const problems = await contractProblems(method, path, res)
     const log = process.env.SVC_CONTRACT_LOG
     if (log) appendFileSync(log, JSON.stringify({method, path, status: res.status, type: res.headers.get('content-type'), problems}) + '\n')
