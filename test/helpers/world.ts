@@ -87,7 +87,8 @@ export async function createWorld(seed: Seed = DEFAULT_SEED, deps: Partial<Omit<
     users[u.login] = {id: user.id, login: u.login, accountId, token, teamIds: user.team_ids, departmentIds: user.department_ids}
   }
   for (const [name, modules] of Object.entries(seed.modules ?? {})) await store.accounts.setModules(accounts[name]!, modules)
-  const fullDeps: Deps = {store, systemPromptsDirs: [PACKAGE_SYSTEM_PROMPTS], ...deps}
+  // Test upstreams (test/flows/stub.ts) listen on 127.0.0.1: the egress policy lets connectors reach it.
+  const fullDeps: Deps = {store, systemPromptsDirs: [PACKAGE_SYSTEM_PROMPTS], allowConnectorHosts: ['127.0.0.1'], ...deps}
   const app = createApp(fullDeps)
   return {
     dataDir, databaseUrl: database?.url, store, deps: fullDeps, app, accounts, users,
