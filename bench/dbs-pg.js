@@ -31,7 +31,7 @@ const QUERIES = 200
 const root = fileURLToPath(new URL('..', import.meta.url))
 const dir = mkdtempSync(join(tmpdir(), 'svc-bench-pg-'))
 // Right under the temp folder: the cluster's owner (postgres) cannot enter mkdtemp's private folders.
-const clusterEnv = {...process.env, SVC_PG_TEST_DIR: `${dir}-cluster`, SVC_PG_TEST_SAFE: '1'}
+const clusterEnv = {...process.env, SVC_PG_TEST_DIR: `${dir}-cluster`, SVC_PG_TEST_SAFE: process.env.SVC_PG_TEST_SAFE ?? '1'}
 const cluster = (command) => execFileSync(join(root, 'scripts', 'pg-test-cluster.sh'), [command], {env: clusterEnv, encoding: 'utf8'}).trim()
 const url = process.env.SVC_BENCH_DATABASE_URL || cluster('start')
 const log = (line) => process.stderr.write(`dbs-pg: ${line}\n`)

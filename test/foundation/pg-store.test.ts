@@ -98,6 +98,15 @@ describe.runIf(pg)('PostgreSQL store: N instances over one database', () => {
       Array(5).fill({login: ['has already been taken']}))
   })
 
+  it('a public db code claimed in two accounts at once through two instances: one wins', async () => {
+    const [x, y] = [await a.accounts.createAccount('x'), await a.accounts.createAccount('y')]
+    const input = (n: number) => ({name: `D${n}`, code: 'shared_public', app_id: null, schema: null, public_methods: {search: {}}, fields: {}}) as never
+    const results = await Promise.allSettled(Array.from({length: 8}, (_, i) => (i % 2 ? a : b).dbs.create(i % 2 ? x.id : y.id, input(i))))
+    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1)
+    expect(results.filter((r) => r.status === 'rejected').map((r) => (r as PromiseRejectedResult).reason.details)).toEqual(
+      Array(7).fill({code: ['has already been taken']}))
+  })
+
   it('concurrent read-modify-write updates of one record through two instances lose nothing', async () => {
     const account = await a.accounts.createAccount('counter')
     const db = await a.dbs.create(account.id, {name: 'C', code: 'c', app_id: null, schema: null, public_methods: {}, fields: {}} as never)

@@ -1,7 +1,7 @@
 import {randomBytes, randomUUID} from 'node:crypto'
 import {notFound, validation} from '../../core/errors.js'
 import type {AppActionTarget, AppBuild, AppInput, AppListQuery, AppRecord, AppsRepo} from '../apps/types.js'
-import {isUniqueViolation, likeEscape, type PgDb} from './connection.js'
+import {isUniqueViolation, likeEscape, type PgDb, type Q} from './connection.js'
 
 interface AppRow {
   id: string; account_id: number; name: string; url_code: string; description: string; app_engine: string
@@ -83,6 +83,7 @@ export class PgAppsRepo implements AppsRepo {
       // url_codes are unique server-wide (checked here); the unique (account_id, url_code) index decides
       // between concurrent creates in one account.
       await this.db.tx(async (q) => {
+        await lockUrlCode(q, input.url_code)
         if (await q.get('SELECT 1 FROM apps WHERE url_code = ?', [input.url_code])) throw urlCodeTaken()
         await q.run(
         `INSERT INTO apps (id, account_id, name, url_code, description, app_engine, css_engine, source_code, public, active,
@@ -107,6 +108,7 @@ export class PgAppsRepo implements AppsRepo {
     let changed: number
     try {
       changed = await this.db.tx(async (q) => {
+        await lockUrlCode(q, input.url_code)
         if (await q.get('SELECT 1 FROM apps WHERE url_code = ? AND id != ?', [input.url_code, id])) throw urlCodeTaken()
         return q.run(
         `UPDATE apps SET name = ?, url_code = ?, description = ?, app_engine = ?, css_engine = ?, source_code = ?, public = ?,
@@ -143,4 +145,13 @@ export class PgAppsRepo implements AppsRepo {
        ON CONFLICT (hash) DO NOTHING`,
       [build.hash, build.app_code, build.css_code, build.app_build_time, build.css_build_time, now()])
   }
+}
+
+/**
+ * url_codes are unique server-wide, but the unique index is per account: two instances creating
+ * the same url_code in two accounts at once take this transaction lock on the code first, so the
+ * second one's check sees the first one's row.
+ */
+async function lockUrlCode(q: Q, urlCode: string): Promise<void> {
+  await q.get("SELECT pg_advisory_xact_lock(hashtext('svc:app_url_code:' || ?::text))", [urlCode])
 }

@@ -119,6 +119,9 @@ export class PgDbsRepo implements DbsRepo {
   /** A code is unique in its account; a db with public methods also needs a code no other account's public db has. */
   private async codeTaken(q: Q, accountId: number, code: string | null, exceptId: number, isPublic = false): Promise<void> {
     if (code === null) return
+    // Every db code change takes a transaction lock on the code: a public code claimed in two accounts
+    // at once (two instances) is checked one after the other, as the unique index only spans one account.
+    await q.get("SELECT pg_advisory_xact_lock(hashtext('svc:db_code:' || ?::text))", [code])
     if (await q.get('SELECT 1 FROM dbs WHERE account_id = ? AND code = ? AND id != ?', [accountId, code, exceptId]) ||
       (isPublic && await q.get(`SELECT 1 FROM dbs WHERE code = ? AND account_id != ? AND public_methods::text != '{}'`, [code, accountId]))) {
       throw validation({code: ['has already been taken']})
