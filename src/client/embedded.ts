@@ -18,6 +18,7 @@ export async function embeddedBackend(options: EmbeddedOptions): Promise<Backend
       publicUrl: process.env.SVC_PUBLIC_URL,
       // One local user: renders stay in this process (no worker threads to start), connectors may reach local hosts.
       renders: {inProcess: true},
+      allowConnectorHosts: ['*'],
     })
     return inProcessBackend(app, dataDir, user, () => store.close())
   } catch (error) {

@@ -17,6 +17,12 @@ export default class Serve extends SvcCommand {
       env: 'SVC_APPS_URL',
     }),
     quiet: Flags.boolean({description: 'no request log', default: false}),
+    'allow-connector-hosts': Flags.string({
+      description: 'hosts, addresses or CIDR ranges connectors may reach although private or loopback (comma-separated; * for any)',
+      env: 'SVC_ALLOW_CONNECTOR_HOSTS', multiple: true, delimiter: ',',
+    }),
+    quota: Flags.string({description: 'change a quota or limit: NAME=NUMBER (repeatable; names and defaults in docs/reliability.md)', multiple: true}),
+    'cron-seconds': Flags.boolean({description: 'allow crons to run every second (default: at most once a minute)', default: false}),
   }
 
   async run() {
@@ -31,6 +37,7 @@ export default class Serve extends SvcCommand {
       }
       if (!flags['public-url']) this.error('--apps-url needs --public-url (the main origin apps send visitors back to)', {exit: 2})
     }
+    const {parseQuotas} = await import('../core/quotas.js')
     const log = (line: string) => process.stderr.write(line + '\n')
     const server = await startServer({
       dataDir: flags.data,
@@ -41,6 +48,8 @@ export default class Serve extends SvcCommand {
       publicUrl: flags['public-url'],
       appsUrl: flags['apps-url'],
       log: flags.quiet ? undefined : log,
+      allowConnectorHosts: flags['allow-connector-hosts'],
+      quotas: {...(flags['cron-seconds'] ? {cron_min_interval_seconds: 1} : {}), ...parseQuotas(flags.quota ?? [])},
     })
     const account = await server.store.accounts.firstAccount()
     if (!account || !(await server.store.accounts.defaultUser(account.id))) {

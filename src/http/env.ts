@@ -23,6 +23,11 @@ export interface Deps {
   /** Prompt renders run in worker threads with a hard deadline (src/http/render-pool.ts), or
    *  `inProcess` (the embedded CLI: one local user, no neighbours to protect). */
   renders?: Partial<import('./render-pool.js').RenderPoolLimits> & {inProcess?: boolean}
+  /** Hosts, addresses or CIDR ranges connectors may reach although private or loopback
+   *  (`--allow-connector-hosts`; `*` for any). Default: public unicast addresses only (src/http/egress.ts). */
+  allowConnectorHosts?: string[]
+  /** Quotas (src/core/quotas.ts: defaults and meaning); `svc serve --quota NAME=VALUE`. */
+  quotas?: Partial<import('../core/quotas.js').Quotas>
   /** One line per event; never given a token or a secret. Default: silent. */
   log?: (line: string) => void
   /** Overrides of the flow runner's bounds (flows area; defaults in src/core/flows/limits.ts). */

@@ -7,6 +7,9 @@ import {openStore, type Store} from '../store/index.js'
 import {createApp} from './app.js'
 import {createFlowScheduler} from './routes/flows/scheduler.js'
 import type {Deps} from './env.js'
+import {quotasOf, type Quotas} from '../core/quotas.js'
+import {egressPolicy} from './egress.js'
+import {configureCompilers, stopCompilers} from '../compile/pool.js'
 
 export interface ServeOptions {
   dataDir: string
@@ -18,6 +21,10 @@ export interface ServeOptions {
   /** `--apps-url`: the origin template of apps (`https://{code}.apps.example.com`); default `http://{code}.localhost:<port>`. */
   appsUrl?: string
   log?: (line: string) => void
+  /** `--allow-connector-hosts`: private or loopback hosts connectors may reach (src/http/egress.ts). */
+  allowConnectorHosts?: string[]
+  /** `--quota NAME=VALUE` overrides (src/core/quotas.ts). */
+  quotas?: Partial<Quotas>
 }
 
 export interface RunningServer {
@@ -40,7 +47,13 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     publicUrl: options.publicUrl,
     appsUrl: options.appsUrl,
     log: options.log,
+    allowConnectorHosts: options.allowConnectorHosts,
+    quotas: options.quotas,
   }
+  egressPolicy(options.allowConnectorHosts) // a bad entry fails here, at start
+  const q = quotasOf(options.quotas)
+  deps.renders = {threads: q.render_threads, deadlineMs: q.render_deadline_ms, memoryMb: q.render_memory_mb}
+  configureCompilers({workers: q.compile_workers, timeoutMs: q.compile_timeout_ms, memoryMb: q.compile_memory_mb})
   const app = createApp(deps)
   const host = options.host ?? '127.0.0.1'
   const server: ServerType = await new Promise((resolveServer, reject) => {
@@ -65,6 +78,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
         const schedulerStopped = scheduler.stop().catch(() => undefined)
         const checkpointerStopped = checkpointer.stop().catch(() => undefined)
         server.close(() => {
+          stopCompilers()
           void Promise.all([schedulerStopped, checkpointerStopped])
             .then(() => store.close())
             .catch(() => undefined)

@@ -213,7 +213,8 @@ export interface ServeProcess {
 /** Starts `svc serve --port 0` over a data dir and waits for its `Listening on` line. */
 export function svcServe(dataDir: string, extraArgs: string[] = [], options: CliOptions = {}): Promise<ServeProcess> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--data', dataDir, ...extraArgs], {
+    // Test upstreams (test/flows/stub.ts) listen on 127.0.0.1: the egress policy must let connectors reach it.
+    const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--data', dataDir, '--allow-connector-hosts', '127.0.0.1', ...extraArgs], {
       cwd: options.cwd, env: cliEnv(options.env),
     })
     let out = ''

@@ -87,7 +87,8 @@ export async function createWorld(seed: Seed = DEFAULT_SEED, deps: Partial<Omit<
     users[u.login] = {id: user.id, login: u.login, accountId, token, teamIds: user.team_ids, departmentIds: user.department_ids}
   }
   for (const [name, modules] of Object.entries(seed.modules ?? {})) await store.accounts.setModules(accounts[name]!, modules)
-  const fullDeps: Deps = {store, systemPromptsDirs: [PACKAGE_SYSTEM_PROMPTS], ...deps}
+  // Test upstreams (test/flows/stub.ts) listen on 127.0.0.1: the egress policy lets connectors reach it.
+  const fullDeps: Deps = {store, systemPromptsDirs: [PACKAGE_SYSTEM_PROMPTS], allowConnectorHosts: ['127.0.0.1'], ...deps}
   const app = createApp(fullDeps)
   return {
     dataDir, databaseUrl: database?.url, store, deps: fullDeps, app, accounts, users,
@@ -115,7 +116,7 @@ export function inProcess(app: SvcApp): Transport {
   const origin = 'http://localhost'
   return {
     name: 'in-process', origin, close: async () => {},
-    fetch: checkedFetch(async (path, init) => app.request(/^https?:\/\//.test(path) ? path : origin + path, init)),
+    fetch: checkedFetch(async (path, init) => app.request(/^https?:\/\//.test(path) ? path : origin + path, init), origin),
   }
 }
 
@@ -131,7 +132,7 @@ export async function overHttp(app: SvcApp): Promise<Transport> {
       if (!/^https?:\/\//.test(path)) return fetch(origin + path, init)
       const url = new URL(path)
       return url.host === new URL(origin).host ? fetch(path, init) : fetchWithHost(origin, url, init)
-    }),
+    }, origin),
     close: () => new Promise((resolve) => {
       ;(server as import('node:http').Server).closeAllConnections?.()
       server.close(() => resolve())

@@ -194,3 +194,144 @@ describeBothTransports('inputs that used to answer 500', SEED, (ctx) => {
     }
   })
 })
+
+/** A world over both transports with its own deps (quotas, egress), for the describe blocks below. */
+function withWorld(deps: Parameters<typeof createWorld>[1], fn: (ctx: () => Ctx) => void) {
+  for (const name of TRANSPORTS) {
+    describe(`[${name}]`, () => {
+      let ctx: Ctx & {close(): Promise<void>}
+      beforeAll(async () => {
+        const world = await createWorld(SEED, deps)
+        const transport = await openTransport(name, world.app)
+        ctx = {world, transport, call: makeCall(world, transport), close: async () => {
+          await transport.close()
+          await world.close()
+        }}
+      })
+      afterAll(async () => ctx?.close())
+      fn(() => ctx)
+    })
+  }
+}
+
+// Issue 16 item 4: connectors reached 127.0.0.1, [::1], 0.0.0.0, 2130706433 and 169.254.169.254,
+// and their errors told open ports from closed ones.
+describe('egress policy of connectors', () => {
+  let upstream: import('node:http').Server
+  let port = 0
+  let hits = 0
+  beforeAll(async () => {
+    const {createServer} = await import('node:http')
+    upstream = createServer((_req, res) => {
+      hits++
+      res.writeHead(200, {'content-type': 'application/json'})
+      res.end('{"internal": "secret admin panel"}')
+    })
+    await new Promise<void>((r) => upstream.listen(0, '0.0.0.0', r))
+    port = (upstream.address() as import('node:net').AddressInfo).port
+  })
+  afterAll(() => new Promise<void>((r) => upstream.close(() => r())))
+
+  withWorld({allowConnectorHosts: []}, (ctx) => {
+    it('refuses loopback, unspecified, decimal, IPv6 and metadata addresses with one message, and sends nothing', async () => {
+      const urls = [`http://127.0.0.1:${port}`, `http://localhost:${port}`, `http://[::1]:${port}`, `http://0.0.0.0:${port}`,
+        `http://2130706433:${port}`, `http://0x7f.1:${port}`, `http://[::ffff:127.0.0.1]:${port}`, 'http://169.254.169.254/latest/meta-data',
+        'http://10.0.0.1:9/', 'http://127.0.0.1:1/']
+      const before = hits
+      const answers = new Set<string>()
+      for (const [i, url] of urls.entries()) {
+        const code = `egress${i}`
+        const created = await ctx().call('POST', '/svc/resources.json', {body: {resource: {kind: 'svc/custom_connector', code, name: code, url,
+          fields: {methods: [{name: 'get', http_method: 'GET', path: '/', public: true}]}}}})
+        expect(created.status, created.text).toBe(201)
+        for (const as of ['admin', null] as const) {
+          const r = await ctx().call('GET', `/svc/connector/${code}/get`, {as})
+          expect(r.status, `${url}: ${r.text}`).toBe(502)
+          expect(r.json.error).toMatch(/refused by egress policy/)
+          expect(r.text).not.toMatch(/secret admin panel|ECONNREFUSED|EHOSTUNREACH|ETIMEDOUT|socket/i)
+          answers.add(r.json.error.replace(/^.*?refused by/, 'refused by'))
+        }
+      }
+      expect(hits).toBe(before)
+      // The same words for an open port and a closed one: no port-scan oracle.
+      expect(answers.size).toBe(1)
+    })
+  })
+
+  withWorld({allowConnectorHosts: ['127.0.0.0/8']}, (ctx) => {
+    it('lets an allow-listed range through (--allow-connector-hosts)', async () => {
+      await ctx().call('POST', '/svc/resources.json', {body: {resource: {kind: 'svc/custom_connector', code: 'local', name: 'local',
+        url: `http://127.0.0.1:${port}`, fields: {methods: [{name: 'get', http_method: 'GET', path: '/'}]}}}})
+      const r = await ctx().call('GET', '/svc/connector/local/get')
+      expect(r.status, r.text).toBe(200)
+      expect(r.json).toEqual({internal: 'secret admin panel'})
+    })
+  })
+})
+
+// Issue 16 item 5: an anonymous create of 4.9 MB was accepted and a public list answered 25 MB.
+describe('quotas', () => {
+  withWorld({quotas: {record_bytes: 4096, public_write_bytes_per_ip: 20_000, public_db_records: 8, public_list_bytes: 6000, crons_per_account: 2}}, (ctx) => {
+    let dbId = 0
+    beforeAll(async () => {
+      const db = await ctx().call('POST', '/svc/dbs.json', {body: {db: {name: 'Wall', code: 'wall', public_methods: {create: true, list: true, search: true, update: true}}}})
+      dbId = db.json.id
+    })
+
+    it('refuses a record over record_bytes on the private and the public path, writing nothing', async () => {
+      const big = {text: 'x'.repeat(5000)}
+      const priv = await ctx().call('POST', `/svc/dbs/${dbId}/records.json`, {body: {record: {data: big}}})
+      expect(priv.status).toBe(422)
+      expect(priv.json.data[0]).toMatch(/at most 4096 bytes/)
+      const pub = await ctx().call('POST', '/svc/db/wall/create', {as: null, body: {data: big}})
+      expect(pub.status).toBe(422)
+      expect(pub.json.fields.data[0]).toMatch(/at most 4096 bytes/)
+      expect((await ctx().call('GET', `/svc/dbs/${dbId}.json`)).json.records_count).toBe(0)
+    })
+
+    it('caps public write bytes per address, records per db, and the size of a public list', async () => {
+      const statuses: number[] = []
+      for (let i = 0; i < 8; i++) statuses.push((await ctx().call('POST', '/svc/db/wall/create', {as: null, body: {data: {text: 'y'.repeat(3000)}}})).status)
+      // 20,000 bytes a minute per address: six records of ~3 KB, then 429.
+      expect(statuses.slice(0, 6)).toEqual([201, 201, 201, 201, 201, 201])
+      expect(statuses.slice(6)).toEqual([429, 429])
+      const list = await ctx().call('GET', '/svc/db/wall/list', {as: null})
+      expect(list.json.length).toBe(1)
+      expect(list.headers.get('x-svc-truncated')).toBe('1')
+      for (let i = 0; i < 2; i++) await ctx().call('POST', `/svc/dbs/${dbId}/records.json`, {body: {record: {data: {n: i}}}})
+      const full = await ctx().call('POST', '/svc/db/wall/create', {as: null, headers: {'x-forwarded-for': '10.9.9.9'}, body: {data: {n: 1}}})
+      expect(full.status, full.text).toBe(403)
+      expect(full.json.error).toMatch(/full for public creates \(8 records\)/)
+    })
+
+    it('caps crons per account and refuses an active cron firing more than once a minute', async () => {
+      await ctx().call('POST', '/svc/resources.json', {body: {resource: {kind: 'svc/custom_flow', code: 'tick', fields: {program: [{type: 'mutation', set: {a: 1}}]}}}})
+      const fast = await ctx().call('POST', '/account/crons.json', {body: {cron: {target_code: 'tick', schedule: '*/5 * * * * *'}}})
+      expect(fast.status).toBe(422)
+      expect(fast.json.schedule[0]).toMatch(/more often than once every 60 s/)
+      for (const schedule of ['* * * * *', '0 3 * * *']) {
+        expect((await ctx().call('POST', '/account/crons.json', {body: {cron: {target_code: 'tick', schedule}}})).status).toBe(201)
+      }
+      const third = await ctx().call('POST', '/account/crons.json', {body: {cron: {target_code: 'tick', schedule: '0 4 * * *'}}})
+      expect(third.status).toBe(422)
+      expect(third.json.cron[0]).toMatch(/at most 2 crons/)
+    })
+  })
+
+  withWorld({quotas: {cron_min_interval_seconds: 1}}, (ctx) => {
+    it('allows per-second crons when the server allows seconds (--cron-seconds)', async () => {
+      await ctx().call('POST', '/svc/resources.json', {body: {resource: {kind: 'svc/custom_flow', code: 'tick', fields: {program: [{type: 'mutation', set: {a: 1}}]}}}})
+      const fast = await ctx().call('POST', '/account/crons.json', {body: {cron: {target_code: 'tick', schedule: '*/5 * * * * *'}}})
+      expect(fast.status, fast.text).toBe(201)
+    })
+  })
+
+  withWorld({}, (ctx) => {
+    it('refuses an anonymous create of 4.9 MB by default (256 KiB a record)', async () => {
+      await ctx().call('POST', '/svc/dbs.json', {body: {db: {name: 'G', code: 'g', public_methods: {create: true}}}})
+      const r = await ctx().call('POST', '/svc/db/g/create', {as: null, body: {data: {blob: 'z'.repeat(4_900_000)}}})
+      expect(r.status).toBe(422)
+      expect(r.json.fields.data[0]).toMatch(/at most 262144 bytes/)
+    })
+  })
+})

@@ -154,6 +154,12 @@ export function recordTable(plan: SchemaPlan, raw: unknown, mode: 'create' | 'up
   return {tableName: given as string, table}
 }
 
+/** 422 under `data` when the record's data, as JSON, is larger than `maxBytes` (the `record_bytes` quota). */
+export function checkRecordSize(data: Data, maxBytes: number): void {
+  const bytes = Buffer.byteLength(JSON.stringify(data))
+  if (maxBytes > 0 && bytes > maxBytes) new FieldErrorBag().add('data', `is ${bytes} bytes; a record holds at most ${maxBytes} bytes`).throwIfAny()
+}
+
 /** The `data` member of a write: an object (422 otherwise). */
 export function dataObject(raw: unknown, required = true): Data {
   if (raw === undefined && !required) return {}

@@ -2,23 +2,9 @@ import {Cron} from 'croner'
 import {FieldErrorBag} from '../errors.js'
 import {CODE_RE} from './program.js'
 
-/** A cron as the API shows it. */
-export interface CronJob {
-  id: number
-  kind: 'flow'
-  target_code: string
-  schedule: string
-  /** IANA time zone the schedule is read in; null = the server's local time. */
-  timezone: string | null
-  active: boolean
-  /** When the scheduler starts it next (null when inactive). */
-  next_run_at: string | null
-  last_run_at: string | null
-  last_flow_process_id: string | null
-  created_by_id: number | null
-  created_at: string
-  updated_at: string
-}
+/** As the API shows it: the contract's (src/core/contract/flows.ts). */
+export type {CronView as CronJob} from '../contract/flows.js'
+import type {CronView as CronJob} from '../contract/flows.js'
 
 export interface CronWrite {
   kind: 'flow'
@@ -41,10 +27,20 @@ export function nextRun(schedule: string, timezone: string | null, from: Date): 
   }
 }
 
-/** A schedule problem in words, or null when the schedule is usable. */
-export function scheduleProblem(schedule: string, timezone: string | null, now: Date): string | null {
+/** A schedule problem in words, or null when the schedule is usable (and never fires twice within `minIntervalSeconds`). */
+export function scheduleProblem(schedule: string, timezone: string | null, now: Date, minIntervalSeconds = 0): string | null {
   try {
-    if (!nextRun(schedule, timezone, now)) return 'never fires'
+    let previous = nextRun(schedule, timezone, now)
+    if (!previous) return 'never fires'
+    // Six runs show the shortest gap of every pattern croner accepts (seconds, minutes, lists, steps).
+    for (let i = 0; i < 6 && minIntervalSeconds > 1; i++) {
+      const next = nextRun(schedule, timezone, previous)
+      if (!next) break
+      if (next.getTime() - previous.getTime() < minIntervalSeconds * 1000) {
+        return `fires more often than once every ${minIntervalSeconds} s (the server's shortest cron interval)`
+      }
+      previous = next
+    }
     return null
   } catch (error) {
     return `is not a valid cron expression: ${(error as Error).message.replace(/^Cron\w*:\s*/, '')}`.slice(0, 300)
@@ -64,7 +60,9 @@ function timezoneProblem(timezone: string): string | null {
  * Validates a cron POST (no `existing`) or PATCH. `flowExists` tells whether the account has a
  * flow with that code. Throws one 422 with every problem.
  */
-export function validateCron(raw: Record<string, unknown>, flowExists: (code: string) => boolean, now: Date, existing?: CronJob): CronWrite {
+export function validateCron(
+  raw: Record<string, unknown>, flowExists: (code: string) => boolean, now: Date, existing?: CronJob, minIntervalSeconds = 0,
+): CronWrite {
   const errors = new FieldErrorBag()
   for (const key of Object.keys(raw)) if (!ALLOWED.includes(key)) errors.add(key, 'is not a known field')
   if (raw.kind !== undefined && raw.kind !== 'flow') errors.add('kind', 'must be flow')
@@ -103,6 +101,11 @@ export function validateCron(raw: Record<string, unknown>, flowExists: (code: st
   if (raw.active !== undefined) {
     if (typeof raw.active !== 'boolean') errors.add('active', 'must be true or false')
     else active = raw.active
+  }
+  // The shortest interval binds crons that run: an inactive one may keep any schedule until activated.
+  if (active && schedule && !errors.fields.schedule && !errors.fields.timezone) {
+    const problem = scheduleProblem(schedule, timezone, now, minIntervalSeconds)
+    if (problem) errors.add('schedule', problem)
   }
   errors.throwIfAny()
   return {kind: 'flow', target_code: target, schedule, timezone, active}

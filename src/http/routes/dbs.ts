@@ -1,7 +1,8 @@
 import {Hono} from 'hono'
 import {applyReplace, parseDbReplace, validateDbInput, type DbInput} from '../../core/dbs/db.js'
 import {buildQuery, filtersFromQuery, searchTable, type QueryInput} from '../../core/dbs/query.js'
-import {dataObject, indexValues, recordTable, validateData} from '../../core/dbs/records.js'
+import {checkRecordSize, dataObject, indexValues, recordTable, validateData} from '../../core/dbs/records.js'
+import {quotasOf} from '../../core/quotas.js'
 import {planSchema} from '../../core/dbs/schema.js'
 import {badRequest, FieldErrorBag, notFound} from '../../core/errors.js'
 import type {DbView, RecordView, RecordWrite} from '../../store/dbs/types.js'
@@ -24,9 +25,10 @@ const queryInput = (q: Record<string, string>): QueryInput => ({
 })
 
 /** A record write for `table` of a loaded db: table rules, type conversion, index values. */
-function recordWrite(loaded: LoadedDb, rawTable: unknown, data: Record<string, unknown>, mode: 'create' | 'update'): RecordWrite {
+function recordWrite(loaded: LoadedDb, rawTable: unknown, data: Record<string, unknown>, mode: 'create' | 'update', maxBytes: number): RecordWrite {
   const {tableName, table} = recordTable(loaded.plan, rawTable, mode)
   const converted = validateData(table, data)
+  checkRecordSize(converted, maxBytes)
   return {tableName, data: converted, index: indexValues(table, converted)}
 }
 
@@ -40,6 +42,7 @@ function flat(record: RecordView, fields?: string[]): Record<string, unknown> {
 export function dbsRoutes(deps: Deps) {
   const app = new Hono<AppEnv>()
   app.route('/', publicDbRoutes(deps))
+  const quotas = quotasOf(deps.quotas)
 
   const priv = new Hono<AppEnv>()
   // No router-wide middleware: mounted at '/', it would guard every route of the app. Each handler calls requireUser.
@@ -112,7 +115,7 @@ export function dbsRoutes(deps: Deps) {
   priv.post('/svc/dbs/:db_id/records.json', async (c) => {
     const loaded = await loadDb(deps, requireCan(c, 'record.write').accountId, c.req.param('db_id'))
     const record = envelope(await jsonObject(c), 'record')
-    const write = recordWrite(loaded, record.table_name, dataObject(record.data), 'create')
+    const write = recordWrite(loaded, record.table_name, dataObject(record.data), 'create', quotas.record_bytes)
     return c.json(await deps.store.dbs.createRecord(loaded.accountId, loaded.db.id, write), 201)
   })
 
@@ -127,7 +130,7 @@ export function dbsRoutes(deps: Deps) {
     body.records.forEach((raw: unknown, i: number) => {
       try {
         const r = raw !== null && typeof raw === 'object' && !Array.isArray(raw) ? (raw as Record<string, unknown>) : {}
-        writes.push(recordWrite(loaded, r.table_name, dataObject(r.data), 'create'))
+        writes.push(recordWrite(loaded, r.table_name, dataObject(r.data), 'create', quotas.record_bytes))
       } catch (e) {
         const details = (e as {details?: Record<string, string[]>}).details
         if (!details) throw e
@@ -154,7 +157,7 @@ export function dbsRoutes(deps: Deps) {
     const data = dataObject(record.data, false)
     // Data is merged over the stored record (shallow); in a multi-table db, no table_name means the null table.
     const updated = await deps.store.dbs.updateRecord(loaded.accountId, loaded.db.id, id,
-      (existing) => recordWrite(loaded, record.table_name, {...existing.data, ...data}, 'update'))
+      (existing) => recordWrite(loaded, record.table_name, {...existing.data, ...data}, 'update', quotas.record_bytes))
     if (!updated) throw notFound('record not found')
     return c.json(updated)
   })

@@ -6,9 +6,10 @@ import {
   allowedSearchParams, methodOptions, neededVariables, publicData, type PublicMethod, type PublicMethods, scopeOf, type Visitor,
 } from '../../../core/dbs/public-methods.js'
 import {buildQuery, searchTable} from '../../../core/dbs/query.js'
-import {indexValues, validateData} from '../../../core/dbs/records.js'
+import {checkRecordSize, indexValues, validateData} from '../../../core/dbs/records.js'
+import {byteBudget, jsonBytes, quotasOf} from '../../../core/quotas.js'
 import {planSchema, tablePlan} from '../../../core/dbs/schema.js'
-import {badRequest, isSvcError, notFound, rateLimited, SvcError} from '../../../core/errors.js'
+import {badRequest, forbidden, isSvcError, notFound, rateLimited, SvcError} from '../../../core/errors.js'
 import type {RecordView} from '../../../store/dbs/types.js'
 import type {AppEnv, Deps} from '../../env.js'
 import {jsonObject} from '../../middleware/body.js'
@@ -103,6 +104,30 @@ function publicShape<T>(fn: () => T): T {
 export function publicDbRoutes(deps: Deps) {
   const app = new Hono<AppEnv>()
   const limit = rateLimiter(deps, deps.dbPublicWrites ?? writeLimitFromEnv())
+  const quotas = quotasOf(deps.quotas)
+  const bytesPerIp = byteBudget(quotas.public_write_bytes_per_ip)
+  const bytesPerDb = byteBudget(quotas.public_write_bytes_per_db)
+  /** Charges a public write's bytes to the visitor's address and to the database (429 past either budget). */
+  const chargeWrite = (ip: string, dbId: number, data: Record<string, unknown>) => {
+    const bytes = jsonBytes(data)
+    if (!bytesPerIp.take(ip, bytes)) throw rateLimited(`too much data written; at most ${quotas.public_write_bytes_per_ip} bytes a minute per client address`)
+    if (!bytesPerDb.take(String(dbId), bytes)) throw rateLimited(`too much data written to this database; at most ${quotas.public_write_bytes_per_db} bytes a minute`)
+  }
+  /** Records of a public list or search, as many as fit in `public_list_bytes`. */
+  const listReply = (c: Context<AppEnv>, records: RecordView[]) => {
+    const out: ReturnType<typeof shape>[] = []
+    let bytes = 2
+    for (const r of records) {
+      const s = shape(r)
+      bytes += jsonBytes(s) + 1
+      if (bytes > quotas.public_list_bytes && quotas.public_list_bytes > 0) {
+        c.header('X-Svc-Truncated', '1')
+        break
+      }
+      out.push(s)
+    }
+    return c.json(out)
+  }
 
   const handler = async (c: Context<AppEnv>) => {
     const code = c.req.param('db_code') ?? ''
@@ -147,7 +172,7 @@ export function publicDbRoutes(deps: Deps) {
     switch (name) {
       case 'list': {
         const spec = buildQuery({limit: str(params.limit, 'limit'), offset: str(params.offset, 'offset')}, undefined, plan.declared)
-        return c.json((await repo.query(account, db.id, {...spec, scope})).map(shape))
+        return listReply(c, await repo.query(account, db.id, {...spec, scope}))
       }
       case 'get': {
         const record = await repo.getRecord(account, db.id, idParam(params.id), scope)
@@ -159,7 +184,7 @@ export function publicDbRoutes(deps: Deps) {
         const pick = (k: string) => (allowed.has(k) ? str(params[k], k) : undefined)
         const {tableName, table} = searchTable(plan, pick('table_name'))
         const spec = buildQuery({q: pick('q'), sort: pick('sort'), limit: pick('limit'), offset: pick('offset')}, table, plan.declared)
-        return c.json((await repo.query(account, db.id, {...spec, tableName, scope})).map(shape))
+        return listReply(c, await repo.query(account, db.id, {...spec, tableName, scope}))
       }
       case 'create': {
         const write = publicShape(() => {
@@ -167,8 +192,12 @@ export function publicDbRoutes(deps: Deps) {
           // Multi-table databases: public create stores table_name null (no table validation or indexing).
           const table = plan.multi ? undefined : tablePlan(plan, null)
           const converted = validateData(table, data)
+          checkRecordSize(converted, quotas.record_bytes)
           return {tableName: null, data: converted, index: indexValues(table, converted)}
         })
+        const count = (await repo.get(account, String(db.id), {count: true}))?.records_count ?? 0
+        if (count >= quotas.public_db_records) throw forbidden(`this database is full for public creates (${quotas.public_db_records} records)`)
+        chargeWrite(ip, db.id, write.data)
         return c.json(shape(await repo.createRecord(account, db.id, write)), 201)
       }
       case 'update': {
@@ -178,6 +207,8 @@ export function publicDbRoutes(deps: Deps) {
           // Public callers cannot address tables: the record keeps its table.
           const table = tablePlan(plan, existing.table_name)
           const converted = validateData(table, data)
+          checkRecordSize(converted, quotas.record_bytes)
+          chargeWrite(ip, db.id, converted)
           return {tableName: existing.table_name, data: converted, index: indexValues(table, converted)}
         }), scope)
         if (!updated) throw notFound('record not found')

@@ -2,10 +2,13 @@ import {buildConnectorRequest, redact, redactValue, type ConnectorMethod} from '
 import {FlowRunError, type JsonObject} from '../../../core/flows/data.js'
 import {CONNECTOR_KIND, type Resource} from '../../../core/flows/resources.js'
 import type {Store} from '../../../store/types.js'
+import {EgressRefused, egressFetch, egressPolicy, type EgressPolicy} from '../../egress.js'
 
 export interface ConnectorLimits {
   connectorTimeoutMs: number
   maxResponseBytes: number
+  /** Where connectors may go (src/http/egress.ts); default: public unicast addresses only. */
+  egress?: EgressPolicy
 }
 
 /** The method of a connector resource by name, or undefined. */
@@ -44,7 +47,7 @@ export async function callConnector(
   const timeout = AbortSignal.timeout(limits.connectorTimeoutMs)
   const combined = AbortSignal.any([signal, timeout])
   try {
-    const res = await fetch(request.url, {method: request.method, headers, body: request.body, redirect: 'manual', signal: combined})
+    const res = await egressFetch(request.url, {method: request.method, headers, body: request.body, signal: combined}, limits.egress ?? egressPolicy())
     if (res.status >= 300 && res.status < 400) {
       await res.body?.cancel()
       throw new FlowRunError(`${label} answered a redirect (${res.status}); redirects are not followed`)
@@ -63,14 +66,15 @@ export async function callConnector(
     }
   } catch (error) {
     if (error instanceof FlowRunError) throw new FlowRunError(redact(error.message, secret))
+    if (error instanceof EgressRefused) throw new FlowRunError(`${label}: ${error.message}`)
     if (timeout.aborted) throw new FlowRunError(`${label} did not answer within ${limits.connectorTimeoutMs} ms`)
     if (signal.aborted) {
       const reason = signal.reason as Error | undefined
       throw new FlowRunError(reason?.name === 'TimeoutError' ? 'the run took too long and was stopped' : reason?.message || 'the run was stopped')
     }
-    const cause = (error as {cause?: {code?: string; message?: string}}).cause
-    const why = cause?.code ?? cause?.message ?? (error as Error).message
-    throw new FlowRunError(redact(`${label}: cannot reach ${new URL(request.url).host} (${why})`, secret))
+    // No error code or text from the socket: "connection refused" against "timed out" would tell a
+    // caller which ports are open (a port-scan oracle).
+    throw new FlowRunError(redact(`${label}: cannot reach ${new URL(request.url).host}`, secret))
   }
 }
 

@@ -1,5 +1,6 @@
 import {Hono} from 'hono'
-import {notFound} from '../../../core/errors.js'
+import {notFound, validation} from '../../../core/errors.js'
+import {quotasOf} from '../../../core/quotas.js'
 import {nextRun, validateCron, type CronWrite} from '../../../core/flows/crons.js'
 import {FLOW_KIND} from '../../../core/flows/resources.js'
 import type {AppEnv, Deps} from '../../env.js'
@@ -19,6 +20,7 @@ const nextAt = (write: CronWrite, now: Date) => (write.active ? nextRun(write.sc
 export function cronsRoutes(deps: Deps) {
   const app = new Hono<AppEnv>()
   const store = deps.store.flows
+  const quotas = quotasOf(deps.quotas)
 
   const flowCodes = async (accountId: number) => new Set((await store.listResources(accountId, {kind: FLOW_KIND})).map((r) => r.code))
 
@@ -39,7 +41,10 @@ export function cronsRoutes(deps: Deps) {
     const raw = envelope(await jsonObject(c), 'cron')
     const codes = await flowCodes(user.accountId)
     const now = new Date()
-    const write = validateCron(raw, (code) => codes.has(code), now)
+    const write = validateCron(raw, (code) => codes.has(code), now, undefined, quotas.cron_min_interval_seconds)
+    if ((await store.listCrons(user.accountId)).length >= quotas.crons_per_account) {
+      throw validation({cron: [`an account has at most ${quotas.crons_per_account} crons`]})
+    }
     return c.json(await store.createCron(user.accountId, user.id, write, nextAt(write, now)), 201)
   })
 
@@ -51,7 +56,7 @@ export function cronsRoutes(deps: Deps) {
     if (!existing) throw notFound()
     const codes = await flowCodes(user.accountId)
     const now = new Date()
-    const write = validateCron(raw, (code) => codes.has(code), now, existing)
+    const write = validateCron(raw, (code) => codes.has(code), now, existing, quotas.cron_min_interval_seconds)
     const scheduleChanged = write.schedule !== existing.schedule || write.timezone !== existing.timezone || write.active !== existing.active
     const next = scheduleChanged || !existing.next_run_at ? nextAt(write, now) : existing.next_run_at
     const updated = await store.updateCron(user.accountId, id, write, next)

@@ -6,7 +6,8 @@ import type {FlowProcess, Trigger} from '../../../core/flows/processes.js'
 import {FLOW_KIND, type Resource} from '../../../core/flows/resources.js'
 import {runProgram} from '../../../core/flows/run.js'
 import type {Deps} from '../../env.js'
-import {callAccountConnector} from './connector-client.js'
+import {callAccountConnector, type ConnectorLimits} from './connector-client.js'
+import {egressPolicy} from '../../egress.js'
 
 export interface StartRun {
   accountId: number
@@ -61,7 +62,7 @@ export async function runnerAlive(deps: Deps, runner: string | null, id: string)
 }
 
 function createEngine(deps: Deps): FlowEngine {
-  const limits: FlowLimits = {...FLOW_LIMITS, ...(deps.flowLimits ?? {})}
+  const limits: FlowLimits & ConnectorLimits = {...FLOW_LIMITS, ...(deps.flowLimits ?? {}), egress: egressPolicy(deps.allowConnectorHosts)}
   const stopper = new AbortController()
   const running = new Set<Promise<unknown>>()
   let stopped = false

@@ -1,0 +1,81 @@
+/**
+ * Quotas of a server, with their defaults. `svc serve --quota NAME=VALUE` (repeatable) changes one;
+ * `--cron-seconds` lowers the shortest cron interval to one second. docs/reliability.md lists them.
+ */
+import {badRequest} from './errors.js'
+
+export interface Quotas {
+  /** Bytes of one record's `data` (as JSON), on every write path. */
+  record_bytes: number
+  /** Bytes of record data one client address may write through public methods per minute. */
+  public_write_bytes_per_ip: number
+  /** Bytes of record data public methods may write into one database per minute (all visitors together). */
+  public_write_bytes_per_db: number
+  /** Records a database may hold for a public create to be accepted. */
+  public_db_records: number
+  /** Bytes of a public `list` or `search` answer: records past it are left out (header `X-Svc-Truncated: 1`). */
+  public_list_bytes: number
+  /** Crons one account may have. */
+  crons_per_account: number
+  /** Shortest interval between two runs of one cron, seconds (60; 1 with `--cron-seconds`). */
+  cron_min_interval_seconds: number
+  /** App compiles: worker processes, milliseconds per compile, heap MB per worker (src/compile/pool.ts). */
+  compile_workers: number
+  compile_timeout_ms: number
+  compile_memory_mb: number
+  /** Prompt renders of the server: threads, hard deadline ms, heap MB per thread (src/http/render-pool.ts). */
+  render_threads: number
+  render_deadline_ms: number
+  render_memory_mb: number
+}
+
+export const DEFAULT_QUOTAS: Readonly<Quotas> = {
+  record_bytes: 256 * 1024,
+  public_write_bytes_per_ip: 1024 * 1024,
+  public_write_bytes_per_db: 8 * 1024 * 1024,
+  public_db_records: 100_000,
+  public_list_bytes: 1024 * 1024,
+  crons_per_account: 50,
+  cron_min_interval_seconds: 60,
+  compile_workers: 2,
+  compile_timeout_ms: 30_000,
+  compile_memory_mb: 512,
+  render_threads: 2,
+  render_deadline_ms: 2_000,
+  render_memory_mb: 128,
+}
+
+export const quotasOf = (overrides: Partial<Quotas> | undefined): Quotas => ({...DEFAULT_QUOTAS, ...overrides})
+
+/** `NAME=VALUE` pairs (`--quota`) → overrides; an unknown name or a value that is not a whole number ≥ 0 throws. */
+export function parseQuotas(pairs: readonly string[]): Partial<Quotas> {
+  const out: Partial<Quotas> = {}
+  for (const pair of pairs) {
+    const m = /^([a-z_]+)=(\d{1,15})$/.exec(pair.trim())
+    if (!m || !Object.hasOwn(DEFAULT_QUOTAS, m[1]!)) {
+      throw badRequest(`--quota ${pair}: use NAME=NUMBER with NAME one of ${Object.keys(DEFAULT_QUOTAS).join(', ')}`)
+    }
+    out[m[1] as keyof Quotas] = Number(m[2])
+  }
+  return out
+}
+
+/** JSON size of a value in bytes (UTF-8). */
+export const jsonBytes = (value: unknown): number => Buffer.byteLength(JSON.stringify(value) ?? '')
+
+/** A sliding one-minute budget of bytes per key (client address, database). */
+export function byteBudget(perMinute: number) {
+  const used = new Map<string, {start: number; bytes: number}>()
+  return {
+    /** Charges `bytes` to `key`; false (nothing charged) when that would pass the budget. */
+    take(key: string, bytes: number, now = Date.now()): boolean {
+      if (perMinute <= 0) return true
+      if (used.size > 50_000) for (const [k, v] of used) if (now - v.start >= 60_000) used.delete(k)
+      let entry = used.get(key)
+      if (!entry || now - entry.start >= 60_000) used.set(key, (entry = {start: now, bytes: 0}))
+      if (entry.bytes + bytes > perMinute) return false
+      entry.bytes += bytes
+      return true
+    },
+  }
+}
