@@ -4,7 +4,7 @@
  * them until the prompt reads.
  */
 import {spawn} from 'node:child_process'
-import {BIN} from '../helpers/cli.js'
+import {BIN, cliEnv} from '../helpers/cli.js'
 
 export interface TtyResult {
   code: number
@@ -15,9 +15,8 @@ export interface TtyResult {
 const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`
 
 export function svcTty(args: string[], options: {keys?: string; env?: Record<string, string>; cwd?: string} = {}): Promise<TtyResult> {
-  const env: NodeJS.ProcessEnv = {}
-  for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('SVC_') && k !== 'NO_COLOR' && k !== 'FORCE_COLOR' && k !== 'CI') env[k] = v
-  Object.assign(env, {TERM: 'xterm-256color'}, options.env)
+  // cliEnv: no SVC_*, no NODE_ENV=test (test/helpers/cli.ts); a terminal's colours, not CI.
+  const env = cliEnv({NO_COLOR: undefined, FORCE_COLOR: undefined, CI: undefined, TERM: 'xterm-256color', ...options.env})
   const command = [process.execPath, BIN, ...args].map(quote).join(' ')
   return new Promise((resolve, reject) => {
     const child = spawn('script', ['-qec', command, '/dev/null'], {env, cwd: options.cwd})

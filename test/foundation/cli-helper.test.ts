@@ -9,30 +9,32 @@ import {svc, svcProcess} from '../helpers/cli.js'
 import {tempDir} from '../helpers/world.js'
 
 describe('svc() in-process answers as the spawned binary does', {timeout: 120_000}, () => {
-  const work = tempDir()
-  const data = join(work, 'data')
+  // One folder per side for the command that writes: each creates the same prompt in its own `data`.
+  const works = [tempDir(), tempDir()]
+  const data = join(works[0]!, 'data')
   const files = tempDir()
-  mkdirSync(data)
 
   it('prints, errs and exits byte for byte the same', async () => {
-    const user = await svc(['admin', 'user', 'add', 'ada', '--role', 'admin', '--data', data, '--json'])
-    expect(user.code, user.stderr).toBe(0)
-    const cases: {args: string[]; cwd?: string; env?: Record<string, string>; input?: string}[] = [
+    for (const work of works) {
+      mkdirSync(join(work, 'data'))
+      const user = await svc(['admin', 'user', 'add', 'ada', '--role', 'admin', '--data', join(work, 'data'), '--json'])
+      expect(user.code, user.stderr).toBe(0)
+    }
+    const cases: {args: string[]; inWork?: true; env?: Record<string, string>; input?: string}[] = [
       {args: ['--help']},
       {args: ['whoami', '--nope']},
       {args: ['nosuchcommand']},
       {args: ['prompt', 'create', '--data', files]},
       {args: ['prompt', 'get', '00000000-0000-7000-8000-000000000000', '--data', data, '--json']},
       // A relative data dir resolves against the cwd; stdin is the input given.
-      {args: ['prompt', 'create', '--name', 'Piped', '--code', 'piped', '--content-file', '-', '--data', 'data', '--json'], cwd: work, input: 'from stdin\n'},
+      {args: ['prompt', 'create', '--name', 'Piped', '--code', 'piped', '--content-file', '-', '--data', 'data', '--json'], inWork: true, input: 'from stdin\n'},
       {args: ['prompt', 'render', 'piped', '--data', data]},
       {args: ['prompt', 'render', 'piped'], env: {SVC_DATA: data, SVC_NO_FASTPATH: '1'}},
     ]
     for (const c of cases) {
-      const options = {cwd: c.cwd, env: c.env, input: c.input}
-      const inProcess = await svc(c.args, options)
-      if (c.input) await svc(['prompt', 'delete', inProcess.json.id, '--data', data])
-      const spawned = await svcProcess(c.args, options)
+      const options = {env: c.env, input: c.input}
+      const inProcess = await svc(c.args, {...options, cwd: c.inWork && works[0]})
+      const spawned = await svcProcess(c.args, {...options, cwd: c.inWork && works[1]})
       const same = (r: typeof inProcess) => ({code: r.code, stdout: r.stdout.replace(/"(id|created_at|updated_at)": "[^"]+"/g, '"$1": …'), stderr: r.stderr})
       expect(same(inProcess), c.args.join(' ')).toEqual(same(spawned))
     }

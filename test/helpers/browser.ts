@@ -39,7 +39,7 @@ export function chromiumNotice(): void {
 }
 
 /** Debian's Chromium, headless, with a fresh profile dir (never a downloaded browser). */
-export async function launchChromium(): Promise<{context: BrowserContext; close(): Promise<void>}> {
+export async function launchChromium(options: {bypassCSP?: boolean} = {}): Promise<{context: BrowserContext; close(): Promise<void>}> {
   if (!existsSync(CHROMIUM_PATH)) {
     throw new Error(`Chromium not found at ${CHROMIUM_PATH}: ${INSTALL}${chromiumRequired ? ' (browser tests are required under CI=true)' : ''}`)
   }
@@ -48,6 +48,7 @@ export async function launchChromium(): Promise<{context: BrowserContext; close(
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM_PATH,
     headless: true,
+    bypassCSP: options.bypassCSP,
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
       '--disable-component-update', '--disable-sync'],
   }).catch((error: unknown) => {

@@ -5,28 +5,12 @@
 // The same app still works: its public db methods (scoped per visitor), its public action. Y's own
 // private app gets its SvcAppContext user and runs its private action. The attack runs twice: with
 // the app page's CSP as served, and with CSP bypassed, so the server's own defences are shown alone.
-import {mkdtempSync, rmSync} from 'node:fs'
-import {tmpdir} from 'node:os'
-import {join} from 'node:path'
-import type {BrowserContext, Page} from 'playwright-core'
-import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+import type {Page} from 'playwright-core'
+import {afterAll, beforeAll, expect, it} from 'vitest'
+import {chromiumNotice, describeWithChromium, launchChromium} from '../helpers/browser.js'
 import {makeCall} from '../helpers/scenarios.js'
 import {createWorld, overHttp, type Transport, type World} from '../helpers/world.js'
 import {CONNECTOR_SECRET, MARKER} from './fixtures.js'
-
-async function chromium(options: {bypassCSP: boolean}): Promise<{context: BrowserContext; close(): Promise<void>}> {
-  const {chromium} = await import('playwright-core')
-  const profile = mkdtempSync(join(tmpdir(), 'svc-chromium-'))
-  const context = await chromium.launchPersistentContext(profile, {
-    executablePath: '/usr/bin/chromium', headless: true, bypassCSP: options.bypassCSP,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-      '--disable-component-update', '--disable-sync'],
-  })
-  return {context, close: async () => {
-    await context.close()
-    rmSync(profile, {recursive: true, force: true})
-  }}
-}
 
 const HOSTILE = (main: string, yApp: string, connectorId: number) => `<!doctype html><html><head><title>Cats</title></head><body>
 <p id="state">running</p>
@@ -89,7 +73,9 @@ const PRIVATE_APP = `<!doctype html><html><body><p id="state">running</p><script
 })()
 </script></body></html>`
 
-describe('a hostile app in a real browser (Chromium)', {timeout: 120_000}, () => {
+chromiumNotice()
+
+describeWithChromium('a hostile app in a real browser (Chromium)', {timeout: 120_000}, () => {
   let world: World
   let http: Transport
   let main: string
@@ -140,7 +126,7 @@ describe('a hostile app in a real browser (Chromium)', {timeout: 120_000}, () =>
 
   for (const bypassCSP of [false, true]) {
     it(`Y's signed-in user opens X's app: nothing of Y is read or changed, X's app works (CSP ${bypassCSP ? 'bypassed' : 'as served'})`, async () => {
-      const chrome = await chromium({bypassCSP})
+      const chrome = await launchChromium({bypassCSP})
       try {
         const page = await chrome.context.newPage()
         // Y's admin signs in to the console.
