@@ -50,6 +50,7 @@ const table = tablePlan(plan, null)
 
 // 1. Import (the store path of `svc db import`: conversion, index values, batched transactions).
 const samples = []
+const first = []
 let t0 = performance.now()
 const BATCH = 5000
 for (let i = 0; i < SIZE; i += BATCH) {
@@ -57,6 +58,7 @@ for (let i = 0; i < SIZE; i += BATCH) {
   for (let j = i; j < Math.min(SIZE, i + BATCH); j++) {
     const data = validateData(table, person(j))
     if (j % Math.max(1, Math.floor(SIZE / QUERIES)) === 0) samples.push(data)
+    if (j < QUERIES) first.push(data)
     writes.push({tableName: null, data, index: indexValues(table, data)})
   }
   await store.dbs.createRecords(account.id, db.id, writes)
@@ -93,6 +95,12 @@ const spec = (i, useFts) => ({...buildQuery({q: frag(i), search_in: 'name'}, tab
 const qFts = await timed(QUERIES, (i) => store.dbs.query(account.id, db.id, spec(i, true)))
 const noFtsRuns = Math.min(QUERIES, SIZE >= 500_000 ? 20 : 50)
 const qScan = await timed(noFtsRuns, (i) => store.dbs.query(account.id, db.id, spec(i, false)))
+// Rare, no early hits: 5 characters of one of the first records' names (newest-first order reaches them last).
+const rareFrag = (i) => first[i % first.length].name.slice(2, 7)
+const rareSpec = (i, useFts) => ({...buildQuery({q: rareFrag(i), search_in: 'name'}, table, true), tableName, useFts})
+const qRareHttp = await timed(QUERIES, (i) => get(`q=${encodeURIComponent(rareFrag(i))}&search_in=name`))
+const qRareScan = await timed(noFtsRuns, (i) => store.dbs.query(account.id, db.id, rareSpec(i, false)))
+const rareHits = (await get(`q=${encodeURIComponent(rareFrag(0))}&search_in=name`)).length
 const qCommon = await timed(QUERIES, (i) => get(`q=${encodeURIComponent(pick(SYL) + pick(SYL)[0])}&search_in=name`))
 const hits = (await get(`q=${encodeURIComponent(frag(0))}&search_in=name`)).length
 store.close()
@@ -161,6 +169,8 @@ const result = {
   q_fragment_http_trigram: {...stats(qHttp), hits_first_query: hits},
   q_fragment_store_trigram: stats(qFts),
   q_fragment_store_scan_no_trigram: {...stats(qScan), runs: noFtsRuns},
+  q_rare_no_early_hits_http_trigram: {...stats(qRareHttp), hits_first_query: rareHits},
+  q_rare_no_early_hits_store_like_scan: {...stats(qRareScan), runs: noFtsRuns},
   q_common_3_chars_http_trigram: stats(qCommon),
   server_memory: serverMemory,
   create_http_32_connections: {

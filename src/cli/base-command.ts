@@ -2,12 +2,23 @@ import {Command, Flags, type Interfaces} from '@oclif/core'
 import {Client} from '../client/backend.js'
 import type {Backend} from '../client/backend.js'
 import {resolveBackend} from '../client/resolve.js'
-import {isSvcError, SvcError} from '../core/errors.js'
+import {toSvcError} from './errors.js'
 import {printError} from './exit-codes.js'
+
+/** `svc … | head`: a closed pipe ends the command quietly (exit 0), as `cat` does. */
+function exitOnClosedPipe(error: NodeJS.ErrnoException): void {
+  if (error.code === 'EPIPE') process.exit(0)
+  throw error
+}
 
 /** Shared by every command: `--json` prints the typed result; errors become a message + exit code. */
 export abstract class SvcCommand extends Command {
   static enableJsonFlag = true
+
+  async init(): Promise<void> {
+    if (!process.stdout.listeners('error').includes(exitOnClosedPipe)) process.stdout.on('error', exitOnClosedPipe)
+    await super.init()
+  }
 
   /** Prints a line on stdout unless `--json` (the result is printed as JSON then). */
   protected say(line: string): void {
@@ -25,13 +36,6 @@ export abstract class SvcCommand extends Command {
   }
 }
 
-function toSvcError(err: Error & {oclif?: {exit?: number}}): SvcError {
-  if (isSvcError(err)) return err
-  if (err.oclif?.exit !== undefined) return new SvcError('usage', 0, err.message.split('\n')[0] ?? err.message, undefined, 'add --help to see the usage')
-  if ((err as NodeJS.ErrnoException).code === 'ENOENT') return new SvcError('usage', 0, err.message)
-  return new SvcError('internal', 0, err.message)
-}
-
 /** Flags that pick the backend; each also reads its environment variable. */
 export const targetFlags = {
   url: Flags.string({description: 'server URL (remote backend)', env: 'SVC_URL', helpGroup: 'TARGET'}),
@@ -40,6 +44,9 @@ export const targetFlags = {
   as: Flags.string({description: 'login to act as on the embedded backend (default: first admin)', env: 'SVC_AS', helpGroup: 'TARGET'}),
   profile: Flags.string({description: 'saved profile to use (svc login)', env: 'SVC_PROFILE', helpGroup: 'TARGET'}),
 }
+
+/** `--yes`: confirm a destructive command without asking (required when there is no terminal). */
+export const yesFlag = Flags.boolean({char: 'y', description: 'do not ask for confirmation (required without a terminal)', default: false})
 
 export type TargetFlagValues = Interfaces.InferredFlags<typeof targetFlags>
 

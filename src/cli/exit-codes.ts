@@ -1,4 +1,5 @@
 import type {SvcError} from '../core/errors.js'
+import {err as colors} from './style.js'
 
 /** Exit codes of every command (docs/cli.md). */
 export const EXIT = {
@@ -42,14 +43,17 @@ export function printError(error: SvcError, json: boolean): number {
       JSON.stringify({error: {code: error.code, status: error.status, message: error.message, details: error.details ?? null}}) + '\n',
     )
   } else {
-    process.stderr.write(`Error: ${error.message}\n`)
-    const fields = error.code === 'validation' ? error.details : undefined
-    if (fields && typeof fields === 'object') {
-      for (const [field, messages] of Object.entries(fields)) {
-        if (Array.isArray(messages)) process.stderr.write(`  ${field}: ${messages.join(', ')}\n`)
-      }
-    }
-    if (error.hint) process.stderr.write(`Try: ${error.hint}\n`)
+    const c = colors()
+    const fields = error.code === 'validation' && error.details && typeof error.details === 'object'
+      ? Object.entries(error.details).filter(([, m]) => Array.isArray(m)) as [string, unknown[]][]
+      : []
+    // One field: its message is the error (printed once); several: a list under one line.
+    if (fields.length === 1) process.stderr.write(`${c.red('Error:')} ${fields[0]![0]} ${fields[0]![1].join(', ')}\n`)
+    else if (fields.length > 1) {
+      process.stderr.write(`${c.red('Error:')} ${fields.length} fields are invalid\n`)
+      for (const [field, messages] of fields) process.stderr.write(`  ${c.bold(field)}: ${messages.join(', ')}\n`)
+    } else process.stderr.write(`${c.red('Error:')} ${error.message}\n`)
+    if (error.hint) process.stderr.write(`${c.dim('Try:')} ${error.hint}\n`)
   }
   return exitCodeFor(error)
 }

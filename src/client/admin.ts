@@ -1,8 +1,56 @@
-import {resolve} from 'node:path'
+import {existsSync} from 'node:fs'
+import {relative, resolve} from 'node:path'
+import {DEFAULT_DATA_DIR} from '../paths.js'
+import {dataFile} from '../store/sqlite/connection.js'
+import {loadProfiles} from './profiles.js'
 import {isIdentifier, isRole, type Role} from '../core/auth/permissions.js'
 import {FieldErrorBag, SvcError} from '../core/errors.js'
 import {openStore, type Store} from '../store/index.js'
 import type {Account} from '../store/accounts/types.js'
+
+/**
+ * The data dir an admin command works on. Admin commands open the SQLite file directly (the API has
+ * no user administration), so they never act on a server: `--data DIR` (or `SVC_DATA`), else the
+ * data dir of a local profile (`--profile`, else the current one), else `./.svc`. With a remote
+ * target in effect (`SVC_URL`, or a remote profile) and no `--data`, they refuse rather than
+ * quietly create a `./.svc` the server never sees.
+ */
+export interface AdminTarget {
+  dataDir: string
+  /** `local: ./.svc` (stderr), with `(new)` when the command will create it. */
+  description: string
+  exists: boolean
+}
+
+export function adminTarget(flags: {data?: string; profile?: string}): AdminTarget {
+  let dataDir = flags.data
+  if (!dataDir) {
+    if (process.env.SVC_URL) {
+      throw new SvcError('usage', 0, `admin commands work on a local data dir, and SVC_URL points at a server (${process.env.SVC_URL})`, undefined,
+        'run the command on the server\'s machine with --data DIR (the dir `svc serve` uses), or unset SVC_URL')
+    }
+    const file = loadProfiles()
+    const name = flags.profile ?? file.current
+    const profile = name ? file.profiles[name] : undefined
+    if (flags.profile && !profile) throw new SvcError('usage', 0, `no profile "${flags.profile}"`, undefined, 'list them with: svc profile list')
+    if (profile?.url) {
+      throw new SvcError('usage', 0, `admin commands work on a local data dir, and profile "${name}" is a remote server (${profile.url})`, undefined,
+        'run the command on the server\'s machine with --data DIR (the dir `svc serve` uses), or pass --data to act on a local dir')
+    }
+    dataDir = profile?.data ?? DEFAULT_DATA_DIR
+  }
+  const absolute = resolve(dataDir)
+  const exists = existsSync(dataFile(absolute))
+  const shown = relative(process.cwd(), absolute) || '.'
+  return {dataDir: absolute, exists, description: `local: ${shown.startsWith('..') ? absolute : `./${shown}`}${exists ? '' : ' (new)'}`}
+}
+
+/** A usage error when the data dir holds no svc data (commands that only read or change what is there). */
+export function requireData(target: AdminTarget): void {
+  if (!target.exists) {
+    throw new SvcError('usage', 0, `no svc data in ${target.dataDir}`, undefined, 'pass --data DIR (the dir `svc serve` uses), or create it with: svc admin user add LOGIN --role admin --data DIR')
+  }
+}
 
 /** Local administration of a data dir (no server involved): accounts, users, modules. */
 async function withStore<T>(dataDir: string, fn: (store: Store) => Promise<T>): Promise<T> {
@@ -10,7 +58,7 @@ async function withStore<T>(dataDir: string, fn: (store: Store) => Promise<T>): 
   try {
     return await fn(store)
   } finally {
-    store.close()
+    await store.close()
   }
 }
 
@@ -82,5 +130,31 @@ export async function setModule(dataDir: string, module: string, enable: boolean
     const account = await accountOrDefault(store, accountId, false)
     const value = await store.accounts.changeModule(account.id, enable ? 'add' : 'remove', module)
     return {account_id: account.id, key: 'account.settings.modules', value}
+  })
+}
+
+const userRow = (u: {id: number; login: string; account_id: number; role: string; email?: string | null; name?: string | null; permissions: string[]; team_ids: number[]; department_ids: number[]}) => ({
+  id: u.id, login: u.login, account_id: u.account_id, role: u.role, email: u.email ?? null, name: u.name ?? null,
+  permissions: u.permissions, team_ids: u.team_ids, department_ids: u.department_ids,
+})
+
+export async function listUsers(dataDir: string, accountId?: number) {
+  return withStore(dataDir, async (store) => {
+    const account = await accountOrDefault(store, accountId, false)
+    return (await store.accounts.listUsers(account.id)).map(userRow)
+  })
+}
+
+/**
+ * A new API token for a user; every other API token of the user is revoked in the same
+ * transaction (a lost or leaked token stops working at once, on a running server too).
+ */
+export async function newToken(dataDir: string, login: string, accountId?: number) {
+  return withStore(dataDir, async (store) => {
+    const account = await accountOrDefault(store, accountId, false)
+    const user = await store.accounts.findUserByLogin(account.id, login)
+    if (!user) throw new SvcError('not_found', 404, `no user "${login}" in account ${account.id}`, undefined, 'list users with: svc admin user list')
+    const {token, revoked} = await store.accounts.replaceApiTokens(user.id)
+    return {id: user.id, login: user.login, account_id: user.account_id, token, revoked}
   })
 }

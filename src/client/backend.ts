@@ -1,4 +1,6 @@
+import type {OperationId} from '../core/contract/operations.js'
 import {SvcError, type ErrorCode} from '../core/errors.js'
+import {operationRequest, readAnswer, type CallArgs, type CallOutput} from './typed.js'
 
 /** One way to reach the API: real HTTP (remote) or the in-process app (embedded). */
 export interface Backend {
@@ -86,6 +88,12 @@ export class Client {
 
   async text(method: string, path: string, options: CallOptions = {}): Promise<string> {
     return (await this.raw(method, path, options)).text()
+  }
+
+  /** A typed call by operation id (src/core/contract/operations.ts): `call('getPrompt', {params: {id}})`. */
+  async call<K extends OperationId>(op: K, ...[input]: CallArgs<K>): Promise<CallOutput<K>> {
+    const {method, path, options} = operationRequest(op, input as Parameters<typeof operationRequest>[1])
+    return (await readAnswer(await this.raw(method, path, options))) as CallOutput<K>
   }
 
   get = <T>(path: string, options?: CallOptions) => this.json<T>('GET', path, options)

@@ -22,7 +22,7 @@ export async function embeddedBackend(options: EmbeddedOptions): Promise<Backend
     })
     return inProcessBackend(app, dataDir, user, () => store.close())
   } catch (error) {
-    store.close()
+    await store.close()
     throw error
   }
 }
@@ -33,7 +33,7 @@ interface InProcessApp {
 }
 
 /** The embedded Backend: `app` called in-process as `user` over `dataDir`; `close` releases the data dir. */
-function inProcessBackend(app: InProcessApp, dataDir: string, user: UserView, close: () => void): Backend {
+function inProcessBackend(app: InProcessApp, dataDir: string, user: UserView, close: () => Promise<void>): Backend {
   return {
     kind: 'embedded',
     description: embeddedDescription(dataDir, user.login),
@@ -42,7 +42,7 @@ function inProcessBackend(app: InProcessApp, dataDir: string, user: UserView, cl
       return app.request(EMBEDDED_ORIGIN + path, init, {svcEmbeddedUserId: user.id})
     },
     async close() {
-      close()
+      await close()
     },
   }
 }

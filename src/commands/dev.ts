@@ -4,7 +4,7 @@ import {Flags} from '@oclif/core'
 import {BackendCommand} from '../cli/base-command.js'
 import type {Change} from '../core/workspace/plan.js'
 import {FOLDERS} from '../workspace/folder.js'
-import {applyPlan, planFolder} from '../workspace/push.js'
+import {applyPlan, planFolder, recordSynced} from '../workspace/push.js'
 
 const time = () => new Date().toTimeString().slice(0, 8)
 const VERB = {create: 'created', update: 'changed', delete: 'deleted'} as const
@@ -24,7 +24,16 @@ export default class Dev extends BackendCommand {
     const log = (line: string) => process.stdout.write(`${line}\n`)
     const sync = async () => {
       const plan = await planFolder(client, dir, {prune: false})
-      await applyPlan(client, dir, plan.changes, (c: Change) => log(`${time()} ${VERB[c.action]} ${c.kind} ${c.key}`))
+      const applied: Change[] = []
+      try {
+        await applyPlan(client, dir, plan.changes, (c: Change) => {
+          applied.push(c)
+          log(`${time()} ${VERB[c.action]} ${c.kind} ${c.key}`)
+        })
+      } finally {
+        // What dev applied is the folder's synced state, so a later push does not take it for a change made on the backend.
+        await recordSynced(plan, applied)
+      }
     }
     let queue = Promise.resolve()
     const enqueue = () => {

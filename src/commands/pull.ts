@@ -1,20 +1,43 @@
 import {Flags} from '@oclif/core'
 import {BackendCommand} from '../cli/base-command.js'
+import {confirmDestructive} from '../cli/confirm.js'
+import {withSpinner} from '../cli/spinner.js'
+import {SvcError} from '../core/errors.js'
 import {remoteResources} from '../workspace/backend.js'
-import {writeResources} from '../workspace/folder.js'
+import {applyPull, planPull} from '../workspace/folder.js'
+import {SyncState} from '../workspace/sync-state.js'
 
 export default class Pull extends BackendCommand {
-  static description = "Write the backend's workspace (prompts, dbs, apps, dashboards, flows, connectors) into a folder"
-  static examples = ['<%= config.bin %> pull --dir ./workspace', '<%= config.bin %> pull --prune']
+  static description = "Write the backend's workspace (prompts, dbs, apps, dashboards, flows, connectors) into a folder; files edited since the last pull are not overwritten without --force"
+  static examples = ['<%= config.bin %> pull --dir ./workspace', '<%= config.bin %> pull --prune', '<%= config.bin %> pull --force']
   static flags = {
     dir: Flags.string({char: 'd', description: 'workspace folder', default: '.'}),
     prune: Flags.boolean({description: 'also remove files of resources the backend no longer has', default: false}),
+    force: Flags.boolean({description: 'overwrite (or remove) files edited in the folder since the last pull or push', default: false}),
   }
 
   async run() {
     const {flags} = await this.parse(Pull)
-    const resources = await remoteResources(await this.client(flags))
-    const {written, removed} = await writeResources(flags.dir, resources, {prune: flags.prune})
+    const client = await this.client(flags)
+    const resources = await withSpinner('Reading the backend', !this.jsonEnabled(), () => remoteResources(client))
+    const state = await SyncState.load(flags.dir, client.backend.description)
+    const plan = await planPull(flags.dir, resources, {prune: flags.prune}, state)
+    if (plan.localChanges.length && !flags.force) {
+      const list = plan.localChanges.join(', ')
+      const ok = await confirmDestructive({yes: false, action: 'overwriting local changes', message: `Overwrite ${plan.localChanges.length} file(s) edited in the folder since the last pull (${list})?`})
+        .catch((error) => {
+          if (error instanceof SvcError && error.code === 'usage') {
+            throw new SvcError('usage', 0, `not pulled: ${list} changed in the folder since the last pull`, {files: plan.localChanges},
+              'push them first (svc push), move them away, or pull --force to overwrite them')
+          }
+          throw error
+        })
+      if (!ok) {
+        this.say('Nothing written.')
+        return {resources: resources.length, written: [], removed: [], local_changes: plan.localChanges}
+      }
+    }
+    const {written, removed} = await applyPull(flags.dir, plan, state)
     for (const path of written) this.say(`wrote ${path}`)
     for (const path of removed) this.say(`removed ${path}`)
     this.say(`${resources.length} resource(s); ${written.length} file(s) written, ${removed.length} removed`)

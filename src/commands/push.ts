@@ -1,47 +1,68 @@
 import {Flags} from '@oclif/core'
-import {BackendCommand} from '../cli/base-command.js'
-import {interactive} from '../cli/read-input.js'
+import {BackendCommand, yesFlag} from '../cli/base-command.js'
+import {confirmDestructive} from '../cli/confirm.js'
+import {withSpinner} from '../cli/spinner.js'
+import {out as colors} from '../cli/style.js'
 import {SvcError} from '../core/errors.js'
 import {describe, summary, type Change} from '../core/workspace/plan.js'
-import {applyPlan, planFolder} from '../workspace/push.js'
+import {applyPlan, planFolder, recordSynced} from '../workspace/push.js'
 
 const brief = (c: Change) => ({action: c.action, kind: c.kind, key: c.key, diff: c.diff})
 
+/** A unified diff with + and - lines coloured (on a terminal). */
+export function colorDiff(diff: string): string {
+  const c = colors()
+  return diff.replace(/\n$/, '').split('\n')
+    .map((l) => (l.startsWith('+') && !l.startsWith('+++') ? c.green(l) : l.startsWith('-') && !l.startsWith('---') ? c.red(l) : l.startsWith('@@') ? c.cyan(l) : l))
+    .join('\n')
+}
+
 export default class Push extends BackendCommand {
   static description = 'Apply a workspace folder to the backend: one diff of everything that changes, a confirmation, then the changes'
-  static examples = ['<%= config.bin %> push --dry-run', '<%= config.bin %> push --yes --prune --dir ./workspace']
+  static examples = ['<%= config.bin %> push --dry-run', '<%= config.bin %> push --yes --prune --dir ./workspace', '<%= config.bin %> push --yes --force']
   static flags = {
     dir: Flags.string({char: 'd', description: 'workspace folder', default: '.'}),
-    yes: Flags.boolean({char: 'y', description: 'apply without asking', default: false}),
+    yes: yesFlag,
     'dry-run': Flags.boolean({description: 'only show what would change', default: false}),
     prune: Flags.boolean({description: 'also delete what is on the backend but not in the folder', default: false}),
+    force: Flags.boolean({description: 'overwrite resources the backend changed since your last pull or push', default: false}),
   }
 
   async run() {
     const {flags} = await this.parse(Push)
     const client = await this.client(flags)
-    const plan = await planFolder(client, flags.dir, {prune: flags.prune})
+    const plan = await withSpinner('Comparing the folder with the backend', !this.jsonEnabled(), () => planFolder(client, flags.dir, {prune: flags.prune}))
+    const conflicted = new Set(plan.conflicts.map((c) => c.key))
     for (const c of plan.changes) {
       this.say(describe(c))
-      if (c.diff) this.say(c.diff.replace(/\n$/, ''))
+      if (conflicted.has(c.key)) this.say(colors().yellow(`  ! changed on the backend since your last pull: this ${c.action === 'delete' ? 'deletes' : 'overwrites'} that change`))
+      if (c.diff) this.say(colorDiff(c.diff))
     }
     this.say(summary(plan))
     const result = (applied: Change[]) => ({applied: applied.map((c) => ({action: c.action, kind: c.kind, key: c.key})),
-      changes: plan.changes.map(brief), kept: plan.kept, unchanged: plan.unchanged, dry_run: flags['dry-run']})
-    if (flags['dry-run'] || plan.changes.length === 0) return result([])
-    if (!flags.yes) {
-      if (!interactive()) throw new SvcError('usage', 0, 'not applied: confirmation needs a terminal', undefined, 'pass --yes to apply, or --dry-run to only show the diff')
-      const {confirm} = await import('@inquirer/prompts')
-      if (!(await confirm({message: `Apply ${plan.changes.length} change(s)?`, default: false}))) {
-        this.say('Nothing changed.')
-        return result([])
-      }
+      changes: plan.changes.map(brief), conflicts: plan.conflicts.map((c) => c.key), kept: plan.kept, unchanged: plan.unchanged, dry_run: flags['dry-run']})
+    if (flags['dry-run']) return result([])
+    if (plan.changes.length === 0) {
+      await recordSynced(plan, [])
+      return result([])
+    }
+    if (plan.conflicts.length && !flags.force) {
+      throw new SvcError('conflict', 409, `not applied: the backend changed ${plan.conflicts.map((c) => c.key).join(', ')} since your last pull`,
+        {conflicts: plan.conflicts.map(brief)}, 'svc pull to take the backend\'s version (then edit and push), or push --force to overwrite it (the diff above shows what would be lost)')
+    }
+    if (!(await confirmDestructive({yes: flags.yes, action: 'applying the push', message: `Apply ${plan.changes.length} change(s)?`}))) {
+      this.say('Nothing changed.')
+      return result([])
     }
     const applied: Change[] = []
-    await applyPlan(client, flags.dir, plan.changes, (c) => {
-      applied.push(c)
-      this.say(`${c.action === 'create' ? 'created' : c.action === 'update' ? 'changed' : 'deleted'} ${c.kind} ${c.key}`)
-    })
+    try {
+      await applyPlan(client, flags.dir, plan.changes, (c) => {
+        applied.push(c)
+        this.say(`${c.action === 'create' ? 'created' : c.action === 'update' ? 'changed' : 'deleted'} ${c.kind} ${c.key}`)
+      })
+    } finally {
+      await recordSynced(plan, applied)
+    }
     this.say(`Done: ${applied.length} change(s) applied.`)
     return result(applied)
   }

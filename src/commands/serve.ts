@@ -12,6 +12,10 @@ export default class Serve extends SvcCommand {
     'system-prompts': Flags.string({description: 'folder of system prompt files that win over the packaged ones', env: 'SVC_SYSTEM_PROMPTS'}),
     'trust-proxy': Flags.boolean({description: 'take the client address from X-Forwarded-For', default: false}),
     'public-url': Flags.string({description: 'base URL the platform is reached at (ACCOUNT_URL in prompts)', env: 'SVC_PUBLIC_URL'}),
+    'apps-url': Flags.string({
+      description: 'origin template of apps, one origin each: https://{code}.apps.example.com (needs --public-url); default http://{code}.localhost:PORT',
+      env: 'SVC_APPS_URL',
+    }),
     quiet: Flags.boolean({description: 'no request log', default: false}),
     'allow-connector-hosts': Flags.string({
       description: 'hosts, addresses or CIDR ranges connectors may reach although private or loopback (comma-separated; * for any)',
@@ -25,6 +29,15 @@ export default class Serve extends SvcCommand {
     const {flags} = await this.parse(Serve)
     const {startServer} = await import('../http/serve.js')
     const {parseQuotas} = await import('../core/quotas.js')
+    if (flags['apps-url']) {
+      const {parseAppsUrl} = await import('../http/app-origin/hosts.js')
+      try {
+        parseAppsUrl(flags['apps-url'])
+      } catch (error) {
+        this.error((error as Error).message, {exit: 2})
+      }
+      if (!flags['public-url']) this.error('--apps-url needs --public-url (the main origin apps send visitors back to)', {exit: 2})
+    }
     const log = (line: string) => process.stderr.write(line + '\n')
     const server = await startServer({
       dataDir: flags.data,
@@ -33,6 +46,7 @@ export default class Serve extends SvcCommand {
       systemPromptsDir: flags['system-prompts'],
       trustProxy: flags['trust-proxy'],
       publicUrl: flags['public-url'],
+      appsUrl: flags['apps-url'],
       log: flags.quiet ? undefined : log,
       allowConnectorHosts: flags['allow-connector-hosts'],
       quotas: {...(flags['cron-seconds'] ? {cron_min_interval_seconds: 1} : {}), ...parseQuotas(flags.quota ?? [])},

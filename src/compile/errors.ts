@@ -5,9 +5,23 @@ export class CompileError extends Error {
     this.name = 'CompileError'
   }
 
+  /**
+   * The same error with a position that exists in `source`: compilers sometimes report a place in
+   * their generated code (a line past the end, a column past the line); such a position is dropped.
+   */
+  within(source: string): CompileError {
+    if (this.line === undefined) return this
+    const lines = source.split('\n')
+    const text = lines[this.line - 1]
+    if (this.line < 1 || text === undefined) return new CompileError(this.message)
+    if (this.column !== undefined && (this.column < 1 || this.column > text.length + 1)) return new CompileError(this.message, this.line)
+    return this
+  }
+
   /** `line 3, column 7: Unexpected token` (what the 422 shows under `source_code`). */
   describe(): string {
-    return this.line !== undefined ? `line ${this.line}, column ${this.column ?? 1}: ${this.message}` : this.message
+    if (this.line === undefined) return this.message
+    return this.column !== undefined ? `line ${this.line}, column ${this.column}: ${this.message}` : `line ${this.line}: ${this.message}`
   }
 }
 
@@ -32,4 +46,23 @@ export function locate(error: unknown, file: string): CompileError {
   }
   message = message.replace(/^\[[^\]]+\]\s*/, '').replace(/^.*?App\.(svelte|vue|jsx)(:\d+:\d+)?:?\s*/, '')
   return new CompileError(message || 'compile failed', line, column)
+}
+
+/**
+ * A single-file app has nothing beside it to import: the first relative or absolute import of the
+ * source (`import {count} from './stores.js'`), as an error at its real place, else null.
+ */
+export function localImportError(source: string): CompileError | null {
+  const re = /\b(?:import|export)\s*(?:[\w*{}\s,$]+\s*from\s*)?(['"])(\.{0,2}\/[^'"]*)\1|\bimport\s*\(\s*(['"])(\.{0,2}\/[^'"]*)\3\s*\)/g
+  for (const m of source.matchAll(re)) {
+    const spec = m[2] ?? m[4]!
+    const at = m.index! + m[0].indexOf(spec) - 1
+    const before = source.slice(0, at)
+    const line = before.split('\n').length
+    const column = at - before.lastIndexOf('\n')
+    return new CompileError(
+      `import "${spec}": a single-file app cannot import other files; put that code in this file (apps may import only their engine's packages)`,
+      line, column)
+  }
+  return null
 }

@@ -3,17 +3,20 @@
  * engine library is NOT: its import is mapped to a file the server serves once with long cache
  * headers. Globals (`kaboom()`, `kaplay()`, `Phaser`) are set before the game code runs.
  */
-import {CompileError, locate} from './errors.js'
+import {CompileError, localImportError, locate} from './errors.js'
+import {KABOOM_COMPAT, PHASER_COMPAT} from './game-compat.js'
 import {libUrl} from './libs.js'
 
 export type GameEngine = 'kaboom' | 'phaser'
 
 export async function gameCompile(engine: GameEngine, source: string): Promise<string> {
+  const local = localImportError(source)
+  if (local) throw local
   const esbuild = await import('esbuild')
   const lib = engine === 'phaser' ? libUrl('phaser.esm.min.js') : libUrl('kaplay.mjs')
   const prelude = engine === 'phaser'
-    ? `import * as P from 'svc-engine'\nconst Phaser = P.default ?? P\nglobalThis.Phaser = Phaser\n`
-    : `import kaplay from 'svc-engine'\nglobalThis.kaplay = kaplay\nglobalThis.kaboom = kaplay\n`
+    ? `import * as P from 'svc-engine'\nconst Phaser = P.default ?? P\nglobalThis.Phaser = Phaser\n${PHASER_COMPAT}`
+    : `import kaplay from 'svc-engine'\nglobalThis.kaplay = kaplay\n${KABOOM_COMPAT}`
   try {
     const result = await esbuild.build({
       stdin: {contents: `import './svc-prelude'\nimport './game.js'\n`, resolveDir: '/', sourcefile: 'entry.js'},
@@ -22,6 +25,10 @@ export async function gameCompile(engine: GameEngine, source: string): Promise<s
       format: 'esm',
       target: 'es2022',
       minify: true,
+      // Inline source map of the game's own code (the engine is served apart): stack traces and
+      // devtools show game.js as written.
+      sourcemap: 'inline',
+      sourcesContent: true,
       logLevel: 'silent',
       plugins: [
         {
@@ -41,7 +48,8 @@ export async function gameCompile(engine: GameEngine, source: string): Promise<s
               return {errors: [{text: `import "${args.path}" is not available (a ${engine} app may import only ${engine === 'phaser' ? 'phaser' : 'kaboom or kaplay'})`}]}
             })
             build.onLoad({filter: /.*/, namespace: 'svc'}, () => ({contents: prelude, loader: 'js'}))
-            build.onLoad({filter: /.*/, namespace: 'svc-game'}, () => ({contents: source, loader: 'js'}))
+            // The ts loader also takes plain JavaScript: TypeScript type annotations are stripped.
+            build.onLoad({filter: /.*/, namespace: 'svc-game'}, () => ({contents: source, loader: 'ts'}))
           },
         },
       ],
@@ -49,6 +57,6 @@ export async function gameCompile(engine: GameEngine, source: string): Promise<s
     return result.outputFiles[0]!.text
   } catch (error) {
     if (error instanceof CompileError) throw error
-    throw locate(error, 'game.js')
+    throw locate(error, 'game.js').within(source)
   }
 }

@@ -13,9 +13,10 @@ import {compileInWorker} from './pool.js'
 
 /**
  * Bump when compiled output changes for the same input and packages (invalidates every cached
- * build). 2: Tailwind class candidates come from core/apps/tailwind-candidates.ts.
+ * build). 2: Tailwind class candidates come from core/apps/tailwind-candidates.ts. 3: inline source
+ * maps, game compat preludes (compile/game-compat.ts), TypeScript in games.
  */
-const COMPILER_REVISION = '2'
+const COMPILER_REVISION = '3'
 const COMPILER_PACKAGES = [
   'vite', 'svelte', '@sveltejs/vite-plugin-svelte', 'vue', '@vitejs/plugin-vue', 'react', 'react-dom', '@vitejs/plugin-react',
   'esbuild', 'tailwindcss', '@tailwindcss/node', 'kaplay', 'phaser',

@@ -3,8 +3,9 @@ import {mkdtemp, rm, writeFile} from 'node:fs/promises'
 import {tmpdir} from 'node:os'
 import {join, resolve as resolvePath, sep} from 'node:path'
 import {mountEntry, SOURCE_FILE} from '../core/apps/entry.js'
-import {CompileError, locate} from './errors.js'
+import {CompileError, localImportError, locate} from './errors.js'
 import {packageDir} from './libs.js'
+import {withOwnSourceMap} from './sourcemap.js'
 
 export type ViteEngine = 'svelte' | 'vue' | 'react'
 
@@ -90,6 +91,8 @@ export async function viteCompile(engine: ViteEngine, source: string): Promise<V
   if (/@import\b/.test(source) && engine !== 'react') {
     throw new CompileError('@import is not supported in app styles (the CSS engine provides Tailwind)')
   }
+  const local = localImportError(source)
+  if (local) throw local
   const {build} = await import('vite')
   const root = await mkdtemp(join(tmpdir(), 'svc-build-'))
   const file = SOURCE_FILE[engine]
@@ -108,6 +111,8 @@ export async function viteCompile(engine: ViteEngine, source: string): Promise<V
       build: {
         write: false,
         minify: true,
+        // A map of the app's own file is inlined below (compile/sourcemap.ts).
+        sourcemap: true,
         target: 'es2022',
         cssCodeSplit: false,
         assetsInlineLimit: 0,
@@ -122,14 +127,14 @@ export async function viteCompile(engine: ViteEngine, source: string): Promise<V
     let css = ''
     for (const out of outputs) {
       for (const item of out.output) {
-        if (item.type === 'chunk') js += item.code
+        if (item.type === 'chunk') js += withOwnSourceMap(item.code, item.map, file, source)
         else if (typeof item.fileName === 'string' && item.fileName.endsWith('.css')) css += String(item.source)
       }
     }
     return {js, css}
   } catch (error) {
     if (error instanceof CompileError) throw error
-    throw locate(error, file)
+    throw locate(error, file).within(source)
   } finally {
     await rm(root, {recursive: true, force: true})
   }

@@ -8,6 +8,10 @@ export type ErrorCode =
   | 'payload_too_large'
   | 'validation'
   | 'rate_limited'
+  /** 507: the database has no space left (nothing was written). */
+  | 'storage_full'
+  /** 503: the database cannot be reached or asked for a retry (answered with Retry-After). */
+  | 'unavailable'
   | 'usage'
   | 'network'
   | 'internal'

@@ -3,10 +3,15 @@ import {Flags} from '@oclif/core'
 import {parseJsonArg, readFileOrStdin} from '../cli/read-input.js'
 import {APP_ENGINES, CSS_ENGINES, SHOW_IN_MODULES} from '../core/apps/validate.js'
 import type {AppView} from '../core/apps/validate.js'
+import {engineOfFile} from './engine-of.js'
 
 export const appFieldFlags = {
   name: Flags.string({description: 'app name'}),
-  engine: Flags.string({description: 'app engine', options: [...APP_ENGINES]}),
+  engine: Flags.string({
+    description: 'app engine (default: from the --file extension: .svelte .vue .jsx/.tsx .html; .js by content: phaser, kaboom or js). ' +
+      'phaser is Phaser 4, kaboom is kaplay 3001 (see docs/apps.md for Phaser 3 / kaboom 2000 code)',
+    options: [...APP_ENGINES],
+  }),
   css: Flags.string({description: 'CSS engine', options: [...CSS_ENGINES]}),
   file: Flags.string({char: 'f', description: 'file with the source code (- for standard input)'}),
   'url-code': Flags.string({description: 'URL slug (/a/<url-code>)'}),
@@ -23,13 +28,17 @@ export const appFieldFlags = {
 
 type FieldFlags = {[K in keyof typeof appFieldFlags]?: string | boolean}
 
-export async function appBody(flags: FieldFlags): Promise<Record<string, unknown>> {
+/** The `{app: ...}` body of the flags given; `inferEngine` (create) picks the engine from `--file` when `--engine` is not given. */
+export async function appBody(flags: FieldFlags, options: {inferEngine?: boolean} = {}): Promise<Record<string, unknown>> {
   const app: Record<string, unknown> = {}
   const str = (k: keyof FieldFlags) => flags[k] as string | undefined
   if (str('name') !== undefined) app.name = str('name')
   if (str('engine') !== undefined) app.app_engine = str('engine')
   if (str('css') !== undefined) app.css_engine = str('css')
-  if (str('file') !== undefined) app.source_code = await readFileOrStdin(str('file')!)
+  if (str('file') !== undefined) {
+    app.source_code = await readFileOrStdin(str('file')!)
+    if (options.inferEngine && app.app_engine === undefined) app.app_engine = engineOfFile(str('file')!, String(app.source_code)) ?? undefined
+  }
   if (str('url-code') !== undefined) app.url_code = str('url-code')
   if (str('description') !== undefined) app.description = str('description')
   if (flags.public !== undefined) app.public = flags.public

@@ -1,23 +1,33 @@
-/** A local app folder (`svc app pull`, `push`, `dev`, `create --dir`): `svc-app.json` + one source file. */
+/**
+ * A local app folder (`svc app pull|push|dev|create --dir`, and every `apps/<url_code>/` of a
+ * workspace): one format, the workspace's — `app.json` (name, url_code, engine, css, public, ...,
+ * the same text `svc pull` writes) and the source file the engine names. The app is found by its
+ * `url_code`, so the folder works against any backend. The old `svc-app.json` (with an `id`) is
+ * still read, and replaced by `app.json` on the next write.
+ */
 import {existsSync} from 'node:fs'
-import {mkdir, readFile, writeFile} from 'node:fs/promises'
-import {join, resolve} from 'node:path'
+import {mkdir, readFile, rm, writeFile} from 'node:fs/promises'
+import {basename, join, resolve} from 'node:path'
 import {SOURCE_FILE} from '../core/apps/entry.js'
 import {APP_ENGINES, UUID_RE, type AppEngine} from '../core/apps/validate.js'
 import type {AppView} from '../core/apps/validate.js'
-import {SvcError} from '../core/errors.js'
+import {isSvcError, SvcError} from '../core/errors.js'
+import {appResource, type Resource} from '../core/workspace/resources.js'
 import type {Client} from '../client/backend.js'
 import {PACKAGE_TEMPLATES} from '../paths.js'
 
-export const PROJECT_FILE = 'svc-app.json'
+export const PROJECT_FILE = 'app.json'
+/** The file `svc app pull/create --dir` wrote before the two formats became one. */
+export const LEGACY_PROJECT_FILE = 'svc-app.json'
 
-/** What `svc-app.json` holds: which app the folder is, and how to build it. */
+/** What `app.json` holds (plus `id` in a legacy `svc-app.json`). */
 export interface AppProject {
   id?: string
   name: string
   url_code?: string
   app_engine: AppEngine
   css_engine: string
+  [key: string]: unknown
 }
 
 export interface LoadedProject {
@@ -25,40 +35,72 @@ export interface LoadedProject {
   project: AppProject
   sourceFile: string
   source: string
+  /** Read from a legacy `svc-app.json`. */
+  legacy: boolean
 }
 
 const usage = (message: string, hint?: string) => new SvcError('usage', 0, message, undefined, hint)
 
 export async function readProject(dir: string): Promise<LoadedProject> {
   const root = resolve(dir)
-  // A workspace app folder (svc init / pull) names its settings app.json.
-  const file = existsSync(join(root, PROJECT_FILE)) || !existsSync(join(root, 'app.json')) ? join(root, PROJECT_FILE) : join(root, 'app.json')
-  if (!existsSync(file)) throw usage(`no ${PROJECT_FILE} in ${dir}`, 'create one with: svc app create --template svelte --dir DIR, or svc app pull ID DIR')
+  const legacy = !existsSync(join(root, PROJECT_FILE)) && existsSync(join(root, LEGACY_PROJECT_FILE))
+  const file = join(root, legacy ? LEGACY_PROJECT_FILE : PROJECT_FILE)
+  if (!existsSync(file)) throw usage(`no ${PROJECT_FILE} in ${dir}`, 'create one with: svc app create --template svelte --dir DIR, or svc app pull APP DIR')
   let project: AppProject
   try {
     project = JSON.parse(await readFile(file, 'utf8')) as AppProject
   } catch (error) {
     throw usage(`${file} is not valid JSON: ${(error as Error).message}`)
   }
+  if (!project || typeof project !== 'object' || Array.isArray(project)) throw usage(`${file} must hold a JSON object`)
   if (!(APP_ENGINES as readonly string[]).includes(project.app_engine)) throw usage(`${file}: app_engine must be one of ${APP_ENGINES.join(', ')}`)
+  if (!legacy && typeof project.url_code !== 'string') project.url_code = basename(root)
   const sourceFile = join(root, SOURCE_FILE[project.app_engine])
   if (!existsSync(sourceFile)) throw usage(`missing ${SOURCE_FILE[project.app_engine]} in ${dir}`)
-  return {dir: root, project, sourceFile, source: await readFile(sourceFile, 'utf8')}
+  return {dir: root, project, sourceFile, source: await readFile(sourceFile, 'utf8'), legacy}
 }
 
-export async function writeProject(dir: string, project: AppProject, source: string): Promise<string> {
+/** The folder's files in workspace form (`app.json`, the source), relative to the folder. */
+export function projectFiles(app: AppView | Record<string, unknown>): Record<string, string> {
+  const r = appResource(app as Record<string, unknown>)
+  const prefix = `${r.key}/`
+  return Object.fromEntries(Object.entries(r.files).map(([path, text]) => [path.slice(prefix.length), text]))
+}
+
+/** Writes the app's folder (app.json + source); a legacy svc-app.json is removed. Returns the source file. */
+export async function writeProject(dir: string, app: AppView | Record<string, unknown>): Promise<string> {
   const root = resolve(dir)
   await mkdir(root, {recursive: true})
-  const {id, name, url_code, app_engine, css_engine} = project
-  await writeFile(join(root, PROJECT_FILE), JSON.stringify({id, name, url_code, app_engine, css_engine}, null, 2) + '\n')
-  const sourceFile = join(root, SOURCE_FILE[project.app_engine])
-  await writeFile(sourceFile, source)
-  return sourceFile
+  for (const [name, text] of Object.entries(projectFiles(app))) await writeFile(join(root, name), text)
+  await rm(join(root, LEGACY_PROJECT_FILE), {force: true})
+  return join(root, SOURCE_FILE[String(app.app_engine) as AppEngine])
 }
 
-export const projectOf = (app: AppView): AppProject => ({
-  id: app.id, name: app.name, url_code: app.url_code, app_engine: app.app_engine as AppEngine, css_engine: app.css_engine,
-})
+/**
+ * The folder as a workspace resource (`apps/<url_code>`), the body a push sends. A legacy
+ * `svc-app.json` names only a few fields: the others are taken from the backend's app, so the diff
+ * shows only what the folder says.
+ */
+export function projectResource(loaded: LoadedProject, remote: AppView | null): Resource {
+  const {id: _id, ...meta} = loaded.project
+  const base = loaded.legacy && remote ? {...remote} as Record<string, unknown> : {}
+  return appResource({...base, ...meta, url_code: remote?.url_code ?? meta.url_code, source_code: loaded.source})
+}
+
+/** The backend's app of a folder: by `id` (legacy svc-app.json), else by `url_code`; null when there is none. */
+export async function findApp(client: Client, project: AppProject): Promise<AppView | null> {
+  if (project.id) {
+    try {
+      return await client.get<AppView>(`/svc/apps/${encodeURIComponent(project.id)}.json`)
+    } catch (error) {
+      if (!isSvcError(error) || error.code !== 'not_found') throw error
+    }
+  }
+  if (!project.url_code) return null
+  const apps = await client.get<AppView[]>('/svc/apps.json', {query: {q: project.url_code}})
+  const found = apps.find((a) => a.url_code === project.url_code)
+  return found ? client.get<AppView>(`/svc/apps/${found.id}.json`) : null
+}
 
 /** The starter source of an engine (templates/<engine>/<file>). */
 export async function templateSource(engine: string): Promise<string> {

@@ -11,7 +11,9 @@ import {mountEntry, SOURCE_FILE} from '../core/apps/entry.js'
 import {contextUser, renderShell, type ContextUser, type SvcAppContext} from '../core/apps/shell.js'
 import type {AppView, CssEngine} from '../core/apps/validate.js'
 import {isSvcError} from '../core/errors.js'
-import {projectOf, readProject, writeProject, type AppProject} from './project.js'
+import {KABOOM_COMPAT, PHASER_COMPAT} from '../compile/game-compat.js'
+import {findApp, projectResource, readProject, writeProject, type AppProject} from './project.js'
+import {OVERLAY_MODULE, overlaySource, describeDevError} from './overlay.js'
 
 export interface DevOptions {
   dir: string
@@ -69,10 +71,10 @@ if (import.meta.hot) {
   void cssEngine
   if (engine === 'svelte' || engine === 'vue' || engine === 'react') return mountEntry(engine, `/${file}`) + report
   if (engine === 'kaboom') {
-    return `import kaplay from '/_svc/lib/kaplay.mjs?v=${libVersions.kaplay}'\nglobalThis.kaplay = kaplay\nglobalThis.kaboom = kaplay\nawait import('/${file}')\n${report}`
+    return `import kaplay from '/_svc/lib/kaplay.mjs?v=${libVersions.kaplay}'\nglobalThis.kaplay = kaplay\n${KABOOM_COMPAT}await import('/${file}')\n${report}`
   }
   if (engine === 'phaser') {
-    return `import * as P from '/_svc/lib/phaser.esm.min.js?v=${libVersions.phaser}'\nglobalThis.Phaser = P.default ?? P\nawait import('/${file}')\n${report}`
+    return `import * as P from '/_svc/lib/phaser.esm.min.js?v=${libVersions.phaser}'\nglobalThis.Phaser = P.default ?? P\n${PHASER_COMPAT}await import('/${file}')\n${report}`
   }
   return `import '/${file}'\n${report}`
 }
@@ -85,8 +87,7 @@ export async function startDevServer(options: DevOptions): Promise<DevServer> {
   const engine = project.app_engine
   const file = SOURCE_FILE[engine]
   const me = await client.get<ContextUser>('/svc/me.json')
-  let app: AppView | null = null
-  if (project.id) app = await client.get<AppView>(`/svc/apps/${project.id}.json`).catch(() => null)
+  let app: AppView | null = await findApp(client, project).catch(() => null)
   const context = (): SvcAppContext => ({
     user: contextUser(me),
     app: {id: app?.id ?? project.id ?? '', name: project.name, url_code: app?.url_code ?? project.url_code ?? '', db_code: app?.db_code ?? null},
@@ -116,17 +117,15 @@ export async function startDevServer(options: DevOptions): Promise<DevServer> {
   let pushing = Promise.resolve()
 
   async function pushNow(): Promise<void> {
-    const {source} = await readProject(options.dir)
+    const current = await readProject(options.dir)
     const started = performance.now()
     try {
-      const body = {app: {name: project.name, app_engine: project.app_engine, css_engine: project.css_engine, source_code: source}}
-      const saved = project.id
-        ? await client.patch<AppView>(`/svc/apps/${project.id}.json`, body)
+      const body = {app: projectResource(current, app).body}
+      const saved = app
+        ? await client.patch<AppView>(`/svc/apps/${app.id}.json`, body)
         : await client.post<AppView>('/svc/apps.json', body)
-      if (!project.id) {
-        project = projectOf(saved)
-        await writeProject(options.dir, project, source)
-      }
+      if (!app || current.legacy) await writeProject(options.dir, saved)
+      project = {...project, url_code: saved.url_code}
       app = saved
       log(`pushed in ${Math.round(performance.now() - started)} ms (build ${saved.app_build_time} ms)`)
     } catch (error) {
@@ -141,6 +140,7 @@ export async function startDevServer(options: DevOptions): Promise<DevServer> {
     enforce: 'pre' as const,
     async resolveId(this: any, id: string, importer: string | undefined, opts: any) {
       if (id === ENTRY) return '\0svc-entry.js'
+      if (id === OVERLAY_MODULE) return '\0svc-overlay.js'
       if (id.startsWith('/_svc/lib/')) return {id, external: true}
       if (importer && !importer.includes(`${sep}node_modules${sep}`) && /^[a-z@][^:]*$/i.test(id) && !GAME_LIB[id]) {
         return this.resolve(id, anchor, {...opts, skipSelf: true})
@@ -150,12 +150,14 @@ export async function startDevServer(options: DevOptions): Promise<DevServer> {
     },
     load(id: string) {
       if (id === '\0svc-entry.js') return entrySource(engine, project.css_engine, `@fs${loaded.sourceFile}`, libVersions)
+      if (id === '\0svc-overlay.js') return overlaySource()
       return null
     },
     configureServer(server: any) {
       server.ws.on('svc:updated', () => {
         if (changedAt !== null) log(`updated in ${Math.round(performance.now() - changedAt)} ms`)
         changedAt = null
+        lastError = ''
       })
       server.ws.on('svc:loaded', () => {
         if (changedAt !== null) log(`updated in ${Math.round(performance.now() - changedAt)} ms (reload)`)
@@ -187,7 +189,7 @@ export async function startDevServer(options: DevOptions): Promise<DevServer> {
             scriptUrl: engine === 'html' ? undefined : ENTRY,
             html: engine === 'html' ? await readFile(loaded.sourceFile, 'utf8') : undefined,
             tailwindBrowserUrl,
-          }).replace(`<script src="${ENTRY}">`, `<script type="module" src="${ENTRY}">`)
+          }).replace(`<script src="${ENTRY}">`, `<script type="module" src="${OVERLAY_MODULE}"></script>\n<script type="module" src="${ENTRY}">`)
           const out = await server.transformIndexHtml(req.url ?? '/', html)
           res.writeHead(200, {'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store'})
           res.end(out)
@@ -199,26 +201,56 @@ export async function startDevServer(options: DevOptions): Promise<DevServer> {
     },
   }
 
+  // Compile errors go to the terminal (once per distinct error) as well as to the page's overlay.
+  let lastError = ''
+  const logger = {
+    hasWarned: false,
+    info() {},
+    warn() {},
+    warnOnce() {},
+    clearScreen() {},
+    hasErrorLogged: () => false,
+    error(message: string, opts?: {error?: unknown}) {
+      const line = describeDevError(opts?.error, message, loaded.sourceFile)
+      if (line === lastError) return
+      lastError = line
+      log(line)
+    },
+  }
+  const port = options.port ?? 5173
   const server = await vite.createServer({
     configFile: false,
     envFile: false,
     root,
     cacheDir: join(root, '.vite'),
     appType: 'custom',
-    logLevel: 'silent',
+    logLevel: 'error',
+    customLogger: logger,
     clearScreen: false,
     publicDir: false,
     optimizeDeps: {noDiscovery: true, include: engine === 'react' ? ['react', 'react-dom/client', 'react/jsx-dev-runtime'] : []},
-    server: {port: options.port ?? 5173, host: options.host ?? '127.0.0.1', strictPort: false, hmr: {overlay: true},
+    // A port in use is an error, not a silent move to the next one; Vite's own overlay (which
+    // points at a vite.config.js the folder does not have) is replaced by svc's (dev/overlay.ts).
+    server: {port, host: options.host ?? '127.0.0.1', strictPort: port !== 0, hmr: {overlay: false},
       fs: {strict: true, allow: [root, loaded.dir, modules]}},
     plugins: [svcPlugin, ...plugins] as any,
   } as any)
-  await server.listen()
+  try {
+    await server.listen()
+  } catch (error) {
+    await server.close().catch(() => {})
+    await rm(root, {recursive: true, force: true})
+    if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE' || /already in use/i.test((error as Error).message)) {
+      const {SvcError} = await import('../core/errors.js')
+      throw new SvcError('usage', 0, `port ${port} is in use`, undefined, 'pass another --port, or --port 0 for a free one')
+    }
+    throw error
+  }
   const address = server.httpServer?.address()
-  const port = typeof address === 'object' && address ? address.port : options.port
+  const boundPort = typeof address === 'object' && address ? address.port : port
   const host = options.host ?? '127.0.0.1'
   return {
-    url: `http://${host.includes(':') ? `[${host}]` : host}:${port}/`,
+    url: `http://${host.includes(':') ? `[${host}]` : host}:${boundPort}/`,
     async close() {
       clearTimeout(pushTimer)
       await pushing

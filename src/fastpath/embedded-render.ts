@@ -10,10 +10,10 @@ import {checkDataDir, EMBEDDED_ORIGIN, embeddedDescription, embeddedSystemPrompt
 import {unauthorized} from '../core/errors.js'
 import {renderByCode, givenOrPlaceholder, type PromptSources} from '../core/prompts/render-by-code.js'
 import {viewerOf} from '../core/prompts/types.js'
-import {SqliteAccountsRepo} from '../store/accounts/sqlite.js'
+import {SqliteAccountsRepo} from '../store/sqlite/accounts.js'
 import {findSystemFile} from '../store/prompts/system-files.js'
-import {SqlitePromptsRepo} from '../store/prompts/sqlite.js'
-import {openSqlite} from '../store/sqlite.js'
+import {SqlitePromptsRepo} from '../store/sqlite/prompts.js'
+import {openSqlite} from '../store/sqlite/connection.js'
 import type {RenderResult} from './prompt-render.js'
 
 export interface LocalRenderer {
@@ -46,9 +46,10 @@ export async function openLocalRenderer(options: EmbeddedOptions): Promise<Local
           params,
           accountUrl: (process.env.SVC_PUBLIC_URL || EMBEDDED_ORIGIN).replace(/\/+$/, ''),
           strict,
+          reportMissing: true,
           token: () => givenOrPlaceholder(token, principal, (t) => accounts.authenticate(t)),
         })
-        return {code, text: r.text, source: r.layer, prompt_id: r.promptId, extra: r.extraLayer, token: r.tokenSource}
+        return {code, text: r.text, source: r.layer, prompt_id: r.promptId, extra: r.extraLayer, token: r.tokenSource, missing: r.missing}
       },
       close: () => db.close(),
     }

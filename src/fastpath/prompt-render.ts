@@ -8,11 +8,13 @@ import type {Client} from '../client/backend.js'
 import {openBackend, resolveTarget, type TargetFlags} from '../client/resolve.js'
 import {isSvcError, SvcError} from '../core/errors.js'
 import {printError} from '../cli/exit-codes.js'
-import {parsePairs} from '../cli/read-input.js'
+import {renderVariables} from '../cli/render-vars.js'
 
 export interface RenderOptions {
   code: string
   vars?: string[]
+  /** `--vars FILE`: a JSON object of variables (`-` for stdin). */
+  varsFile?: string
   date?: string
   strict?: boolean
   /** Token to render as TOKEN on the embedded backend (checked by the server against the acting user). */
@@ -30,11 +32,13 @@ export interface RenderResult {
   extra: string | null
   /** How TOKEN was filled: bearer, given or placeholder. */
   token: string
+  /** Variables the template reads that were not given (they rendered blank). */
+  missing: string[]
 }
 
-/** The query of a render: the `--var` pairs and `--date`. */
-function renderQuery(options: RenderOptions): Record<string, string> {
-  const query: Record<string, string> = parsePairs(options.vars, '--var')
+/** The query of a render: `--vars FILE`, the `--var` pairs over it (JSON ones as `name:json`), and `--date`. */
+async function renderQuery(options: RenderOptions): Promise<Record<string, string>> {
+  const query = await renderVariables(options.vars, options.varsFile)
   if (options.date !== undefined) query.date = options.date
   return query
 }
@@ -49,8 +53,8 @@ function withListHint(error: unknown): unknown {
 
 /** Asks the backend for `/svc/prompt/CODE.md` and reads the answer and the explain headers. */
 export async function renderPrompt(client: Client, options: RenderOptions): Promise<RenderResult> {
-  const query = renderQuery(options)
-  const headers: Record<string, string> = {accept: 'text/markdown'}
+  const query = await renderQuery(options)
+  const headers: Record<string, string> = {accept: 'text/markdown', 'x-svc-report-missing': '1'}
   if (options.strict) headers['x-svc-strict'] = '1'
   if (options.token && client.backend.kind === 'embedded') headers['x-svc-token'] = options.token
   let res: Response
@@ -67,6 +71,7 @@ export async function renderPrompt(client: Client, options: RenderOptions): Prom
     prompt_id: res.headers.get('x-svc-prompt-id'),
     extra: res.headers.get('x-svc-prompt-extra') === '1' ? res.headers.get('x-svc-prompt-extra-source') ?? 'unknown' : null,
     token: res.headers.get('x-svc-prompt-token') ?? 'unknown',
+    missing: (res.headers.get('x-svc-prompt-missing') ?? '').split(',').filter(Boolean),
   }
 }
 
@@ -86,13 +91,21 @@ export function printResult(r: RenderResult, options: {json: boolean; explain: b
     return
   }
   if (options.explain) process.stderr.write(explainLines(r).map((l) => l + '\n').join(''))
+  const warning = missingWarning(r)
+  if (warning) process.stderr.write(warning + '\n')
   process.stdout.write(r.text)
+}
+
+/** The stderr warning for variables that rendered blank (none with `--json`: the result lists them). */
+export function missingWarning(r: RenderResult): string | null {
+  if (!r.missing.length) return null
+  return `Warning: not given, rendered blank: ${r.missing.join(', ')} (pass --var ${r.missing[0]}=VALUE; --strict makes this an error)`
 }
 
 // ---------------------------------------------------------------------------------------------
 // Fast path (bin/run.js): the same flags as the oclif command, parsed without oclif.
 
-const VALUE_FLAGS = {var: 'var', date: 'date', url: 'url', token: 'token', data: 'data', as: 'as', profile: 'profile'} as const
+const VALUE_FLAGS = {var: 'var', vars: 'vars', date: 'date', url: 'url', token: 'token', data: 'data', as: 'as', profile: 'profile'} as const
 const BOOL_FLAGS = new Set(['explain', 'strict', 'json'])
 const ENV: Record<string, string> = {url: 'SVC_URL', token: 'SVC_TOKEN', data: 'SVC_DATA', as: 'SVC_AS', profile: 'SVC_PROFILE'}
 
@@ -157,6 +170,7 @@ export async function fastRender(argv: string[]): Promise<boolean> {
   const options: RenderOptions = {
     code: parsed.code,
     vars: parsed.vars,
+    varsFile: parsed.values.vars,
     date: parsed.values.date,
     strict: parsed.bools.has('strict'),
     token: parsed.values.token,
@@ -169,7 +183,7 @@ export async function fastRender(argv: string[]): Promise<boolean> {
       const renderer = await (await import('./embedded-render.js')).openLocalRenderer(target.options)
       close = renderer.close
       if (!json) process.stderr.write(renderer.description + '\n')
-      result = await renderer.render(options.code, new URLSearchParams(renderQuery(options)), {strict: !!options.strict, token: options.token})
+      result = await renderer.render(options.code, new URLSearchParams(await renderQuery(options)), {strict: !!options.strict, token: options.token})
         .catch((error) => Promise.reject(withListHint(error)))
     } else {
       const {Client} = await import('../client/backend.js')

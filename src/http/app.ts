@@ -1,27 +1,45 @@
-import {Hono} from 'hono'
 import {bodyLimit} from 'hono/body-limit'
 import {payloadTooLarge} from '../core/errors.js'
-import type {AppEnv, Deps} from './env.js'
+import {createRouter, describe} from './contract.js'
+import type {Deps} from './env.js'
 import {accessLog} from './middleware/access-log.js'
 import {identify} from './middleware/auth.js'
+import {consoleCsp} from './middleware/security-headers.js'
+import {securityHeaders} from './middleware/security-headers.js'
+import {appOrigin} from './app-origin/routes.js'
+import {appsFrameSrc, parseAppsUrl} from './app-origin/hosts.js'
+import {loginRoutes} from './routes/login.js'
 import {notFoundHandler, onError} from './middleware/errors.js'
 import {accountRoutes} from './routes/account.js'
 import {appsRoutes} from './routes/apps.js'
 import {consoleRoutes} from './routes/console.js'
+import {contractRoutesOf} from './routes/contract.js'
 import {dashboardsRoutes} from './routes/dashboards.js'
 import {dbsRoutes} from './routes/dbs.js'
 import {flowsRoutes} from './routes/flows.js'
 import {meRoutes} from './routes/me.js'
 import {promptsRoutes} from './routes/prompts.js'
+import {registerSecuritySchemes} from './openapi.js'
+import {appRoutes, dashboardRoutes, dbRoutes, flowRoutes, meRoutes as meContract, pageRoutes} from '../core/contract/routes.js'
 
 export type {AppEnv, Deps} from './env.js'
 export const DEFAULT_BODY_LIMIT = 5 * 1024 * 1024
 
 /** The whole API of platform-api.md as one Hono app, used by `svc serve` and by the embedded backend. */
 export function createApp(deps: Deps) {
-  const app = new Hono<AppEnv>()
+  if (deps.appsUrl) {
+    parseAppsUrl(deps.appsUrl)
+    if (!deps.publicUrl) throw new Error('--apps-url needs --public-url (the main origin apps send visitors back to)')
+  }
+  const app = createRouter()
+  registerSecuritySchemes(app)
   app.onError(onError(deps.log))
   app.notFound(notFoundHandler)
+  // First, so it sees every answer, errors included. Every JSON answer names its charset (c.json says only application/json).
+  app.use('*', async (c, next) => {
+    await next()
+    if (c.res.headers.get('content-type') === 'application/json') c.res.headers.set('content-type', 'application/json; charset=utf-8')
+  })
   const maxSize = deps.bodyLimit ?? DEFAULT_BODY_LIMIT
   const streamedLimit = bodyLimit({
     maxSize,
@@ -41,6 +59,8 @@ export function createApp(deps: Deps) {
     return streamedLimit(c, next)
   })
   if (deps.log) app.use('*', accessLog(deps.log))
+  app.use('*', securityHeaders(() => consoleCsp(appsFrameSrc(deps))))
+  app.use('*', appOrigin(deps))
   app.use('*', identify(deps))
   app.route('/', meRoutes(deps))
   app.route('/', accountRoutes(deps))
@@ -49,7 +69,12 @@ export function createApp(deps: Deps) {
   app.route('/', appsRoutes(deps))
   app.route('/', dbsRoutes(deps))
   app.route('/', flowsRoutes(deps))
+  app.route('/', loginRoutes(deps))
   app.route('/', consoleRoutes())
+  app.route('/', contractRoutesOf(app))
+  // Areas still served by plain Hono handlers: their routes are described from the contract.
+  describe(app, ...Object.values(meContract), ...Object.values(dashboardRoutes), ...Object.values(appRoutes),
+    ...Object.values(pageRoutes), ...Object.values(dbRoutes), ...Object.values(flowRoutes))
   return app
 }
 

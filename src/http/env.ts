@@ -6,8 +6,13 @@ export interface Deps {
   store: Store
   /** Folders of system prompt files, in increasing priority (the package's, then `--system-prompts`). */
   systemPromptsDirs: string[]
-  /** Count `X-Forwarded-For` for `{ip}` (only behind a proxy you trust). */
+  /** Behind a proxy you trust: the client address is the right-most untrusted `X-Forwarded-For` hop, and
+   *  `X-Forwarded-Proto: https` marks a secure request (src/http/client-ip.ts). */
   trustProxy?: boolean
+  /** Where apps live, one origin each: a URL template with `{code}` as the first host label
+   *  (`https://{code}.apps.example.com`). Default: `http://{code}.localhost:<port of the request>`.
+   *  Needs `publicUrl` (the main origin apps send visitors back to). docs/security.md. */
+  appsUrl?: string
   /** Largest accepted request body in bytes (default 5 MiB). */
   bodyLimit?: number
   /** Base URL the platform is reachable at (ACCOUNT_URL); default: the request's origin. */
@@ -43,8 +48,10 @@ export interface AppEnv {
     /** The raw bearer token of this request (never logged, never returned except where the spec renders it). */
     token: string | null
     /** How the user was identified. */
-    authVia: 'bearer' | 'session' | 'embedded' | null
+    authVia: 'bearer' | 'session' | 'embedded' | 'app' | null
     /** A bearer token was sent but is not valid. */
     authFailed: boolean
+    /** On an app origin: the app this origin belongs to (src/http/app-origin/). */
+    hostedApp?: import('../store/apps/types.js').AppRecord
   }
 }

@@ -2,7 +2,7 @@ import {serve, type ServerType} from '@hono/node-server'
 import type {AddressInfo} from 'node:net'
 import {resolve} from 'node:path'
 import {PACKAGE_SYSTEM_PROMPTS} from '../paths.js'
-import {startCheckpointer} from '../store/checkpointer.js'
+import {startCheckpointer} from '../store/sqlite/checkpointer.js'
 import {openStore, type Store} from '../store/index.js'
 import {createApp} from './app.js'
 import {createFlowScheduler} from './routes/flows/scheduler.js'
@@ -18,6 +18,8 @@ export interface ServeOptions {
   systemPromptsDir?: string
   trustProxy?: boolean
   publicUrl?: string
+  /** `--apps-url`: the origin template of apps (`https://{code}.apps.example.com`); default `http://{code}.localhost:<port>`. */
+  appsUrl?: string
   log?: (line: string) => void
   /** `--allow-connector-hosts`: private or loopback hosts connectors may reach (src/http/egress.ts). */
   allowConnectorHosts?: string[]
@@ -43,6 +45,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     systemPromptsDirs: [PACKAGE_SYSTEM_PROMPTS, ...(options.systemPromptsDir ? [resolve(options.systemPromptsDir)] : [])],
     trustProxy: options.trustProxy ?? false,
     publicUrl: options.publicUrl,
+    appsUrl: options.appsUrl,
     log: options.log,
     allowConnectorHosts: options.allowConnectorHosts,
     quotas: options.quotas,
@@ -76,10 +79,10 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
         const checkpointerStopped = checkpointer.stop().catch(() => undefined)
         server.close(() => {
           stopCompilers()
-          void Promise.all([schedulerStopped, checkpointerStopped]).then(() => {
-            store.close()
-            done()
-          })
+          void Promise.all([schedulerStopped, checkpointerStopped])
+            .then(() => store.close())
+            .catch(() => undefined)
+            .then(() => done())
         })
         // Idle keep-alive sockets would hold close() open; in-flight requests still finish.
         ;(server as import('node:http').Server).closeIdleConnections?.()

@@ -1,31 +1,42 @@
-import {resolve} from 'node:path'
-import {SqliteAccountsRepo} from './accounts/sqlite.js'
-import {SqliteAppsRepo} from './apps/sqlite.js'
-import {SqliteDashboardsRepo} from './dashboards/sqlite.js'
-import {SqliteDbsRepo} from './dbs/sqlite.js'
-import {SqliteFlowsRepo} from './flows/sqlite.js'
-import {SqlitePromptsRepo} from './prompts/sqlite.js'
-import {openSqlite} from './sqlite.js'
+/**
+ * Opening the store: SQLite in a data dir (the embedded default), or PostgreSQL when a database
+ * URL is given (`--database-url postgres://…` or `SVC_DATABASE_URL`). The PostgreSQL driver and
+ * `pg` are imported only when a URL is given, so SQLite users and `svc --help` never load them.
+ */
+import {openSqliteStore} from './sqlite/index.js'
 import type {Store} from './types.js'
 
 export type {Store} from './types.js'
 
+/** Where the data lives: a data dir (files beside the database; the SQLite file) and an optional PostgreSQL URL. */
+export interface StoreTarget {
+  dataDir: string
+  /** `postgres://…` or `postgresql://…`: the PostgreSQL store; else the SQLite file of `dataDir`. */
+  databaseUrl?: string
+}
+
 /** Opens the SQLite store of a data dir (`DIR/svc.sqlite`), running pending migrations. */
 export function openStore(dataDir: string): Store {
-  const db = openSqlite(dataDir)
-  let closed = false
-  return {
-    accounts: new SqliteAccountsRepo(db),
-    prompts: new SqlitePromptsRepo(db),
-    dashboards: new SqliteDashboardsRepo(db),
-    apps: new SqliteAppsRepo(db),
-    dbs: new SqliteDbsRepo(db),
-    flows: new SqliteFlowsRepo(db),
-    dataDir: resolve(dataDir),
-    close() {
-      if (closed) return
-      closed = true
-      db.close()
-    },
-  }
+  return openSqliteStore(dataDir)
+}
+
+/** Opens the PostgreSQL store at `url` (migrating once, whatever number of instances start together). */
+export async function openPgStore(url: string, dataDir: string, options: {log?: (line: string) => void} = {}): Promise<Store> {
+  const {openPostgresStore} = await import('./pg/index.js')
+  return openPostgresStore(url, dataDir, options)
+}
+
+/** The store a target names: PostgreSQL when it has a database URL, else SQLite. */
+export async function openStoreAt(target: StoreTarget & {log?: (line: string) => void}): Promise<Store> {
+  return target.databaseUrl ? openPgStore(target.databaseUrl, target.dataDir, {log: target.log}) : openSqliteStore(target.dataDir)
+}
+
+/** The database URL of the environment (`SVC_DATABASE_URL`), if any. */
+export function databaseUrlFromEnv(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  return env.SVC_DATABASE_URL?.trim() || undefined
+}
+
+/** A usage check of a database URL: only PostgreSQL URLs are accepted. */
+export function isPostgresUrl(url: string): boolean {
+  return /^postgres(ql)?:\/\//i.test(url)
 }

@@ -1,22 +1,28 @@
 import type {AccountsRepo} from './accounts/types.js'
 import type {AppsRepo} from './apps/types.js'
+import type {ClusterRepo} from './cluster/types.js'
 import type {DashboardsRepo} from './dashboards/types.js'
 import type {DbsRepo} from './dbs/types.js'
 import type {FlowsRepo} from './flows/types.js'
 import type {PromptsRepo} from './prompts/types.js'
 
 /**
- * Everything http needs from storage. The SQLite store implements it; a PostgreSQL store could
- * implement it beside it without touching core or http (every method is async).
+ * Everything http needs from storage: one interface, two drivers (`sqlite/` — the embedded
+ * default — and `pg/`, for N instances over one PostgreSQL database). Every method is async.
  */
 export interface Store {
+  /** Which driver this is (for the few things only one of them has: the WAL checkpointer, the render fast path). */
+  readonly driver: 'sqlite' | 'pg'
   readonly accounts: AccountsRepo
   readonly prompts: PromptsRepo
   readonly dashboards: DashboardsRepo
   readonly apps: AppsRepo
   readonly dbs: DbsRepo
   readonly flows: FlowsRepo
+  /** What N instances over one database agree on: run owners' liveness, the upkeep leader, shared rate limits. */
+  readonly cluster: ClusterRepo
   /** Where files beside the database live (compile cache, ...). */
   readonly dataDir: string
-  close(): void
+  /** Releases the connection(s); idempotent. */
+  close(): Promise<void>
 }

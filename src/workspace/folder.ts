@@ -4,6 +4,7 @@ import {mkdir, readdir, readFile, rename, rm, writeFile} from 'node:fs/promises'
 import {dirname, join, relative, sep} from 'node:path'
 import {SvcError} from '../core/errors.js'
 import type {Resource} from '../core/workspace/resources.js'
+import type {SyncState} from './sync-state.js'
 
 export const FOLDERS = ['prompts', 'dbs', 'apps', 'dashboards', 'flows', 'connectors'] as const
 export const SECRETS_FILE = '.svc-secrets.json'
@@ -34,29 +35,44 @@ async function writeAtomic(path: string, text: string): Promise<void> {
   await rename(`${path}.tmp`, path)
 }
 
+export interface PullPlan {
+  /** Files to write (their text changed), path → text. */
+  write: Map<string, string>
+  /** Files to remove (--prune). */
+  remove: string[]
+  /** Files among those that were edited in the folder since it last synced with this backend. */
+  localChanges: string[]
+  /** Every file of the backend's resources (the synced state after the pull). */
+  wanted: Map<string, string>
+}
+
 /**
- * Writes resources into the folder; with `prune`, removes the files of resources that are no
- * longer there. Returns the paths written (only those whose text changed) and removed.
+ * What a pull would write and remove; with `prune`, the files of resources that are no longer on
+ * the backend go. A file that differs from what the folder last synced (`state`) is a local change.
  */
-export async function writeResources(dir: string, resources: Resource[], options: {prune: boolean}): Promise<{written: string[]; removed: string[]}> {
+export async function planPull(dir: string, resources: Resource[], options: {prune: boolean}, state: SyncState): Promise<PullPlan> {
   const before = existsSync(dir) ? await readFolder(dir) : {}
   const wanted = new Map<string, string>()
   for (const r of resources) for (const [path, text] of Object.entries(r.files)) wanted.set(path, text)
-  const written: string[] = []
-  for (const [path, text] of [...wanted].sort(([a], [b]) => a.localeCompare(b))) {
-    if (before[path] === text) continue
-    await writeAtomic(join(dir, path), text)
-    written.push(path)
+  const write = new Map<string, string>()
+  for (const [path, text] of [...wanted].sort(([a], [b]) => a.localeCompare(b))) if (before[path] !== text) write.set(path, text)
+  const remove = options.prune ? Object.keys(before).filter((p) => !wanted.has(p)).sort() : []
+  const touched = [...write.keys(), ...remove].filter((p) => before[p] !== undefined)
+  const localChanges = touched.filter((p) => !state.unchangedSince(p, before[p]))
+  return {write, remove, localChanges, wanted}
+}
+
+/** Writes (atomically) and removes what the plan says, then records the synced state. */
+export async function applyPull(dir: string, plan: PullPlan, state: SyncState): Promise<{written: string[]; removed: string[]}> {
+  for (const [path, text] of plan.write) await writeAtomic(join(dir, path), text)
+  for (const path of plan.remove) {
+    await rm(join(dir, path), {force: true})
+    state.forget(path)
   }
-  const removed: string[] = []
-  if (options.prune) {
-    for (const path of Object.keys(before).sort()) {
-      if (wanted.has(path)) continue
-      await rm(join(dir, path), {force: true})
-      removed.push(path)
-    }
-  }
-  return {written, removed}
+  for (const [path, text] of plan.wanted) state.set(path, text)
+  await mkdir(dir, {recursive: true})
+  await state.save()
+  return {written: [...plan.write.keys()], removed: plan.remove}
 }
 
 /** Connector secrets: `SVC_SECRET_<CODE>` in the environment, else the git-ignored `.svc-secrets.json` ({code: secret}). */

@@ -1,7 +1,8 @@
 import {describe, expect, it, vi} from 'vitest'
 import {createApp} from '../../src/http/app.js'
-import {openStore} from '../../src/store/index.js'
+import {rawQuery} from '../helpers/pg.js'
 import {describeBothTransports, makeCall, type Ctx} from '../helpers/scenarios.js'
+import {openApp} from '../helpers/app-origin.js'
 import {createWorld, inProcess} from '../helpers/world.js'
 
 // Compiles are slow on a busy 2-core machine.
@@ -42,14 +43,8 @@ async function create(ctx: Ctx, app: Record<string, unknown>, as = 'admin') {
   return r
 }
 
-/** Fetches the page of an app and the assets it references. */
-async function page(ctx: Ctx, path: string, headers: Record<string, string> = {}) {
-  const res = await ctx.transport.fetch(path, {headers, redirect: 'manual'})
-  const html = await res.text()
-  const js = /src="(\/a\/[^"]+\.js)"/.exec(html)?.[1]
-  const css = /href="(\/a\/[^"]+\.css)"/.exec(html)?.[1]
-  return {res, html, js, css}
-}
+/** Fetches the page of an app (on its own origin, past the hand-over from `/a/`) and the assets it references. */
+const page = (ctx: Ctx, path: string, headers: Record<string, string> = {}) => openApp(ctx.transport, path, headers)
 
 const context = (html: string) => JSON.parse(/window\.SvcAppContext = (.*?);<\/script>/.exec(html)![1]!)
 
@@ -81,7 +76,7 @@ describeBothTransports('apps: CRUD, compile, serve', undefined, (ctx) => {
     expect(res.status).toBe(200)
     expect(res.headers.get('content-type')).toContain('text/html')
     expect(context(html)).toEqual({user: null, app: {id: ids.svelte, name: 'Counter', url_code: 'my-counter', db_code: 'shop'}})
-    expect(html.indexOf('SvcAppContext')).toBeLessThan(html.indexOf(js!))
+    expect(html.indexOf('SvcAppContext')).toBeLessThan(html.indexOf(new URL(js!).pathname))
     expect(html).toContain('<div id="svc-app"></div>')
     expect(html).not.toContain('tailwind-browser')
     const jsRes = await ctx().transport.fetch(js!)
@@ -137,7 +132,7 @@ describeBothTransports('apps: CRUD, compile, serve', undefined, (ctx) => {
     const js = (await create(ctx(), {name: 'Plain', app_engine: 'js', css_engine: 'tailwind_all', source_code: 'document.getElementById("svc-app").textContent = "plain"', public: true})).json
     expect(js.app_build_time).toBe(0)
     const p = await page(ctx(), `/a/${js.id}`)
-    expect(p.html).toMatch(/<script src="\/a\/[^"]+\.js"><\/script>/)
+    expect(p.html).toMatch(/<script src="\/app\.[0-9a-f]{16}\.js"><\/script>/)
     expect(await (await ctx().transport.fetch(p.js!)).text()).toBe('document.getElementById("svc-app").textContent = "plain"')
     const html = (await create(ctx(), {name: 'Raw', app_engine: 'html', css_engine: 'none', public: true,
       source_code: '<!doctype html><html><head><title>raw</title></head><body><p>raw page</p></body></html>'})).json
@@ -259,7 +254,7 @@ describeBothTransports('apps: CRUD, compile, serve', undefined, (ctx) => {
     expect(seen.res.headers.get('cache-control')).toBe('private, no-cache')
     expect(context(seen.html).user).toEqual({login: 'alice', email: '', name: 'alice', role: 'user', team_ids: [], group_ids: [],
       department_ids: [], team_names: [], group_names: [], department_names: []})
-    const jsRes = await ctx().transport.fetch(seen.js!, {headers: {cookie: alice}})
+    const jsRes = await ctx().transport.fetch(seen.js!, {headers: {cookie: seen.cookie}})
     expect(jsRes.status).toBe(200)
     expect(jsRes.headers.get('cache-control')).toBe('private, max-age=31536000, immutable')
     expect((await ctx().transport.fetch(seen.js!)).status).toBe(404)
@@ -335,14 +330,14 @@ describe('apps: the compile cache outlives the process', () => {
       const body = {app: {name: 'k', app_engine: 'kaboom', css_engine: 'none', source_code: KABOOM}}
       const first = await makeCall(world, inProcess(world.app))('POST', '/svc/apps.json', {body})
       expect(first.headers.get('x-svc-build')).toBe('compiled')
-      const store = openStore(world.dataDir)
+      const store = await world.reopen()
       try {
         const restarted = createApp({store, systemPromptsDirs: []})
         const again = await makeCall(world, inProcess(restarted))('POST', '/svc/apps.json', {body: {app: {...body.app, name: 'k2'}}})
         expect(again.status).toBe(201)
         expect(again.headers.get('x-svc-build')).toBe('cached')
       } finally {
-        store.close()
+        await store.close()
       }
     } finally {
       await world.close()
@@ -365,15 +360,9 @@ describe('apps: a compiler upgrade (stale build hash)', () => {
       const call = makeCall(world, inProcess(world.app))
       const ok = (await call('POST', '/svc/apps.json', {body: {app: {name: 'ok', app_engine: 'kaboom', css_engine: 'none', source_code: KABOOM, public: true}}})).json
       const kept = (await call('POST', '/svc/apps.json', {body: {app: {name: 'kept', app_engine: 'kaboom', css_engine: 'none', source_code: KABOOM + '//x\n', public: true}}})).json
-      const {default: Database} = await import('better-sqlite3')
-      const db = new Database(`${world.dataDir}/svc.sqlite`)
-      try {
-        // As if the compilers changed since: the stored hash no longer matches; `kept` also no longer compiles.
-        db.prepare("UPDATE apps SET build_hash = '0123456789abcdef' || substr(build_hash, 17) WHERE id IN (?, ?)").run(ok.id, kept.id)
-        db.prepare("UPDATE apps SET source_code = 'kaboom(\n  add([' WHERE id = ?").run(kept.id)
-      } finally {
-        db.close()
-      }
+      // As if the compilers changed since: the stored hash no longer matches; `kept` also no longer compiles.
+      await rawQuery(world, "UPDATE apps SET build_hash = '0123456789abcdef' || substr(build_hash, 17) WHERE id IN (?, ?)", [ok.id, kept.id])
+      await rawQuery(world, "UPDATE apps SET source_code = 'kaboom(\n  add([' WHERE id = ?", [kept.id])
       const recompiled = await call('PATCH', `/svc/apps/${ok.id}.json`, {body: {app: {description: 'after upgrade'}}})
       expect(recompiled.status).toBe(200)
       expect(recompiled.headers.get('x-svc-build')).toBe('cached')
@@ -382,8 +371,8 @@ describe('apps: a compiler upgrade (stale build hash)', () => {
       expect(stale.status, stale.text).toBe(200)
       expect(stale.headers.get('x-svc-build')).toBe('unchanged')
       expect(stale.json.description).toBe('still served')
-      const page = await inProcess(world.app).fetch(`/a/${kept.id}`)
-      expect(page.status).toBe(200)
+      const page = await openApp(inProcess(world.app), `/a/${kept.id}`)
+      expect(page.res.status).toBe(200)
       const broken = await call('PATCH', `/svc/apps/${kept.id}.json`, {body: {app: {source_code: 'kaboom(\n  add([ '}}})
       expect(broken.status).toBe(422)
       expect(broken.json.source_code[0]).toMatch(/^line \d+, column \d+/)

@@ -1,14 +1,16 @@
 import {readFileSync} from 'node:fs'
 import {join} from 'node:path'
-import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+import {afterAll, beforeAll, expect, it} from 'vitest'
 import {PACKAGE_TEMPLATES} from '../../src/paths.js'
 import {makeCall} from '../helpers/scenarios.js'
+import {chromiumNotice, describeWithChromium, launchChromium} from '../helpers/browser.js'
 import {createWorld, overHttp, type Transport, type World} from '../helpers/world.js'
-import {launchChromium} from './browser.js'
 
 const template = (engine: string, file: string) => readFileSync(join(PACKAGE_TEMPLATES, engine, file), 'utf8')
 
-describe('served apps in a real browser (Chromium)', {timeout: 90_000}, () => {
+chromiumNotice()
+
+describeWithChromium('served apps in a real browser (Chromium)', {timeout: 90_000}, () => {
   let world: World
   let http: Transport
   let chrome: Awaited<ReturnType<typeof launchChromium>>
@@ -35,8 +37,11 @@ describe('served apps in a real browser (Chromium)', {timeout: 90_000}, () => {
       const errors: string[] = []
       page.on('pageerror', (e) => errors.push(e.message))
       const external: string[] = []
+      // The app's own origin (`<code>.localhost` on the server's port) is the server too.
+      const port = new URL(http.origin).port
       page.on('request', (r) => {
-        if (!r.url().startsWith(http.origin)) external.push(r.url())
+        const url = new URL(r.url())
+        if (!r.url().startsWith(http.origin) && !(url.hostname.endsWith('.localhost') && url.port === port)) external.push(r.url())
       })
       await page.goto(`${http.origin}/a/${created.json.url_code}`)
       await page.getByText('Hello visitor').waitFor({timeout: 10_000})
@@ -87,9 +92,13 @@ describe('served apps in a real browser (Chromium)', {timeout: 90_000}, () => {
     await page.fill('input[name=token]', world.users.alice!.token)
     await page.click('button[type=submit]')
     await page.getByText('Hello alice').waitFor({timeout: 10_000})
-    expect(new URL(page.url()).pathname).toBe(`/a/${created.json.url_code}`)
+    // Handed over to the app's own origin, signed in there with a cookie of that origin only.
+    expect(new URL(page.url()).host).toBe(`${created.json.url_code}.localhost:${new URL(http.origin).port}`)
+    expect(new URL(page.url()).pathname).toBe('/')
     const cookies = await context.cookies()
     expect(cookies.find((c) => c.name === 'svc_session')?.httpOnly).toBe(true)
+    expect(cookies.find((c) => c.name === 'svc_session')?.domain).toBe('127.0.0.1')
+    expect(cookies.find((c) => c.name === 'svc_app_session')).toMatchObject({httpOnly: true, domain: `${created.json.url_code}.localhost`})
     await page.close()
   })
 })

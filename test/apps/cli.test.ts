@@ -60,7 +60,7 @@ describe('svc app: embedded (--data) and remote (--url --token)', {timeout: 180_
     const bad = await local(['app', 'create', '--name', 'x', '--engine', 'js', '--file', 'app.js', '--show-in-module', 'nope', '--json'])
     expect(bad.code).toBe(5)
     expect(bad.json.error.details.show_in_module).toBeDefined()
-    const del = await local(['app', 'delete', 'plain-app', '--json'])
+    const del = await local(['app', 'delete', 'plain-app', '--yes', '--json'])
     expect(del.json).toEqual({id: c.json.id, deleted: true})
     expect((await remote(['app', 'get', 'plain-app', '--json'])).code).toBe(4)
   })

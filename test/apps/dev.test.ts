@@ -2,16 +2,14 @@ import {spawn, type ChildProcess} from 'node:child_process'
 import {readFileSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
-import {BIN, svc, svcServe, type ServeProcess} from '../helpers/cli.js'
+import {chromiumNotice, itWithChromium, launchChromium, withChromium} from '../helpers/browser.js'
+import {BIN, cliEnv, svc, svcServe, type ServeProcess} from '../helpers/cli.js'
 import {tempDir} from '../helpers/world.js'
-import {launchChromium} from './browser.js'
 
 /** Starts `svc app dev` and resolves with its URL; collects stdout lines. */
 function startDev(args: string[]): Promise<{url: string; child: ChildProcess; lines: () => string[]}> {
   return new Promise((resolve, reject) => {
-    const env = {...process.env}
-    for (const key of Object.keys(env)) if (key.startsWith('SVC_')) delete env[key]
-    const child = spawn(process.execPath, [BIN, 'app', 'dev', ...args], {env})
+    const child = spawn(process.execPath, [BIN, 'app', 'dev', ...args], {env: cliEnv()})
     let out = ''
     let err = ''
     const timer = setTimeout(() => reject(new Error(`svc app dev did not start: ${out}${err}`)), 45_000)
@@ -43,7 +41,7 @@ describe('svc app dev: Vite HMR in the app shell, --push to the embedded backend
     const db = await svc(['db', 'create', 'Notes', '--code', 'notes', '--public-methods', '{"create":true,"list":true}', '--data', data, '--json'])
     expect(db.code, db.stderr + db.stdout).toBe(0)
     dev = await startDev([dir, '--port', '0', '--push', '--data', data])
-    chrome = await launchChromium()
+    if (withChromium) chrome = await launchChromium()
   }, 90_000)
 
   afterAll(async () => {
@@ -55,10 +53,23 @@ describe('svc app dev: Vite HMR in the app shell, --push to the embedded backend
     }
   })
 
+  it('--port that is in use is an error (exit 2, naming the port), not a silent move to another port', async () => {
+    const {createServer} = await import('node:net')
+    const busy = createServer()
+    await new Promise<void>((done) => busy.listen(0, '127.0.0.1', done))
+    const port = (busy.address() as {port: number}).port
+    try {
+      const r = await svc(['app', 'dev', dir, '--port', String(port), '--data', data])
+      expect(r.code, r.stdout + r.stderr).toBe(2)
+      expect(r.stderr).toContain(`port ${port} is in use`)
+      expect(r.stderr).toContain('--port 0')
+    } finally {
+      busy.close()
+    }
+  })
+
   it('--json prints a ready event with the URL, then one JSON object per line', async () => {
-    const env = {...process.env}
-    for (const key of Object.keys(env)) if (key.startsWith('SVC_')) delete env[key]
-    const child = spawn(process.execPath, [BIN, 'app', 'dev', dir, '--port', '0', '--json', '--data', data], {env})
+    const child = spawn(process.execPath, [BIN, 'app', 'dev', dir, '--port', '0', '--json', '--data', data], {env: cliEnv()})
     let out = ''
     const ready = await new Promise<{event: string; url: string}>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`no ready event: ${out}`)), 45_000)
@@ -78,7 +89,9 @@ describe('svc app dev: Vite HMR in the app shell, --push to the embedded backend
     for (const line of out.trim().split('\n')) expect(() => JSON.parse(line), line).not.toThrow()
   })
 
-  it('serves the shell with the backend user, updates on save without a full reload, and pushes the source', async () => {
+  chromiumNotice()
+
+  itWithChromium('serves the shell with the backend user, updates on save without a full reload, and pushes the source', async () => {
     const page = await chrome!.context.newPage()
     await page.goto(dev!.url)
     await page.getByText('Hello Ada').waitFor({timeout: 20_000})
@@ -113,13 +126,17 @@ describe('svc app dev: Vite HMR in the app shell, --push to the embedded backend
     }
   })
 
-  it('a compile error shows in the browser overlay and a push is refused with the line', async () => {
+  itWithChromium('a compile error shows in the browser overlay and in the terminal, and a push is refused with the line', async () => {
     const page = await chrome!.context.newPage()
     await page.goto(dev!.url)
     await page.getByText('Hello Ada').waitFor({timeout: 20_000})
     const source = join(dir, 'App.svelte')
     writeFileSync(source, readFileSync(source, 'utf8').replace('</main>', '</mian>'))
-    await page.locator('vite-error-overlay').waitFor({state: 'attached', timeout: 20_000})
+    const overlay = page.locator('#svc-dev-error')
+    await overlay.waitFor({state: 'attached', timeout: 20_000})
+    expect(await overlay.textContent()).toContain('App.svelte')
+    expect(await overlay.textContent()).not.toContain('vite.config')
+    await expect.poll(() => dev!.lines().some((l) => /compile error in App\.svelte:\d+:\d+/.test(l)), {timeout: 20_000}).toBe(true)
     await expect.poll(() => dev!.lines().some((l) => /^push refused: source_code line \d+, column \d+/.test(l)), {timeout: 20_000}).toBe(true)
     await page.close()
   })

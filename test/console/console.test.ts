@@ -5,7 +5,7 @@ import {mkdirSync} from 'node:fs'
 import {join} from 'node:path'
 import {fileURLToPath} from 'node:url'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
-import {launchChromium} from '../apps/browser.js'
+import {chromiumNotice, describeWithChromium, launchChromium} from '../helpers/browser.js'
 import {svc, svcServe, type ServeProcess} from '../helpers/cli.js'
 import {tempDir} from '../helpers/world.js'
 
@@ -81,7 +81,9 @@ describe('console over HTTP', () => {
   })
 })
 
-describe('console in Chromium', () => {
+chromiumNotice()
+
+describeWithChromium('console in Chromium', () => {
   it('signs in, switches a dashboard, searches a db and renders a prompt', async () => {
     const browser = await launchChromium()
     try {

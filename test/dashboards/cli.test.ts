@@ -33,7 +33,7 @@ describe('svc dashboard', {timeout: 180_000}, () => {
     adminToken = (await svc(['admin', 'user', 'add', 'ann', '--role', 'admin', '--data', data, '--json'])).json.token
     aliceToken = (await svc(['admin', 'user', 'add', 'alice', '--role', 'user', '--permission', 'todo', '--data', data, '--json'])).json.token
     await svc(['admin', 'module', 'enable', 'crm', '--data', data, '--json'])
-    appId = insertApp(data, 1, {name: 'Weather'})
+    appId = await insertApp(data, 1, {name: 'Weather'})
   })
 
   afterAll(async () => {
@@ -174,7 +174,7 @@ describe('svc dashboard', {timeout: 180_000}, () => {
     expect(off.json.is_default).toBe(false)
     const on = await svc(['dashboard', 'update', String(company), '--default', ...remote(adminToken), '--json'])
     expect(on.json.is_default).toBe(true)
-    const del = await svc(['dashboard', 'delete', String(mine), ...remote(aliceToken)])
+    const del = await svc(['dashboard', 'delete', String(mine), '--yes', ...remote(aliceToken)])
     expect(del.code, del.stderr).toBe(0)
     expect(del.stdout).toContain(`Deleted dashboard #${mine}`)
     const w = await svc(['dashboard', 'widgets', ...remote(aliceToken), '--json'])
@@ -182,7 +182,7 @@ describe('svc dashboard', {timeout: 180_000}, () => {
     // The embedded backend sees the same data while the server runs.
     const local = await svc(['dashboard', 'widgets', '--data', data, '--as', 'alice', '--json'])
     expect(local.json.current_id).toBe(company)
-    expect((await svc(['dashboard', 'delete', String(company), '--data', data, '--json'])).json).toEqual({id: company, deleted: true})
+    expect((await svc(['dashboard', 'delete', String(company), '--yes', '--data', data, '--json'])).json).toEqual({id: company, deleted: true})
     const after = await svc(['dashboard', 'show', ...remote(aliceToken), '--json'])
     expect(after.json.current_id).toBe('builtin')
   })

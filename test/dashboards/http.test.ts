@@ -14,7 +14,8 @@ runScenarios('dashboards: input errors', DASHBOARD_SEED, [
     name: 'answers carry application/json; charset=utf-8', method: 'GET', url: '/toolkit/dashboards/widgets.json', expectedStatus: 200,
     expectedHeaders: {'content-type': 'application/json; charset=utf-8'},
   },
-  {name: 'other areas are left alone', method: 'GET', url: '/svc/me.json', expectedStatus: 200, expectedHeaders: {'content-type': 'application/json'}},
+  // Issue 18: every JSON answer of the API names its charset now, not only the dashboards'.
+  {name: 'other areas say the charset too', method: 'GET', url: '/svc/me.json', expectedStatus: 200, expectedHeaders: {'content-type': 'application/json; charset=utf-8'}},
   {name: 'widgets without token: 401', method: 'GET', url: '/toolkit/dashboards/widgets.json', as: null, expectedStatus: 401},
   {name: 'name required', method: 'POST', url: '/toolkit/dashboards.json', body: {dashboard: {}}, expectedStatus: 422, expectedContent: {name: ["can't be blank"]}},
   {name: 'no envelope: name required', method: 'POST', url: '/toolkit/dashboards.json', body: {name: 'x'}, expectedStatus: 422, expectedContent: {name: ["can't be blank"]}},
@@ -61,11 +62,11 @@ describeBothTransports('dashboards without the toolkit module', DASHBOARD_SEED, 
   let mine = 0 // alice's personal main dashboard
   let company = 0 // boss's company main dashboard (the default)
   let company2 = 0
-  beforeAll(() => {
+  beforeAll(async () => {
     const w = ctx().world
-    appId = insertApp(w.dataDir, w.accounts.acme!)
-    inactiveAppId = insertApp(w.dataDir, w.accounts.acme!, {active: false, name: 'Old'})
-    insertApp(w.dataDir, w.accounts.other!, {name: 'Foreign'})
+    appId = await insertApp(w, w.accounts.acme!)
+    inactiveAppId = await insertApp(w, w.accounts.acme!, {active: false, name: 'Old'})
+    await insertApp(w, w.accounts.other!, {name: 'Foreign'})
   })
 
   it('without any dashboard every context shows its standard layout, filtered to what the viewer may use', async () => {

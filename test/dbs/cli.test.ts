@@ -2,14 +2,13 @@ import {spawn} from 'node:child_process'
 import {existsSync, readdirSync, readFileSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it, vi} from 'vitest'
-import {BIN, type CliResult, svc, svcServe, type ServeProcess} from '../helpers/cli.js'
+import {BIN, cliEnv, type CliResult, svc, svcServe, type ServeProcess} from '../helpers/cli.js'
 import {tempDir} from '../helpers/world.js'
 
 /** Runs the binary under `script` so it has a terminal, typing `keys`. */
 function svcTty(args: string[], keys: string): Promise<{code: number; out: string}> {
   return new Promise((resolve, reject) => {
-    const env: NodeJS.ProcessEnv = {...process.env, NO_COLOR: '1'}
-    for (const k of Object.keys(env)) if (k.startsWith('SVC_') || k === 'CI') delete env[k]
+    const env = cliEnv({CI: undefined})
     const cmd = [process.execPath, BIN, ...args].map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ')
     const child = spawn('script', ['-qec', cmd, '/dev/null'], {env})
     let out = ''
@@ -88,10 +87,10 @@ for (const mode of ['embedded', 'remote'] as const) {
       // Every search flag reaches the API: q, filter (exact and pattern), sort, fields, limit.
       r = await run(['db', 'search', code, '--q', 'a', '--filter', 'age=37', '--filter', 'city=BER*', '--sort', '-age', '--fields', 'name', '--limit', '5', '--json'])
       expect(r.json).toEqual([{name: 'Ada', id, created_at: expect.any(String), updated_at: expect.any(String)}])
-      r = await run(['db', 'records', 'delete', code, String(id)])
+      r = await run(['db', 'records', 'delete', code, String(id), '--yes'])
       expect(r.code).toBe(0)
       if (remote) {
-        r = await run(['db', 'records', 'delete', code, String(id)])
+        r = await run(['db', 'records', 'delete', code, String(id), '--yes'])
         expect(r.code).toBe(4)
       }
     })
@@ -139,7 +138,7 @@ for (const mode of ['embedded', 'remote'] as const) {
         expect(existsSync(join(dir, 'none.ndjson'))).toBe(false)
         expect(readdirSync(dir).filter((f) => f.includes('.tmp'))).toEqual([])
       }
-      r = await run(['db', 'delete', `${code}-copy`])
+      r = await run(['db', 'delete', `${code}-copy`, '--yes'])
       expect(r.code, r.stderr).toBe(0)
     })
 

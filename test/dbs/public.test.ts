@@ -1,6 +1,8 @@
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {describeBothTransports, makeCall} from '../helpers/scenarios.js'
-import {createWorld, openTransport, TRANSPORTS, type Transport, type World} from '../helpers/world.js'
+import {createApp} from '../../src/http/app.js'
+import {pg} from '../helpers/pg.js'
+import {createWorld, inProcess, openTransport, TRANSPORTS, type Transport, type World} from '../helpers/world.js'
 
 const guestbook = {
   name: 'Guestbook', code: 'guestbook',
@@ -165,7 +167,7 @@ describe('public writes: rate limit and {ip}', () => {
       })
       it('429 after the limit per visitor address; X-Forwarded-For counts with trustProxy; reads are not limited', async () => {
         const call = makeCall(world, transport)
-        const create = (ip: string) => call('POST', '/svc/db/l/create', {as: null, body: {data: {}}, headers: {'x-forwarded-for': `${ip}, 10.0.0.1`}})
+        const create = (ip: string) => call('POST', '/svc/db/l/create', {as: null, body: {data: {}}, headers: {'x-forwarded-for': `6.6.6.6, ${ip}`}})
         for (let i = 0; i < 3; i++) {
           const r = await create('203.0.113.7')
           expect(r.status).toBe(201)
@@ -194,6 +196,28 @@ describe('{ip} without trustProxy ignores X-Forwarded-For', () => {
         await transport.close()
       }
     } finally {
+      await world.close()
+    }
+  })
+})
+
+describe.runIf(pg)('public writes: the limit is one across instances over one PostgreSQL database', () => {
+  it('writes through two instances count against the same visitor address', async () => {
+    const world = await createWorld(undefined, {dbPublicWrites: {limit: 3, windowSeconds: 60}, trustProxy: true})
+    const second = await world.reopen()
+    try {
+      const other = createApp({...world.deps, store: second})
+      const call = makeCall(world, inProcess(world.app))
+      const callOther = makeCall(world, inProcess(other))
+      await call('POST', '/svc/dbs.json', {body: {db: {name: 'L', code: 'l', public_methods: {create: true}}}})
+      const create = (via: typeof call) => via('POST', '/svc/db/l/create', {as: null, body: {data: {}}, headers: {'x-forwarded-for': '203.0.113.9'}})
+      expect((await create(call)).status).toBe(201)
+      expect((await create(callOther)).status).toBe(201)
+      expect((await create(call)).status).toBe(201)
+      expect((await create(callOther)).status).toBe(429)
+      expect((await create(call)).status).toBe(429)
+    } finally {
+      await second.close()
       await world.close()
     }
   })

@@ -1,5 +1,6 @@
 import {expect, it} from 'vitest'
 import {describeBothTransports} from '../helpers/scenarios.js'
+import {rawQuery} from '../helpers/pg.js'
 
 const typed = {
   name: 'Typed', code: 'typed',
@@ -52,20 +53,28 @@ describeBothTransports('records', undefined, (ctx) => {
 
   it('index columns hold the indexed values and follow every write', async () => {
     const c = ctx()
-    const db = (c.world.store as any).dbs.db as import('better-sqlite3').Database
-    const row = () => db.prepare('SELECT idx_str_1, idx_str_2, idx_int_1, idx_int_2, idx_time_1, idx_time_2 FROM db_records WHERE db_id = ? ORDER BY id LIMIT 1').get(dbId)
+    // The storage itself, on either store (PostgreSQL may read numbers as numeric text).
+    const first = async (columns: string) => {
+      const r = (await rawQuery(c.world, `SELECT id, ${columns} FROM db_records WHERE db_id = ? ORDER BY id LIMIT 1`, [dbId]))[0]
+      for (const k of Object.keys(r)) if (typeof r[k] === 'string' && /^idx_int/.test(k)) r[k] = Number(r[k])
+      return r
+    }
+    const row = async () => {
+      const {id: _, ...columns} = await first('idx_str_1, idx_str_2, idx_int_1, idx_int_2, idx_time_1, idx_time_2')
+      return columns
+    }
     // title→str_1, qty→int_1, at→time_1, body→str_2, price→int_2, day→time_2, clock: overflow, not indexed
-    expect(row()).toEqual({idx_str_1: 'Widget', idx_str_2: 'long text', idx_int_1: 42, idx_int_2: 9.5, idx_time_1: '2026-03-01T08:00:00.000Z', idx_time_2: '2026-03-01'})
-    const id = (db.prepare('SELECT id FROM db_records WHERE db_id = ?').get(dbId) as {id: number}).id
+    expect(await row()).toEqual({idx_str_1: 'Widget', idx_str_2: 'long text', idx_int_1: 42, idx_int_2: 9.5, idx_time_1: '2026-03-01T08:00:00.000Z', idx_time_2: '2026-03-01'})
+    const id = Number((await first('idx_str_1')).id)
     const p = await c.call('PATCH', `/svc/dbs/${dbId}/records/${id}.json`, {body: {record: {data: {qty: 7, title: 'x'.repeat(300)}}}})
     expect(p.status, p.text).toBe(200)
     expect(p.json.data).toMatchObject({qty: 7, body: 'long text'}) // merged over the stored data
-    expect(row()).toMatchObject({idx_int_1: 7, idx_str_1: 'x'.repeat(255)})
+    expect(await row()).toMatchObject({idx_int_1: 7, idx_str_1: 'x'.repeat(255)})
     // A schema change rebuilds the columns: index the fields the other way round.
     const u = await c.call('PATCH', `/svc/dbs/${dbId}.json`, {body: {db: {schema: {...typed.schema, indexed_fields: undefined, indexes: {body: 'idx_str_3', price: 'idx_int_1'}}}}})
     expect(u.status, u.text).toBe(200)
-    expect(row()).toEqual({idx_str_1: null, idx_str_2: null, idx_int_1: 9.5, idx_int_2: null, idx_time_1: null, idx_time_2: null})
-    expect((db.prepare('SELECT idx_str_3 FROM db_records WHERE id = ?').get(id) as any).idx_str_3).toBe('long text')
+    expect(await row()).toEqual({idx_str_1: null, idx_str_2: null, idx_int_1: 9.5, idx_int_2: null, idx_time_1: null, idx_time_2: null})
+    expect((await first('idx_str_3')).idx_str_3).toBe('long text')
     const bad = await c.call('PATCH', `/svc/dbs/${dbId}.json`, {body: {db: {schema: {fields: {a: 'boolean'}, indexes: {a: 'idx_int_1'}}}}})
     expect(bad.status).toBe(422)
   })
@@ -107,17 +116,22 @@ describeBothTransports('records', undefined, (ctx) => {
     expect(p.json).toMatchObject({table_name: 'products', data: {sku: 'A-1', stock: 5}})
     const o = await c.call('POST', url, {body: {record: {table_name: 'orders', data: {number: '1001', placed: '2026-01-02'}}}})
     expect(o.json).toMatchObject({table_name: 'orders', data: {number: 1001}})
-    const sql = (c.world.store as any).dbs.db as import('better-sqlite3').Database
+    // The index columns themselves, on either store.
+    const one = async (sql: string, id: number) => {
+      const r = (await rawQuery(c.world, sql, [id]))[0]
+      for (const k of Object.keys(r)) if (typeof r[k] === 'string' && /^idx_int/.test(k)) r[k] = Number(r[k])
+      return r
+    }
     // Different tables reuse the same columns.
-    expect(sql.prepare('SELECT idx_str_1, idx_int_1 FROM db_records WHERE id = ?').get(p.json.id)).toEqual({idx_str_1: 'A-1', idx_int_1: 5})
-    expect(sql.prepare('SELECT idx_int_1, idx_time_1 FROM db_records WHERE id = ?').get(o.json.id)).toEqual({idx_int_1: 1001, idx_time_1: '2026-01-02'})
+    expect(await one('SELECT idx_str_1, idx_int_1 FROM db_records WHERE id = ?', p.json.id)).toEqual({idx_str_1: 'A-1', idx_int_1: 5})
+    expect(await one('SELECT idx_int_1, idx_time_1 FROM db_records WHERE id = ?', o.json.id)).toEqual({idx_int_1: 1001, idx_time_1: '2026-01-02'})
     let r = await c.call('GET', `${url}?table_name=products`)
     expect(r.json.map((x: any) => x.id)).toEqual([p.json.id])
     expect((await c.call('GET', `${url}?table_name=zzz`)).json).toMatchObject({available_tables: ['products', 'orders']})
     r = await c.call('PATCH', `/svc/dbs/${shopId}/records/${p.json.id}.json`, {body: {record: {data: {stock: 'lots'}}}})
     expect(r.status).toBe(200)
     expect(r.json).toMatchObject({table_name: null, data: {sku: 'A-1', stock: 'lots'}})
-    expect(sql.prepare('SELECT idx_str_1, idx_int_1 FROM db_records WHERE id = ?').get(p.json.id)).toEqual({idx_str_1: null, idx_int_1: null})
+    expect(await one('SELECT idx_str_1, idx_int_1 FROM db_records WHERE id = ?', p.json.id)).toEqual({idx_str_1: null, idx_int_1: null})
     r = await c.call('PATCH', `/svc/dbs/${shopId}/records/${p.json.id}.json`, {body: {record: {table_name: 'products', data: {stock: 'lots'}}}})
     expect(r.json).toEqual({stock: ['must be an integer']})
     r = await c.call('PATCH', `/svc/dbs/${shopId}/records/${p.json.id}.json`, {body: {record: {table_name: 'products', data: {stock: 3}}}})

@@ -1,5 +1,6 @@
 import {expect, it} from 'vitest'
 import {describeBothTransports} from '../helpers/scenarios.js'
+import {rawQuery} from '../helpers/pg.js'
 
 const people = {
   name: 'People', code: 'people',
@@ -100,8 +101,8 @@ describeBothTransports('private search', undefined, (ctx) => {
       expect(r.status, q).toBe(200)
       expect(r.json).toEqual([])
     }
-    const all = (c.world.store as any).dbs.db.prepare('SELECT count(*) AS n FROM db_records').get()
-    expect(all.n).toBe(5)
+    const all = await rawQuery(c.world, 'SELECT count(*) AS n FROM db_records')
+    expect(Number(all[0].n)).toBe(5)
   })
 
   it('multi-table: table_name required and known, 400 with available_tables', async () => {
@@ -211,7 +212,7 @@ describeBothTransports('q: short patterns scan, long ones use the trigram index,
 })
 
 /**
- * Past the first indexing batch (src/store/dbs/fts-indexer.ts: every 256th record id indexes the
+ * Past the first indexing batch (src/store/sqlite/fts-indexer.ts: every 256th record id indexes the
  * queue) some records are in the trigram index and some only queued; then records are updated and
  * deleted on both sides of that line. Every `q` must still return exactly the matching records.
  */

@@ -158,8 +158,8 @@ describe('svc connector | flow | cron | app action (embedded and remote)', {time
     const list = await remote('cron', 'list')
     expect(list.json).toEqual([expect.objectContaining({id: cron.id, active: false, last_flow_process_id: now.json.id})])
     expect((await local('cron', 'update', String(cron.id))).code).toBe(2)
-    expect((await remote('cron', 'delete', String(cron.id))).json).toEqual({id: cron.id, deleted: true})
-    expect((await remote('cron', 'delete', String(cron.id))).code).toBe(4)
+    expect((await remote('cron', 'delete', String(cron.id), '--yes')).json).toEqual({id: cron.id, deleted: true})
+    expect((await remote('cron', 'delete', String(cron.id), '--yes')).code).toBe(4)
   })
 
   it('never prints the secret (commands, and the server log)', () => {

@@ -2,13 +2,16 @@ import {readFileSync} from 'node:fs'
 import Database from 'better-sqlite3'
 import {afterEach, expect, it} from 'vitest'
 import {openStore} from '../../src/store/index.js'
-import {dataFile} from '../../src/store/sqlite.js'
+import {dataFile} from '../../src/store/sqlite/connection.js'
 import {tempDir} from '../helpers/world.js'
+import {pg} from '../helpers/pg.js'
+
+// Store-specific: the SQLite file (WAL mode, migrations, bytes on disk), skipped in the PostgreSQL half.
 
 const opened: {close(): void}[] = []
 afterEach(() => opened.splice(0).forEach((s) => s.close()))
 
-it('opens in WAL mode with a busy timeout and records every migration once', () => {
+it.skipIf(pg)('opens in WAL mode with a busy timeout and records every migration once', () => {
   const dir = tempDir()
   opened.push(openStore(dir))
   opened.push(openStore(dir)) // a second process-like opener migrates nothing twice
@@ -20,7 +23,7 @@ it('opens in WAL mode with a busy timeout and records every migration once', () 
   expect(new Set(ids).size).toBe(ids.length)
 })
 
-it('stores tokens hashed: the raw token is nowhere in the file', async () => {
+it.skipIf(pg)('stores tokens hashed: the raw token is nowhere in the file', async () => {
   const dir = tempDir()
   const store = openStore(dir)
   const account = await store.accounts.createAccount('acme')

@@ -1,8 +1,22 @@
+// How tests run the `svc` CLI (docs/architecture.md "Tests"):
+// - `svc(args, options)` runs the built CLI (dist/, as bin/run.js does: the prompt-render fast path,
+//   then oclif) INSIDE the test process, with its own cwd, env, stdin, stdout/stderr and exit code.
+//   A spawned `node bin/run.js` costs 0.4 s on a quiet machine and several seconds on a busy one;
+//   in-process a call takes milliseconds once oclif and the command are loaded.
+// - `svcProcess(args, options)` (or `svc(args, {process: true})`) spawns the real binary: for tests
+//   where the process boundary is what is tested (start-up, loaded modules, NODE_OPTIONS, signals,
+//   several processes writing one data dir). Commands that run until signalled (serve, dev,
+//   app dev) and env that only a new process can honour (NODE_OPTIONS, FORCE_COLOR) always spawn.
+// - `svcServe(dataDir)` starts a real `svc serve --port 0`.
 import {spawn, type ChildProcess} from 'node:child_process'
+import {Console} from 'node:console'
+import {createRequire} from 'node:module'
 import {join} from 'node:path'
-import {fileURLToPath} from 'node:url'
+import {Readable, Writable} from 'node:stream'
+import {fileURLToPath, pathToFileURL} from 'node:url'
 
-export const BIN = join(fileURLToPath(new URL('../..', import.meta.url)), 'bin', 'run.js')
+export const ROOT = fileURLToPath(new URL('../..', import.meta.url))
+export const BIN = join(ROOT, 'bin', 'run.js')
 
 export interface CliResult {
   code: number
@@ -17,19 +31,37 @@ export interface CliOptions {
   env?: Record<string, string | undefined>
   input?: string
   timeoutMs?: number
+  /** Spawn `node bin/run.js` instead of running the CLI in the test process. */
+  process?: boolean
 }
 
-/** Environment without anything that would pick a backend by accident. */
-function cleanEnv(extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
+/**
+ * The environment a command sees: the test process's, without anything that would pick a
+ * backend by accident (SVC_*), without NODE_ENV (vitest sets it to "test", which makes oclif
+ * transpile src/ with tsx instead of running dist/: 2.5x slower, and not what users run), NO_COLOR.
+ */
+export function cliEnv(extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {...process.env}
-  for (const key of Object.keys(env)) if (key.startsWith('SVC_')) delete env[key]
-  return {...env, NO_COLOR: '1', ...extra}
+  for (const key of Object.keys(env)) if (key.startsWith('SVC_') || key === 'NODE_ENV') delete env[key]
+  const merged: NodeJS.ProcessEnv = {...env, NO_COLOR: '1', ...extra}
+  for (const key of Object.keys(merged)) if (merged[key] === undefined) delete merged[key]
+  return merged
 }
 
-/** Runs the real `svc` binary (built dist) and collects its output. */
-export function svc(args: string[], options: CliOptions = {}): Promise<CliResult> {
+function result(code: number, stdout: string, stderr: string): CliResult {
+  let json: unknown
+  try {
+    json = JSON.parse(stdout)
+  } catch {
+    json = undefined
+  }
+  return {code, stdout, stderr, json}
+}
+
+/** Runs the real `svc` binary (built dist) in a new process and collects its output. */
+export function svcProcess(args: string[], options: CliOptions = {}): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], {cwd: options.cwd, env: cleanEnv(options.env)})
+    const child = spawn(process.execPath, [BIN, ...args], {cwd: options.cwd, env: cliEnv(options.env)})
     let stdout = ''
     let stderr = ''
     child.stdout.on('data', (d) => (stdout += d))
@@ -38,17 +70,138 @@ export function svc(args: string[], options: CliOptions = {}): Promise<CliResult
     child.on('error', reject)
     child.on('close', (code) => {
       clearTimeout(timer)
-      let json: unknown
-      try {
-        json = JSON.parse(stdout)
-      } catch {
-        json = undefined
-      }
-      resolve({code: code ?? -1, stdout, stderr, json})
+      resolve(result(code ?? -1, stdout, stderr))
     })
     child.stdin.end(options.input ?? '')
   })
 }
+
+/** Commands that run until signalled: only a process of their own can be stopped. */
+const LONG_RUNNING = [['serve'], ['dev'], ['app', 'dev']]
+/** Environment variables read when a process starts (by Node, or by modules at import). */
+const PROCESS_ENV = ['NODE_OPTIONS', 'FORCE_COLOR']
+
+function needsProcess(args: string[], options: CliOptions): boolean {
+  if (options.process) return true
+  if (Object.keys(options.env ?? {}).some((key) => PROCESS_ENV.includes(key))) return true
+  const words = args.filter((a) => !a.startsWith('-'))
+  return LONG_RUNNING.some((command) => command.every((word, i) => words[i] === word)) && !args.includes('--help')
+}
+
+/**
+ * Runs `svc ARGS` and collects its output: in the test process unless the process boundary
+ * matters (see the top of this file), in which case it spawns `bin/run.js`.
+ */
+export function svc(args: string[], options: CliOptions = {}): Promise<CliResult> {
+  return needsProcess(args, options) ? svcProcess(args, options) : svcInProcess(args, options)
+}
+
+// ---------------------------------------------------------------------------------------------
+// In-process runs. A command reads and writes process-wide state: process.env, process.cwd(),
+// process.stdin/stdout/stderr, console, process.exitCode (and oclif's exit). Each run swaps all
+// of them for its own and puts them back after, so runs in one test file are serialised (a queue);
+// vitest runs each file in its own child process (pool: 'forks', where process.chdir works).
+
+const nodeRequire = createRequire(import.meta.url)
+/** Node's import() (vitest would transform dist/ files itself): the same module instances oclif loads. */
+const nativeImport = nodeRequire('./native-import.cjs') as (url: string) => Promise<any>
+
+class ProcessExit extends Error {
+  constructor(readonly code: number) {
+    super(`process.exit(${code})`)
+  }
+}
+
+/** A writable stream that keeps what is written (not a terminal, like a pipe). */
+class Capture extends Writable {
+  text = ''
+  override _write(chunk: Buffer | string, _encoding: BufferEncoding, done: () => void): void {
+    this.text += chunk.toString()
+    done()
+  }
+}
+
+let queue: Promise<unknown> = Promise.resolve()
+
+function svcInProcess(args: string[], options: CliOptions): Promise<CliResult> {
+  const run = queue.then(() => runInProcess(args, options))
+  queue = run.catch(() => undefined)
+  return run
+}
+
+const STREAMS = ['stdin', 'stdout', 'stderr'] as const
+
+async function runInProcess(args: string[], options: CliOptions): Promise<CliResult> {
+  const stdout = new Capture()
+  const stderr = new Capture()
+  const stdin = Readable.from(options.input ? [Buffer.from(options.input)] : [])
+  const fake = {stdin, stdout, stderr}
+
+  const saved = {
+    env: {...process.env},
+    cwd: process.cwd(),
+    argv: process.argv,
+    exitCode: process.exitCode,
+    exit: process.exit,
+    console: globalThis.console,
+    streams: Object.fromEntries(STREAMS.map((name) => [name, Object.getOwnPropertyDescriptor(process, name)!])),
+  }
+  // The real process.env object is changed in place (a replaced object would not reach libuv: HOME).
+  const setEnv = (env: NodeJS.ProcessEnv) => {
+    for (const key of Object.keys(process.env)) if (!(key in env)) delete process.env[key]
+    Object.assign(process.env, env)
+  }
+  const {Exit} = nodeRequire('@oclif/core/handle') as {Exit: {exit(code?: number): void}}
+  const oclifExit = Exit.exit
+  let exited: number | undefined
+
+  setEnv(cliEnv(options.env))
+  process.chdir(options.cwd ?? saved.cwd)
+  process.argv = [process.execPath, BIN, ...args]
+  process.exitCode = undefined
+  process.exit = ((code?: number | string | null) => {
+    throw new ProcessExit(Number(code ?? process.exitCode ?? 0))
+  }) as typeof process.exit
+  Exit.exit = (code = 0) => {
+    exited = code
+  }
+  for (const name of STREAMS) Object.defineProperty(process, name, {value: fake[name], configurable: true, enumerable: true, writable: true})
+  globalThis.console = new Console({stdout, stderr, colorMode: false})
+
+  let timer: NodeJS.Timeout | undefined
+  try {
+    const command = (async () => {
+      // bin/run.js: the fast path for `prompt render`, else oclif (execute() = run() + handle()).
+      if (args[0] === 'prompt' && args[1] === 'render' && !process.env.SVC_NO_FASTPATH) {
+        const {fastRender} = await nativeImport(pathToFileURL(join(ROOT, 'dist', 'fastpath-prompt-render.js')).href)
+        if (await fastRender(args.slice(2))) return
+      }
+      const oclif = nodeRequire('@oclif/core') as typeof import('@oclif/core')
+      await oclif.run(args, ROOT).catch((error: Error) => oclif.handle(error))
+    })()
+    const timeout = new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), options.timeoutMs ?? 60_000)))
+    const outcome = await Promise.race([command.then(() => 'done' as const), timeout]).catch((error: unknown) => {
+      if (error instanceof ProcessExit) return error.code
+      stderr.text += `${(error as Error)?.stack ?? error}\n`
+      return 1
+    })
+    if (outcome === 'timeout') return result(-1, stdout.text, `${stderr.text}[svc ${args.join(' ')}: still running after ${options.timeoutMs ?? 60_000} ms]\n`)
+    const code = typeof outcome === 'number' ? outcome : exited ?? Number(process.exitCode ?? 0)
+    return result(code, stdout.text, stderr.text)
+  } finally {
+    clearTimeout(timer)
+    globalThis.console = saved.console
+    for (const name of STREAMS) Object.defineProperty(process, name, saved.streams[name]!)
+    Exit.exit = oclifExit
+    process.exit = saved.exit
+    process.exitCode = saved.exitCode
+    process.argv = saved.argv
+    process.chdir(saved.cwd)
+    setEnv(saved.env)
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
 
 export interface ServeProcess {
   url: string
@@ -62,7 +215,7 @@ export function svcServe(dataDir: string, extraArgs: string[] = [], options: Cli
   return new Promise((resolve, reject) => {
     // Test upstreams (test/flows/stub.ts) listen on 127.0.0.1: the egress policy must let connectors reach it.
     const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--data', dataDir, '--allow-connector-hosts', '127.0.0.1', ...extraArgs], {
-      cwd: options.cwd, env: cleanEnv(options.env),
+      cwd: options.cwd, env: cliEnv(options.env),
     })
     let out = ''
     const timer = setTimeout(() => {

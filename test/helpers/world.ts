@@ -6,7 +6,9 @@ import type {AddressInfo} from 'node:net'
 import {createApp, type SvcApp} from '../../src/http/app.js'
 import type {Deps} from '../../src/http/env.js'
 import {PACKAGE_SYSTEM_PROMPTS} from '../../src/paths.js'
-import {openStore, type Store} from '../../src/store/index.js'
+import type {Store} from '../../src/store/index.js'
+import {checkedFetch} from './contract.js'
+import {createTestDatabase, openTestStore} from './pg.js'
 
 export interface SeedUser {
   login: string
@@ -37,10 +39,18 @@ export interface SeededUser {
   departmentIds: number[]
 }
 
-/** A fresh data dir in a temp folder with seeded accounts and users, and the app over it. */
+/**
+ * A fresh data dir in a temp folder with seeded accounts and users, and the app over it. The store
+ * is SQLite in the data dir, or — with `SVC_TEST_DATABASE_URL` — a PostgreSQL database of its own,
+ * cloned from the migrated template and dropped by close().
+ */
 export interface World {
   dataDir: string
+  /** The world's PostgreSQL database (PostgreSQL half only). */
+  databaseUrl?: string
   store: Store
+  /** A second store over the same data (as another process or a restart would open it); the caller closes it. */
+  reopen(): Promise<Store>
   deps: Deps
   app: SvcApp
   accounts: Record<string, number>
@@ -63,7 +73,8 @@ export function tempDir(prefix = 'svc-test-'): string {
 
 export async function createWorld(seed: Seed = DEFAULT_SEED, deps: Partial<Omit<Deps, 'store'>> = {}): Promise<World> {
   const dataDir = tempDir()
-  const store = openStore(dataDir)
+  const database = process.env.SVC_TEST_DATABASE_URL ? await createTestDatabase() : undefined
+  const store = await openTestStore(dataDir, database?.url)
   const accounts: Record<string, number> = {}
   for (const name of seed.accounts ?? ['acme']) accounts[name] = (await store.accounts.createAccount(name)).id
   const firstAccount = Object.keys(accounts)[0]!
@@ -80,9 +91,11 @@ export async function createWorld(seed: Seed = DEFAULT_SEED, deps: Partial<Omit<
   const fullDeps: Deps = {store, systemPromptsDirs: [PACKAGE_SYSTEM_PROMPTS], allowConnectorHosts: ['127.0.0.1'], ...deps}
   const app = createApp(fullDeps)
   return {
-    dataDir, store, deps: fullDeps, app, accounts, users,
+    dataDir, databaseUrl: database?.url, store, deps: fullDeps, app, accounts, users,
+    reopen: () => openTestStore(dataDir, database?.url),
     async close() {
-      store.close()
+      await store.close()
+      await database?.drop()
       rmSync(dataDir, {recursive: true, force: true})
     },
   }
@@ -91,6 +104,8 @@ export async function createWorld(seed: Seed = DEFAULT_SEED, deps: Partial<Omit<
 /** How a test reaches the app: in-process `app.request`, or real HTTP on a port-0 server. */
 export interface Transport {
   name: 'in-process' | 'http'
+  /** A path of the main origin, or an absolute URL whose host names another origin of the same server
+   *  (an app's `http://<code>.localhost:<port>`): over HTTP it connects to the server with that Host header. */
   fetch(path: string, init?: RequestInit): Promise<Response>
   /** Origin requests are made against (for building absolute URLs in expectations). */
   origin: string
@@ -99,7 +114,10 @@ export interface Transport {
 
 export function inProcess(app: SvcApp): Transport {
   const origin = 'http://localhost'
-  return {name: 'in-process', origin, fetch: async (path, init) => app.request(origin + path, init), close: async () => {}}
+  return {
+    name: 'in-process', origin, close: async () => {},
+    fetch: checkedFetch(async (path, init) => app.request(/^https?:\/\//.test(path) ? path : origin + path, init)),
+  }
 }
 
 export async function overHttp(app: SvcApp): Promise<Transport> {
@@ -110,12 +128,42 @@ export async function overHttp(app: SvcApp): Promise<Transport> {
   return {
     name: 'http',
     origin,
-    fetch: (path, init) => fetch(origin + path, init),
+    fetch: checkedFetch((path, init) => {
+      if (!/^https?:\/\//.test(path)) return fetch(origin + path, init)
+      const url = new URL(path)
+      return url.host === new URL(origin).host ? fetch(path, init) : fetchWithHost(origin, url, init)
+    }),
     close: () => new Promise((resolve) => {
       ;(server as import('node:http').Server).closeAllConnections?.()
       server.close(() => resolve())
     }),
   }
+}
+
+/** Node's fetch neither resolves `*.localhost` nor lets a Host header through: a plain http.request does both. */
+async function fetchWithHost(origin: string, url: URL, init: RequestInit = {}): Promise<Response> {
+  const {request} = await import('node:http')
+  const server = new URL(origin)
+  const headers: Record<string, string> = {}
+  new Headers(init.headers).forEach((v, k) => (headers[k] = v))
+  headers.host = url.host
+  const body = init.body === undefined || init.body === null ? undefined : Buffer.from(await new Response(init.body).arrayBuffer())
+  if (body) headers['content-length'] = String(body.length)
+  return new Promise((resolve, reject) => {
+    const req = request({host: server.hostname, port: server.port, method: init.method ?? 'GET', path: url.pathname + url.search, headers}, (res) => {
+      const chunks: Buffer[] = []
+      res.on('data', (chunk: Buffer) => chunks.push(chunk))
+      res.on('end', () => {
+        const out = new Headers()
+        for (const [k, v] of Object.entries(res.headers)) for (const one of Array.isArray(v) ? v : v === undefined ? [] : [v]) out.append(k, one)
+        const status = res.statusCode ?? 500
+        resolve(new Response([101, 204, 205, 304].includes(status) ? null : Buffer.concat(chunks), {status, headers: out}))
+      })
+      res.on('error', reject)
+    })
+    req.on('error', reject)
+    req.end(body)
+  })
 }
 
 export const TRANSPORTS = ['in-process', 'http'] as const

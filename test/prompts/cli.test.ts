@@ -200,7 +200,7 @@ describe('svc prompt: commands on the embedded backend and against svc serve', (
     expect(r.code, r.stdout).toBe(0)
     expect((await svc(['prompt', 'render', 'common_api', '--data', data, '--as', 'alice'])).stdout).toBe('my rules')
     expect((await svc(['prompt', 'render', 'common_api', '--data', data])).stdout).toContain('# API rules')
-    const d = await svc(['prompt', 'delete', r.json.id, '--data', data, '--as', 'alice'])
+    const d = await svc(['prompt', 'delete', r.json.id, '--yes', '--data', data, '--as', 'alice'])
     expect(d.code).toBe(0)
     expect(d.stdout).toContain(`Deleted prompt ${r.json.id}`)
     expect((await svc(['prompt', 'render', 'common_api', '--data', data, '--as', 'alice'])).stdout).toContain('# API rules')

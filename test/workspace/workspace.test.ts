@@ -4,7 +4,7 @@ import {spawn} from 'node:child_process'
 import {readFileSync, rmSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
-import {BIN, svc, svcServe, type ServeProcess} from '../helpers/cli.js'
+import {BIN, cliEnv, svc, svcServe, type ServeProcess} from '../helpers/cli.js'
 import {tempDir} from '../helpers/world.js'
 
 const RESOURCE_FILES = [
@@ -92,7 +92,7 @@ describe('workspace on the embedded backend', () => {
   }, 60_000)
 
   it('svc dev applies a saved prompt and prints one line with its time', async () => {
-    const child = spawn(process.execPath, [BIN, 'dev', '--dir', ws, '--no-app-dev', ...target], {env: {...process.env, SVC_DATA: '', SVC_URL: ''}})
+    const child = spawn(process.execPath, [BIN, 'dev', '--dir', ws, '--no-app-dev', ...target], {env: cliEnv({SVC_DATA: '', SVC_URL: ''})})
     let out = ''
     child.stdout.on('data', (d) => (out += d))
     child.stderr.on('data', (d) => (out += d))

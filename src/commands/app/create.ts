@@ -3,7 +3,14 @@ import {BackendCommand} from '../../cli/base-command.js'
 import {APP_ENGINES, type AppView} from '../../core/apps/validate.js'
 import {SvcError} from '../../core/errors.js'
 import {appBody, appFieldFlags, describeApp} from '../../dev/app-flags.js'
-import {projectOf, templateSource, writeProject} from '../../dev/project.js'
+import {templateSource, writeProject} from '../../dev/project.js'
+
+/** A compile error of a .ts/.tsx file for an engine that does not strip types says so. */
+function withTypeScriptHint(error: unknown, file: string | undefined, engine: string): unknown {
+  if (!(error instanceof SvcError) || error.code !== 'validation' || !file || !/\.tsx?$/i.test(file) || engine === 'phaser' || engine === 'kaboom') return error
+  return new SvcError(error.code, error.status, error.message, error.details,
+    `${engine || 'this'} apps are compiled as JavaScript: remove the TypeScript types (phaser and kaboom games accept TypeScript)`)
+}
 
 export default class AppCreate extends BackendCommand {
   static description = 'Create an app from a file or from a starter template; the server compiles it'
@@ -14,23 +21,26 @@ export default class AppCreate extends BackendCommand {
   static flags = {
     ...appFieldFlags,
     template: Flags.string({description: 'start from the starter of this engine (templates/)', options: [...APP_ENGINES]}),
-    dir: Flags.string({description: 'also write the app folder (svc-app.json + source) for svc app dev/push'}),
+    dir: Flags.string({description: 'also write the app folder (app.json + source, as svc pull writes it) for svc app dev/push'}),
   }
 
   async run() {
     const {flags} = await this.parse(AppCreate)
-    const app = await appBody(flags)
+    const app = await appBody(flags, {inferEngine: true})
     if (flags.template) {
       if (flags.file) throw new SvcError('usage', 0, 'give either --template or --file')
       app.app_engine ??= flags.template
       app.source_code = await templateSource(flags.template)
     }
+    if (flags.file && !flags.engine && app.app_engine) this.note(`engine: ${String(app.app_engine)} (from ${flags.file}; --engine picks another)`)
     if (app.source_code === undefined) throw new SvcError('usage', 0, 'give the source with --file FILE or --template ENGINE')
     app.name ??= flags.template ? `My ${flags.template} app` : undefined
     const client = await this.client(flags)
-    const created = await client.post<AppView>('/svc/apps.json', {app})
+    const created = await client.post<AppView>('/svc/apps.json', {app}).catch((error) => {
+      throw withTypeScriptHint(error, flags.file, String(app.app_engine ?? ''))
+    })
     for (const line of describeApp(created, client.backend.baseUrl)) this.say(line)
-    if (flags.dir) this.say(`wrote ${await writeProject(flags.dir, projectOf(created), created.source_code)}`)
+    if (flags.dir) this.say(`wrote ${await writeProject(flags.dir, created)}`)
     return created
   }
 }

@@ -1,22 +1,55 @@
-import {Args} from '@oclif/core'
+import {Args, Flags} from '@oclif/core'
 import {BackendCommand} from '../../cli/base-command.js'
 import type {AppView} from '../../core/apps/validate.js'
+import {SvcError} from '../../core/errors.js'
+import {planPush} from '../../core/workspace/plan.js'
+import {appResource} from '../../core/workspace/resources.js'
 import {describeApp} from '../../dev/app-flags.js'
-import {projectOf, readProject, writeProject} from '../../dev/project.js'
+import {findApp, LEGACY_PROJECT_FILE, projectResource, readProject, writeProject} from '../../dev/project.js'
+import {conflictsOf} from '../../workspace/push.js'
+import {appSyncState} from '../../workspace/sync-state.js'
+import {colorDiff} from '../push.js'
 
 export default class AppPush extends BackendCommand {
-  static description = 'Send a folder\'s source to the backend (creates the app when svc-app.json has no id)'
+  static description = 'Send an app folder (app.json + source) to the backend: creates the app, or updates the one with its url_code; ' +
+    'refuses to overwrite a change made on the backend since the last pull without --force'
+  static examples = ['<%= config.bin %> app push ./counter', '<%= config.bin %> app push ws/apps/counter --force']
   static args = {dir: Args.string({description: 'app folder', default: '.'})}
+  static flags = {force: Flags.boolean({description: 'overwrite changes made on the backend since the last pull or push', default: false})}
 
   async run() {
     const {args, flags} = await this.parse(AppPush)
-    const {project, source} = await readProject(args.dir)
+    const loaded = await readProject(args.dir)
     const client = await this.client(flags)
-    const body = {app: {name: project.name, app_engine: project.app_engine, css_engine: project.css_engine, source_code: source}}
-    const app = project.id
-      ? await client.patch<AppView>(`/svc/apps/${project.id}.json`, body)
-      : await client.post<AppView>('/svc/apps.json', body)
-    if (!project.id) await writeProject(args.dir, projectOf(app), source)
+    const remote = await findApp(client, loaded.project)
+    const local = projectResource(loaded, remote)
+    const {state} = await appSyncState(args.dir, client.backend.description)
+    let app: AppView
+    if (!remote) {
+      app = await client.post<AppView>('/svc/apps.json', {app: local.body})
+      this.say(`Created app ${app.url_code}`)
+    } else {
+      const plan = planPush([local], [{...appResource(remote as unknown as Record<string, unknown>), id: remote.id}], {prune: false})
+      const change = plan.changes[0]
+      if (!change) {
+        this.say(`${remote.url_code} is up to date`)
+        app = remote
+      } else {
+        if (conflictsOf(plan.changes, [{...appResource(remote as unknown as Record<string, unknown>), id: remote.id}], state).length && !flags.force) {
+          this.say(colorDiff(change.diff))
+          throw new SvcError('conflict', 409, `not pushed: ${remote.url_code} changed on the backend since your last pull`, {diff: change.diff},
+            'svc app pull to take the backend\'s version, or push --force to overwrite it (the diff above shows what would be lost)')
+        }
+        this.say(colorDiff(change.diff))
+        app = await client.patch<AppView>(`/svc/apps/${remote.id}.json`, {app: local.body})
+      }
+    }
+    for (const [path, text] of Object.entries(projectResource({...loaded, legacy: false}, app).files)) state.set(path, text)
+    await state.save()
+    if (loaded.legacy) {
+      await writeProject(args.dir, app)
+      this.note(`${LEGACY_PROJECT_FILE} is now app.json (the format svc pull writes)`)
+    }
     for (const line of describeApp(app, client.backend.baseUrl)) this.say(line)
     return app
   }

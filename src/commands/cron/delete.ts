@@ -1,13 +1,21 @@
 import {Args} from '@oclif/core'
-import {BackendCommand} from '../../cli/base-command.js'
+import {BackendCommand, yesFlag} from '../../cli/base-command.js'
+import {confirmDestructive} from '../../cli/confirm.js'
 
 export default class CronDelete extends BackendCommand {
-  static description = 'Delete a cron (its past runs stay listed)'
+  static description = 'Delete a cron (its past runs stay listed); asks first'
   static args = {id: Args.integer({description: 'cron id', required: true})}
+  static flags = {yes: yesFlag}
 
   async run() {
     const {args, flags} = await this.parse(CronDelete)
-    await (await this.client(flags)).delete(`/account/crons/${args.id}.json`)
+    const client = await this.client(flags)
+    await client.get(`/account/crons/${args.id}.json`)
+    if (!(await confirmDestructive({yes: flags.yes, action: `delete cron ${args.id}`, message: `Delete cron ${args.id}?`}))) {
+      this.say('Nothing deleted.')
+      return {id: args.id, deleted: false}
+    }
+    await client.delete(`/account/crons/${args.id}.json`)
     this.say(`Deleted cron ${args.id}`)
     return {id: args.id, deleted: true}
   }

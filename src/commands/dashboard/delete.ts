@@ -1,14 +1,24 @@
 import {Args} from '@oclif/core'
-import {BackendCommand} from '../../cli/base-command.js'
+import {BackendCommand, yesFlag} from '../../cli/base-command.js'
+import {confirmDestructive} from '../../cli/confirm.js'
+import type {DashboardView} from '../../core/dashboards/format.js'
 
 export default class DashboardDelete extends BackendCommand {
-  static description = 'Delete a dashboard (users who chose it fall back to the company default, else the standard layout)'
+  static description = 'Delete a dashboard (users who chose it fall back to the company default, else the standard layout); asks first'
   static args = {id: Args.integer({description: 'dashboard id', required: true, min: 1})}
+  static flags = {yes: yesFlag}
 
   async run() {
     const {args, flags} = await this.parse(DashboardDelete)
-    await (await this.client(flags)).delete(`/toolkit/dashboards/${args.id}.json`)
-    this.say(`Deleted dashboard #${args.id}`)
+    const client = await this.client(flags)
+    const d = await client.get<DashboardView>(`/toolkit/dashboards/${args.id}.json`)
+    const what = `dashboard #${args.id} "${d.name}"${d.shared ? ' (company)' : ''}`
+    if (!(await confirmDestructive({yes: flags.yes, action: `delete ${what}`, message: `Delete ${what}?`}))) {
+      this.say('Nothing deleted.')
+      return {id: args.id, deleted: false}
+    }
+    await client.delete(`/toolkit/dashboards/${args.id}.json`)
+    this.say(`Deleted ${what}`)
     return {id: args.id, deleted: true}
   }
 }

@@ -1,19 +1,32 @@
-import {createWriteStream} from 'node:fs'
+import {createWriteStream, existsSync} from 'node:fs'
 import {rename, rm} from 'node:fs/promises'
 import {once} from 'node:events'
 import {Args, Flags} from '@oclif/core'
 import {BackendCommand} from '../../cli/base-command.js'
+import {confirmDestructive} from '../../cli/confirm.js'
+import {SvcError} from '../../core/errors.js'
 import type {RecordView} from '../../store/dbs/types.js'
 
 export default class DbExport extends BackendCommand {
   static description = 'Export every record as NDJSON (one {id, table_name, data, created_at, updated_at} per line); the file appears whole or not at all'
   static args = {db: Args.string({description: 'database id or code', required: true})}
-  static flags = {out: Flags.string({char: 'o', description: 'output file (- for stdout); default DB.ndjson'})}
+  static examples = ['<%= config.bin %> db export books', '<%= config.bin %> db export books -o - | head', '<%= config.bin %> db export books -o books.ndjson --force']
+  static flags = {
+    out: Flags.string({char: 'o', description: 'output file (- for stdout); default DB.ndjson'}),
+    force: Flags.boolean({description: 'overwrite the output file when it exists', default: false}),
+  }
 
   async run() {
     const {args, flags} = await this.parse(DbExport)
     const client = await this.client(flags)
     const target = flags.out ?? `${args.db}.ndjson`
+    if (target !== '-' && existsSync(target) && !flags.force) {
+      const ok = await confirmDestructive({yes: false, action: `overwriting ${target}`, message: `${target} exists. Overwrite it?`})
+        .catch(() => {
+          throw new SvcError('usage', 0, `${target} exists; not overwritten`, undefined, 'pass --force to overwrite it, -o FILE for another file, or -o - for stdout')
+        })
+      if (!ok) throw new SvcError('usage', 0, `${target} exists; not overwritten`, undefined, 'pass -o FILE for another file')
+    }
     const temp = `${target}.${process.pid}.tmp`
     const out = target === '-' ? process.stdout : createWriteStream(temp)
     let count = 0

@@ -2,7 +2,8 @@ import {readdir, readFile, stat} from 'node:fs/promises'
 import {join} from 'node:path'
 import {Args, Flags} from '@oclif/core'
 import {BackendCommand} from '../../cli/base-command.js'
-import {interactive} from '../../cli/read-input.js'
+import {confirmDestructive} from '../../cli/confirm.js'
+import {withSpinner} from '../../cli/spinner.js'
 import {type Change, dataLoss, type DbDefinition, definitionOf, definitionProblem, describeChange, diffDb, type Usage} from '../../core/dbs/diff.js'
 import {addInvalid, describeInvalid, emptyInvalidReport, type InvalidReport, recordCheck} from '../../core/dbs/invalid-records.js'
 import {isSvcError, SvcError} from '../../core/errors.js'
@@ -54,7 +55,7 @@ export default class DbPush extends BackendCommand {
   static examples = ['<%= config.bin %> db push dbs/ --dry-run', '<%= config.bin %> db push contacts.json --yes', '<%= config.bin %> db push contacts.json --yes --force']
   static args = {path: Args.string({description: 'a definition file, or a folder of them', required: true})}
   static flags = {
-    yes: Flags.boolean({char: 'y', description: 'apply without asking', default: false}),
+    yes: Flags.boolean({char: 'y', description: 'apply without asking (required without a terminal)', default: false}),
     'dry-run': Flags.boolean({description: 'only show the diff', default: false}),
     force: Flags.boolean({description: 'allow dropping fields or tables that hold data, and schema changes that existing records fail', default: false}),
   }
@@ -62,8 +63,13 @@ export default class DbPush extends BackendCommand {
   async run() {
     const {args, flags} = await this.parse(DbPush)
     const client = await this.client(flags)
+    const plans = await withSpinner('Comparing schemas and checking records', !this.jsonEnabled(), () => this.plan(client, args.path))
+    return this.apply(client, plans, flags)
+  }
+
+  private async plan(client: Client, path: string): Promise<Plan[]> {
     const plans: Plan[] = []
-    for (const {file, definition} of await definitions(args.path)) {
+    for (const {file, definition} of await definitions(path)) {
       let current: DbView | null = null
       try {
         current = await client.get<DbView>(`/svc/dbs/${encodeURIComponent(definition.code)}.json`)
@@ -76,6 +82,10 @@ export default class DbPush extends BackendCommand {
       const invalid = current ? await invalidRecords(client, current, changes, definition.schema) : emptyInvalidReport()
       plans.push({file, definition, current, changes, loss, invalid})
     }
+    return plans
+  }
+
+  private async apply(client: Client, plans: Plan[], flags: {yes: boolean; 'dry-run': boolean; force: boolean}) {
     for (const p of plans) {
       this.say(`${p.definition.code} (${p.file}): ${p.changes.length ? `${p.changes.length} change(s)` : 'up to date'}`)
       for (const c of p.changes) this.say(`  ${describeChange(c)}`)
@@ -99,13 +109,10 @@ export default class DbPush extends BackendCommand {
       const hint = `check the diff, then ${invalid.length ? 'fix the records or ' : ''}add --force to ${losses.length ? 'drop it' : 'apply it anyway'}`
       throw new SvcError('conflict', 409, reasons.join('. '), {databases: summary}, hint)
     }
-    if (!flags.yes) {
-      if (!interactive()) throw new SvcError('usage', 0, 'not applied: confirmation needs a terminal', undefined, 'pass --yes to apply, or --dry-run to only show the diff')
-      const {confirm} = await import('@inquirer/prompts')
-      if (!(await confirm({message: `Apply ${pending.length === 1 ? 'this change' : 'these changes'} to ${pending.length} database(s)?`, default: false}))) {
-        this.say('Nothing changed.')
-        return {applied: false, dry_run: false, databases: summary}
-      }
+    if (!(await confirmDestructive({yes: flags.yes, action: 'applying the schema changes',
+      message: `Apply ${pending.length === 1 ? 'this change' : 'these changes'} to ${pending.length} database(s)?`}))) {
+      this.say('Nothing changed.')
+      return {applied: false, dry_run: false, databases: summary}
     }
     for (const p of pending) {
       const db = {name: p.definition.name, code: p.definition.code, schema: p.definition.schema ?? null, public_methods: p.definition.public_methods ?? {},

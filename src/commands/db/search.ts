@@ -25,6 +25,7 @@ export default class DbSearch extends BackendCommand {
     for (const [k, v] of Object.entries(parsePairs(flags.filter, '--filter'))) query[`filter[${k}]`] = v
     const rows = await (await this.client(flags)).get<Record<string, unknown>[]>(`/svc/dbs/${encodeURIComponent(args.db)}/search.json`, {query})
     for (const row of rows) this.say(JSON.stringify(row))
+    if (rows.length === 0) this.note(flags.offset ? `No more records (offset ${flags.offset}).` : 'No records match.')
     return rows
   }
 }

@@ -3,6 +3,8 @@ import {BackendCommand} from '../../cli/base-command.js'
 import {interactive, readFileOrStdin} from '../../cli/read-input.js'
 import {SvcError} from '../../core/errors.js'
 import type {PromptView} from '../../core/prompts/types.js'
+import type {Client} from '../../client/backend.js'
+import {resolveScopeId} from '../../client/refs.js'
 
 /** Flags shared by `prompt create` and `prompt update`. */
 export const promptFlags = {
@@ -12,13 +14,13 @@ export const promptFlags = {
   'content-file': Flags.string({description: 'read the content from FILE (- for stdin)', exclusive: ['content']}),
   kind: Flags.string({description: 'chat or agent', options: ['chat', 'agent']}),
   scope: Flags.string({description: 'user, team, department or account', options: ['user', 'team', 'department', 'account']}),
-  'scope-id': Flags.integer({description: 'team or department id (scope user: yourself when omitted)'}),
+  'scope-id': Flags.string({description: 'team or department id or name (scope user: yourself when omitted)'}),
   'ai-placeholder': Flags.string({description: 'hint in the text field of the AI modal'}),
 }
 
 type PromptFlagValues = {[K in keyof typeof promptFlags]?: string | number}
 
-/** The `{prompt: {...}}` members the flags give (only those given). */
+/** The `{prompt: {...}}` members the flags give (only those given); `--scope-id` by name is resolved later. */
 export async function promptBody(flags: PromptFlagValues): Promise<Record<string, unknown>> {
   const body: Record<string, unknown> = {}
   if (flags.name !== undefined) body.name = flags.name
@@ -45,6 +47,11 @@ export async function askMissing(body: Record<string, unknown>): Promise<void> {
   }
 }
 
+/** Turns a `--scope-id` name into the team or department id (the scope comes from the flags or the stored prompt). */
+export async function resolveScope(client: Client, body: Record<string, unknown>, currentScope?: string): Promise<void> {
+  if (body.scope_id !== undefined) body.scope_id = await resolveScopeId(client, String(body.scope_id), (body.scope as string | undefined) ?? currentScope)
+}
+
 export default class PromptCreate extends BackendCommand {
   static description = 'Create a stored prompt (asks for missing name, code and content on a terminal)'
   static examples = [
@@ -57,7 +64,9 @@ export default class PromptCreate extends BackendCommand {
     const {flags} = await this.parse(PromptCreate)
     const body = await promptBody(flags)
     await askMissing(body)
-    const created = await (await this.client(flags)).post<PromptView>('/svc/prompts.json', {prompt: body})
+    const client = await this.client(flags)
+    await resolveScope(client, body)
+    const created = await client.post<PromptView>('/svc/prompts.json', {prompt: body})
     this.say(`Created prompt ${created.code} (${created.id}), scope ${created.scope}${created.scope_id === null ? '' : ` ${created.scope_id}`}`)
     return created
   }

@@ -1,14 +1,30 @@
-import {Args} from '@oclif/core'
-import {BackendCommand} from '../../cli/base-command.js'
+import {Args, Flags} from '@oclif/core'
+import {BackendCommand, yesFlag} from '../../cli/base-command.js'
+import {confirmDestructive} from '../../cli/confirm.js'
+import {resolvePromptId} from '../../client/refs.js'
+import type {PromptView} from '../../core/prompts/types.js'
 
 export default class PromptDelete extends BackendCommand {
-  static description = 'Delete a stored prompt (a system file with the same code applies again)'
-  static args = {id: Args.string({description: 'prompt id (UUID)', required: true})}
+  static description = 'Delete a stored prompt, by code or id (a system file with the same code applies again); asks first'
+  static examples = ['<%= config.bin %> prompt delete greet', '<%= config.bin %> prompt delete greet --scope user --yes']
+  static args = {prompt: Args.string({description: 'prompt code or id (UUID)', required: true})}
+  static flags = {
+    scope: Flags.string({description: 'the scope to pick when the code is stored in several', options: ['user', 'team', 'department', 'account']}),
+    yes: yesFlag,
+  }
 
-  async run(): Promise<{id: string; deleted: true}> {
+  async run(): Promise<{id: string; deleted: boolean}> {
     const {args, flags} = await this.parse(PromptDelete)
-    await (await this.client(flags)).delete(`/svc/prompts/${encodeURIComponent(args.id)}.json`)
-    this.say(`Deleted prompt ${args.id}`)
-    return {id: args.id, deleted: true}
+    const client = await this.client(flags)
+    const id = await resolvePromptId(client, args.prompt, flags.scope)
+    const p = await client.get<PromptView>(`/svc/prompts/${encodeURIComponent(id)}.json`)
+    const what = `prompt ${p.code} (${p.scope}${p.scope_id === null ? '' : ` ${p.scope_id}`})`
+    if (!(await confirmDestructive({yes: flags.yes, action: `delete ${what}`, message: `Delete ${what}?`}))) {
+      this.say('Nothing deleted.')
+      return {id, deleted: false}
+    }
+    await client.delete(`/svc/prompts/${encodeURIComponent(id)}.json`)
+    this.say(`Deleted prompt ${id}: ${what.slice('prompt '.length)}`)
+    return {id, deleted: true}
   }
 }

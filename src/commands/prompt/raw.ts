@@ -1,14 +1,17 @@
 import {Args} from '@oclif/core'
 import {BackendCommand} from '../../cli/base-command.js'
+import {resolvePromptId} from '../../client/refs.js'
 
 export default class PromptRaw extends BackendCommand {
-  static description = 'Print the raw content of a stored prompt (Liquid not rendered)'
-  static args = {id: Args.string({description: 'prompt id (UUID)', required: true})}
+  static description = 'Print the raw content of a stored prompt, by code or id (Liquid not rendered)'
+  static args = {id: Args.string({description: 'prompt code or id (UUID)', required: true})}
 
   async run(): Promise<{id: string; content: string}> {
     const {args, flags} = await this.parse(PromptRaw)
-    const content = await (await this.client(flags)).text('GET', `/svc/prompts/${encodeURIComponent(args.id)}.md`, {headers: {accept: 'text/markdown'}})
+    const client = await this.client(flags)
+    const id = await resolvePromptId(client, args.id)
+    const content = await client.text('GET', `/svc/prompts/${encodeURIComponent(id)}.md`, {headers: {accept: 'text/markdown'}})
     if (!this.jsonEnabled()) process.stdout.write(content)
-    return {id: args.id, content}
+    return {id, content}
   }
 }

@@ -1,5 +1,5 @@
 /** Who may see, use and change dashboards and tiles (platform-api.md Rules, decisions.md `editable`). Pure. */
-import {hasPermission, type Principal} from '../auth/permissions.js'
+import {can, hasPermission, type Principal} from '../auth/permissions.js'
 import type {LayoutItem} from './layout.js'
 import {appIdOf, type TileDef, tileDef} from './tiles.js'
 
@@ -42,7 +42,7 @@ export const canView = (user: Pick<Principal, 'id'>, d: DashboardOwnership) => d
  * needs `dashboard_advanced`.
  */
 export function changeRefusal(user: Pick<Principal, 'role' | 'permissions'>, modules: readonly string[], shared: boolean): string | null {
-  if (shared && !hasPermission(user, 'account')) return 'permission "account" required for company dashboards'
+  if (shared && !can(user, 'dashboard.write_company')) return 'permission "account" required for company dashboards'
   if (modules.includes('toolkit') && !hasPermission(user, 'dashboard_advanced')) return 'permission "dashboard_advanced" required'
   return null
 }

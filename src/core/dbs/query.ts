@@ -1,7 +1,8 @@
 /**
  * Turns the query parameters of the private records list, the private search and public search
- * into a validated query spec. Every field name is checked against FIELD_NAME and becomes a bound
- * JSON path (`$."name"`) or a whitelisted index column; nothing from a request is spliced into SQL.
+ * into a validated query spec. Every field name is checked against FIELD_NAME and passed to the store
+ * as a name (each driver binds it in its own JSON syntax) or a whitelisted index column; nothing from a
+ * request is spliced into SQL.
  */
 import {badRequest, FieldErrorBag} from '../errors.js'
 import {dict, own} from '../safe-keys.js'
@@ -11,10 +12,9 @@ import {type IndexColumn, isFieldName, type SchemaPlan, tableNames, tablePlan, t
 export const DEFAULT_LIMIT = 20
 export const MAX_LIMIT = 100
 
-/** A field reference: the bound JSON path, and the index column when the field is indexed. */
+/** A field reference: the field's name (checked against FIELD_NAME), and the index column when the field is indexed. */
 export interface FieldRef {
   name: string
-  path: string
   column?: IndexColumn
 }
 
@@ -38,7 +38,7 @@ export interface TextQuery {
   fields: FieldRef[] | 'all'
 }
 
-export type SortKey = {kind: 'column'; column: 'id' | 'created_at' | 'updated_at' | IndexColumn} | {kind: 'json'; path: string}
+export type SortKey = {kind: 'column'; column: 'id' | 'created_at' | 'updated_at' | IndexColumn} | {kind: 'json'; field: string}
 
 export interface QuerySpec {
   /** undefined: every table (records list without table_name). */
@@ -51,18 +51,16 @@ export interface QuerySpec {
   fields?: string[]
   limit: number
   offset: number
-  /** Public methods: only records whose `path` equals `value`. */
-  scope?: {path: string; value: string}
+  /** Public methods: only records whose `field` holds the string `value`. */
+  scope?: {field: string; value: string}
   /** Export cursor: records with id > afterId, ascending. */
   afterId?: number
   /** Use the FTS5 trigram index for `q` (default true; false only for benchmarks). */
   useFts?: boolean
 }
 
-export const jsonPath = (name: string) => `$."${name}"`
-
 export function fieldRef(name: string, table: TablePlan | undefined): FieldRef {
-  return {name, path: jsonPath(name), column: table ? (own(table.indexes, name) as IndexColumn | undefined) : undefined}
+  return {name, column: table ? (own(table.indexes, name) as IndexColumn | undefined) : undefined}
 }
 
 function fieldName(raw: string, param: string, bag: FieldErrorBag): string | undefined {
@@ -121,7 +119,7 @@ function sortKey(raw: string | undefined, table: TablePlan | undefined, bag: Fie
   const field = fieldName(name, 'sort', bag)
   if (!field) return {sort: {kind: 'column', column: 'id'}, desc: true}
   const column = table ? (own(table.indexes, field) as IndexColumn | undefined) : undefined
-  return {sort: column ? {kind: 'column', column} : {kind: 'json', path: jsonPath(field)}, desc}
+  return {sort: column ? {kind: 'column', column} : {kind: 'json', field}, desc}
 }
 
 function csv(raw: string | undefined, param: string, bag: FieldErrorBag): string[] | undefined {

@@ -47,8 +47,25 @@ export function buildConnectorRequest(baseUrl: string, method: ConnectorMethod, 
   return {url: url.toString(), method: method.http_method, body: JSON.stringify(rest)}
 }
 
-/** Removes every occurrence of a secret from a text (error texts, response excerpts). */
+/**
+ * Removes a secret from a text (error texts, upstream answers). Secrets are at least 8 characters
+ * (validateResource); one stored before that rule is only redacted as a whole token, so that a
+ * one-letter secret does not rewrite every matching letter of the text.
+ */
 export function redact(text: string, secret: string | null | undefined): string {
   if (!secret) return text
-  return text.split(secret).join('[secret]')
+  if (secret.length >= 8) return text.split(secret).join('[secret]')
+  const token = secret.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+  return text.replace(new RegExp(`(?<![A-Za-z0-9_-])${token}(?![A-Za-z0-9_-])`, 'g'), '[secret]')
+}
+
+/** A parsed upstream answer with the secret redacted from every string in it (keys included). */
+export function redactValue(value: unknown, secret: string | null | undefined): unknown {
+  if (!secret) return value
+  if (typeof value === 'string') return redact(value, secret)
+  if (Array.isArray(value)) return value.map((v) => redactValue(v, secret))
+  if (value !== null && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [redact(k, secret), redactValue(v, secret)]))
+  }
+  return value
 }

@@ -38,6 +38,8 @@ const ALLOWED = ['kind', 'code', 'name', 'url', 'secret_token', 'fields']
 const MAX_NAME = 255
 const MAX_URL = 2000
 const MAX_SECRET = 4096
+/** Shorter secrets are refused: a secret is redacted from upstream answers, and a short one would match ordinary text. */
+export const MIN_SECRET = 8
 const MAX_PATH = 1000
 
 const isPlainObject = (v: unknown): v is JsonObject => v !== null && typeof v === 'object' && !Array.isArray(v)
@@ -89,6 +91,7 @@ export function validateResource(raw: JsonObject, existing?: Resource): Resource
     if (raw.secret_token === null || raw.secret_token === '') secret = null
     else if (typeof raw.secret_token !== 'string') errors.add('secret_token', 'must be a string')
     else if (raw.secret_token.length > MAX_SECRET) errors.add('secret_token', `is too long (maximum is ${MAX_SECRET} characters)`)
+    else if (raw.secret_token.length < MIN_SECRET) errors.add('secret_token', `is too short (minimum is ${MIN_SECRET} characters)`)
     else if (!/^[\x21-\x7e]+$/.test(raw.secret_token)) errors.add('secret_token', 'must be printable ASCII without spaces')
     else secret = raw.secret_token
   }

@@ -5,7 +5,7 @@
  */
 import {badRequest, notFound} from '../errors.js'
 import {EXTRA_SUFFIX, pickStored, withExtra, type Resolved} from './cascade.js'
-import {parseDate, renderPrompt, TOKEN_PLACEHOLDER, variablesFrom, type RenderInput} from './render.js'
+import {missingVariables, parseDate, renderPrompt, TOKEN_PLACEHOLDER, variablesFrom, type RenderInput} from './render.js'
 import type {Layer, PromptRecord, Viewer} from './types.js'
 import {isPromptCode} from './validate.js'
 
@@ -31,6 +31,8 @@ export interface RenderByCodeInput {
   /** No trailing slash. */
   accountUrl: string
   strict: boolean
+  /** Also list the variables the template reads that were not given (costs a second parse). */
+  reportMissing?: boolean
   /** Called once the cascade found a prompt (so an unknown code is a 404 before a bad token is a 400). */
   token(): Promise<TokenChoice>
   /** Renders the template (default: renderPrompt in this thread; the server passes its render pool). */
@@ -46,6 +48,8 @@ export interface RenderedPrompt {
   /** Layer of the appended `<code>_extra`, null when none applied. */
   extraLayer: Layer | null
   tokenSource: TokenChoice['source']
+  /** Variables the template reads that the caller did not give (they render blank). */
+  missing: string[]
 }
 
 /** The cascade's winner for `code` and for `<code>_extra` (stored layers, then system files), or null. */
@@ -70,8 +74,9 @@ export async function renderByCode(sources: PromptSources, input: RenderByCodeIn
   const found = await cascade(sources, input.viewer, input.code)
   if (!found) throw notFound(`no prompt with code "${input.code}"`)
   const {token, source} = await input.token()
+  const template = withExtra(found.main.content, found.extra?.content ?? null)
   const text = await (input.render ?? renderPrompt)({
-    template: withExtra(found.main.content, found.extra?.content ?? null),
+    template,
     accountUrl: input.accountUrl,
     token,
     date,
@@ -84,6 +89,7 @@ export async function renderByCode(sources: PromptSources, input: RenderByCodeIn
     promptId: found.main.record?.id ?? null,
     extraLayer: found.extra?.layer ?? null,
     tokenSource: source,
+    missing: input.reportMissing ? missingVariables(template, variables) : [],
   }
 }
 

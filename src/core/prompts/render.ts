@@ -57,7 +57,7 @@ export interface RenderInput {
   /** `YYYY-MM-DD`. */
   date: string
   /** Variables of the caller (the `env` of an AI button). */
-  variables: Record<string, string>
+  variables: Record<string, unknown>
   /** Fail on a variable the template outputs but nobody supplied (conditions stay lenient). */
   strict?: boolean
 }
@@ -90,17 +90,46 @@ export function parseDate(value: string | undefined, now = new Date()): string {
   throw badRequest('date must be a valid date written YYYY-MM-DD')
 }
 
-/** The caller's variables from query parameters: identifiers only, automatic names and `date` left out. */
-export function variablesFrom(params: Iterable<[string, string]>): Record<string, string> {
-  const out: Record<string, string> = {}
+/** Suffix of a query parameter whose value is JSON (`items:json=[1,2]`): lists and objects for `{% for %}`. */
+export const JSON_SUFFIX = ':json'
+
+/**
+ * The caller's variables from query parameters: identifiers only, automatic names and `date` left
+ * out. `name:json=VALUE` gives a JSON value (a bad one is a 400 naming the variable).
+ */
+export function variablesFrom(params: Iterable<[string, string]>): Record<string, unknown> {
+  const out: Record<string, unknown> = {}
   let count = 0
-  for (const [key, value] of params) {
+  for (const [rawKey, value] of params) {
+    const isJson = rawKey.endsWith(JSON_SUFFIX)
+    const key = isJson ? rawKey.slice(0, -JSON_SUFFIX.length) : rawKey
     if (isReservedName(key) || !VARIABLE_RE.test(key) || (AUTOMATIC_VARIABLES as readonly string[]).includes(key)) continue
     if (Object.prototype.hasOwnProperty.call(out, key)) continue
     if (++count > MAX_VARIABLES) throw badRequest(`at most ${MAX_VARIABLES} variables`)
-    out[key] = value
+    if (!isJson) out[key] = value
+    else {
+      try {
+        out[key] = JSON.parse(value, (k, v) => (isReservedName(k) ? undefined : v))
+      } catch {
+        throw badRequest(`variable "${key}" is not valid JSON`, {variable: key})
+      }
+    }
   }
   return out
+}
+
+/**
+ * The variables a template reads from outside (liquidjs static analysis) that were not given, for
+ * the "not given" warning of `svc prompt render`; automatic variables never count. A template
+ * that does not parse reports none (the render itself says what is wrong).
+ */
+export function missingVariables(template: string, given: Record<string, unknown>): string[] {
+  try {
+    const names = engine('', '', false).globalVariablesSync(template)
+    return [...new Set(names)].filter((n) => !(n in given) && !(AUTOMATIC_VARIABLES as readonly string[]).includes(n)).slice(0, 20)
+  } catch {
+    return []
+  }
 }
 
 /**

@@ -1,6 +1,6 @@
 /** Validation of prompt writes and list queries. Pure rules, no I/O. */
 import type {Principal} from '../auth/permissions.js'
-import {badRequest, FieldErrorBag} from '../errors.js'
+import {FieldErrorBag} from '../errors.js'
 import {KINDS, ORDER_COLUMNS, SCOPES, type Kind, type ListFilters, type OrderColumn, type PromptData, type PromptRecord, type Scope} from './types.js'
 
 export const LIMITS = {name: 255, code: 100, content: 200_000, aiPlaceholder: 1000} as const
@@ -114,27 +114,17 @@ export function promptData(
   return {name: name!, code: code!, content: content!, kind: kind!, scope: scope!, scopeId: scopeId ?? null, fields}
 }
 
-/** `GET /svc/prompts.json` query → filters; 400 for a value outside the whitelists. */
-export function listFilters(query: Record<string, string | undefined>): ListFilters {
+/** The validated query of `GET /svc/prompts.json` (PromptListQuery checks the values) → filters. */
+export function listFilters(query: {q?: string; code?: string; kind?: Kind; scope?: Scope; order_by?: string}): ListFilters {
   const filters: ListFilters = {orderBy: 'created_at', desc: false}
   const q = query.q?.trim()
   if (q) filters.q = q.slice(0, 200)
   if (query.code) filters.code = query.code
-  if (query.kind) {
-    if (!isKind(query.kind)) throw badRequest('kind must be chat or agent')
-    filters.kind = query.kind
-  }
-  if (query.scope) {
-    if (!isScope(query.scope)) throw badRequest('scope must be one of user, team, department, account')
-    filters.scope = query.scope
-  }
+  if (query.kind) filters.kind = query.kind
+  if (query.scope) filters.scope = query.scope
   if (query.order_by) {
     const desc = query.order_by.endsWith('_desc')
-    const column = desc ? query.order_by.slice(0, -5) : query.order_by
-    if (!(ORDER_COLUMNS as readonly string[]).includes(column)) {
-      throw badRequest(`order_by must be one of ${ORDER_COLUMNS.join(', ')} (suffix _desc reverses)`)
-    }
-    filters.orderBy = column as OrderColumn
+    filters.orderBy = (desc ? query.order_by.slice(0, -5) : query.order_by) as OrderColumn
     filters.desc = desc
   }
   return filters

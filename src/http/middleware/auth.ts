@@ -1,7 +1,7 @@
 import type {Context, MiddlewareHandler} from 'hono'
 import {getCookie} from 'hono/cookie'
 import type {Principal} from '../../core/auth/permissions.js'
-import {hasPermission} from '../../core/auth/permissions.js'
+import {hasPermission, refusal, type Action} from '../../core/auth/permissions.js'
 import {forbidden, unauthorized} from '../../core/errors.js'
 import type {AppEnv, Deps} from '../env.js'
 
@@ -14,6 +14,8 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
  */
 export function identify(deps: Deps): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
+    // An app origin has identified its (app-scoped) visitor already and never looks at anything else.
+    if (c.get('hostedApp')) return next()
     c.set('user', null)
     c.set('token', null)
     c.set('authVia', null)
@@ -38,7 +40,7 @@ export function identify(deps: Deps): MiddlewareHandler<AppEnv> {
       } else c.set('authFailed', true)
       return next()
     }
-    const session = getCookie(c, SESSION_COOKIE)
+    const session = sessionCookieAllowed(c) ? getCookie(c, SESSION_COOKIE) : undefined
     if (session) {
       const user = await deps.store.accounts.authenticate(session, 'session')
       if (user) {
@@ -51,8 +53,19 @@ export function identify(deps: Deps): MiddlewareHandler<AppEnv> {
   }
 }
 
+/**
+ * The console session is only honoured on requests of the main origin's own pages, on navigations
+ * and on requests a person typed: a read another site's script makes with `credentials: 'include'`
+ * (an app on its sibling origin, say) is answered as anonymous, not only hidden by CORS.
+ */
+function sessionCookieAllowed(c: Context): boolean {
+  const site = c.req.header('sec-fetch-site')
+  if (!site || site === 'same-origin' || site === 'none') return true
+  return c.req.header('sec-fetch-mode') === 'navigate'
+}
+
 /** A state-changing request carried by the session cookie alone must come from this server's origin. */
-function sameOrigin(c: Context): boolean {
+export function sameOrigin(c: Context): boolean {
   const site = c.req.header('sec-fetch-site')
   if (site) return site === 'same-origin'
   const origin = c.req.header('origin') ?? c.req.header('referer')
@@ -82,4 +95,12 @@ export function requirePermission(c: Context<AppEnv>, permission: string): Princ
 export const userRequired: MiddlewareHandler<AppEnv> = async (c, next) => {
   requireUser(c)
   await next()
+}
+
+/** The signed-in user allowed to do `action` by the roles table (src/core/auth/permissions.ts), else 403. */
+export function requireCan(c: Context<AppEnv>, action: Action): Principal {
+  const user = requireUser(c)
+  const why = refusal(user, action)
+  if (why) throw forbidden(why)
+  return user
 }

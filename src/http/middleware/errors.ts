@@ -14,6 +14,8 @@ export function onError(log?: (line: string) => void) {
   return (err: Error, c: Context) => {
     if (isSvcError(err)) {
       if (err.status === 401) c.header('WWW-Authenticate', 'Bearer')
+      if (err.status === 503) c.header('Retry-After', '1')
+      if (err.status >= 500) log?.(`error ${c.req.method} ${new URL(c.req.url).pathname}: ${err.code}: ${(err.cause as Error | undefined)?.message ?? err.message}`)
       return c.json(errorBody(err), err.status as ContentfulStatusCode)
     }
     if (err instanceof HTTPException) {

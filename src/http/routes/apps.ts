@@ -6,19 +6,15 @@ import {badRequest, forbidden, isSvcError, notFound, validation} from '../../cor
 import type {Principal} from '../../core/auth/permissions.js'
 import type {AppBuild, AppInput, AppRecord} from '../../store/apps/types.js'
 import type {AppEnv, Deps} from '../env.js'
-import {requireUser} from '../middleware/auth.js'
+import {requireCan, requireUser} from '../middleware/auth.js'
 import {envelope, jsonObject} from '../middleware/body.js'
 import {appPagesRoutes} from './apps/pages.js'
 
 const ID_JSON = '/svc/apps/:file{[^/]+\\.json}'
 const idOf = (c: Context) => c.req.param('file')!.replace(/\.json$/, '')
 
-/** Writing apps: every role but `guest`. */
-function requireWriter(c: Context<AppEnv>): Principal {
-  const user = requireUser(c)
-  if (user.role === 'guest') throw forbidden('guests cannot change apps')
-  return user
-}
+/** Writing apps: the roles table's `app.write` (src/core/auth/permissions.ts). */
+const requireWriter = (c: Context<AppEnv>): Principal => requireCan(c, 'app.write')
 
 /** Routes of the apps area: CRUD and replace under /svc/apps, pages under /a/ (apps/pages.ts). */
 export function appsRoutes(deps: Deps) {

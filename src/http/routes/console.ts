@@ -8,7 +8,7 @@ import {join} from 'node:path'
 import {Hono} from 'hono'
 import {PACKAGE_ROOT} from '../../paths.js'
 import type {AppEnv} from '../env.js'
-import {LOGIN_PATH} from './apps/pages.js'
+import {LOGIN_PATH} from './login.js'
 
 const CONSOLE_DIR = join(PACKAGE_ROOT, 'dist', 'console')
 const ASSET_RE = /^[A-Za-z0-9_-]+\.(js|css)$/

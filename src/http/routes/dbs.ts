@@ -7,7 +7,7 @@ import {planSchema} from '../../core/dbs/schema.js'
 import {badRequest, FieldErrorBag, notFound} from '../../core/errors.js'
 import type {DbView, RecordView, RecordWrite} from '../../store/dbs/types.js'
 import type {AppEnv, Deps} from '../env.js'
-import {requireUser} from '../middleware/auth.js'
+import {requireCan, requireUser} from '../middleware/auth.js'
 import {envelope, jsonObject} from '../middleware/body.js'
 import {publicDbRoutes} from './dbs/public.js'
 import {flatQuery, indexerFor, loadDb, recordId, type LoadedDb} from './dbs/shared.js'
@@ -50,7 +50,7 @@ export function dbsRoutes(deps: Deps) {
   priv.get('/svc/dbs.json', async (c) => c.json(await deps.store.dbs.list(requireUser(c).accountId)))
 
   priv.post('/svc/dbs.json', async (c) => {
-    const user = requireUser(c)
+    const user = requireCan(c, 'db.manage')
     const input = validateDbInput(envelope(await jsonObject(c), 'db'))
     return c.json(await deps.store.dbs.create(user.accountId, input), 201)
   })
@@ -69,19 +69,19 @@ export function dbsRoutes(deps: Deps) {
   }
 
   priv.patch('/svc/dbs/:id{[^/]+\\.json}', async (c) => {
-    const loaded = await loadDb(deps, requireUser(c).accountId, c.req.param('id'))
+    const loaded = await loadDb(deps, requireCan(c, 'db.manage').accountId, c.req.param('id'))
     const next = validateDbInput(envelope(await jsonObject(c), 'db'), asInput(loaded.db))
     return c.json(await save(loaded, next))
   })
 
   priv.delete('/svc/dbs/:id{[^/]+\\.json}', async (c) => {
-    const loaded = await loadDb(deps, requireUser(c).accountId, c.req.param('id'))
+    const loaded = await loadDb(deps, requireCan(c, 'db.manage').accountId, c.req.param('id'))
     await deps.store.dbs.delete(loaded.accountId, loaded.db.id)
     return c.body(null, 204)
   })
 
   priv.patch('/svc/dbs/:id/replace.json', async (c) => {
-    const loaded = await loadDb(deps, requireUser(c).accountId, c.req.param('id'))
+    const loaded = await loadDb(deps, requireCan(c, 'db.manage').accountId, c.req.param('id'))
     const body = await jsonObject(c)
     const request = parseDbReplace(body)
     const current = request.field === 'schema' ? loaded.db.schema : loaded.db[request.field]
@@ -113,7 +113,7 @@ export function dbsRoutes(deps: Deps) {
   })
 
   priv.post('/svc/dbs/:db_id/records.json', async (c) => {
-    const loaded = await loadDb(deps, requireUser(c).accountId, c.req.param('db_id'))
+    const loaded = await loadDb(deps, requireCan(c, 'record.write').accountId, c.req.param('db_id'))
     const record = envelope(await jsonObject(c), 'record')
     const write = recordWrite(loaded, record.table_name, dataObject(record.data), 'create', quotas.record_bytes)
     return c.json(await deps.store.dbs.createRecord(loaded.accountId, loaded.db.id, write), 201)
@@ -121,7 +121,7 @@ export function dbsRoutes(deps: Deps) {
 
   /** Bulk insert for `svc db import`: `{records: [{table_name, data}]}`, all or nothing. */
   priv.post('/svc/dbs/:db_id/import.json', async (c) => {
-    const loaded = await loadDb(deps, requireUser(c).accountId, c.req.param('db_id'))
+    const loaded = await loadDb(deps, requireCan(c, 'record.write').accountId, c.req.param('db_id'))
     const body = await jsonObject(c)
     if (!Array.isArray(body.records)) throw badRequest('"records" must be an array')
     if (body.records.length > IMPORT_BATCH_MAX) throw badRequest(`at most ${IMPORT_BATCH_MAX} records per request`)
@@ -138,6 +138,8 @@ export function dbsRoutes(deps: Deps) {
       }
     })
     bag.throwIfAny()
+    // `?dry_run=1`: validate only (svc db import checks a whole file before writing any of it).
+    if (c.req.query('dry_run') === '1') return c.json({imported: 0, valid: writes.length}, 200)
     return c.json({imported: await deps.store.dbs.createRecords(loaded.accountId, loaded.db.id, writes)}, 201)
   })
 
@@ -149,7 +151,7 @@ export function dbsRoutes(deps: Deps) {
   })
 
   priv.patch('/svc/dbs/:db_id/records/:id{[^/]+\\.json}', async (c) => {
-    const loaded = await loadDb(deps, requireUser(c).accountId, c.req.param('db_id'))
+    const loaded = await loadDb(deps, requireCan(c, 'record.write').accountId, c.req.param('db_id'))
     const id = recordId(c.req.param('id'))
     const record = envelope(await jsonObject(c), 'record')
     const data = dataObject(record.data, false)
@@ -161,7 +163,7 @@ export function dbsRoutes(deps: Deps) {
   })
 
   priv.delete('/svc/dbs/:db_id/records/:id{[^/]+\\.json}', async (c) => {
-    const loaded = await loadDb(deps, requireUser(c).accountId, c.req.param('db_id'))
+    const loaded = await loadDb(deps, requireCan(c, 'record.write').accountId, c.req.param('db_id'))
     if (!(await deps.store.dbs.deleteRecord(loaded.accountId, loaded.db.id, recordId(c.req.param('id'))))) throw notFound('record not found')
     return c.body(null, 204)
   })

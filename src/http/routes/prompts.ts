@@ -1,16 +1,17 @@
-import {Hono, type Context} from 'hono'
-import type {Principal} from '../../core/auth/permissions.js'
+import type {Context, MiddlewareHandler} from 'hono'
+import {refusal, type Principal} from '../../core/auth/permissions.js'
 import {forbidden, notFound} from '../../core/errors.js'
 import type {PromptSources, RenderedPrompt, TokenChoice} from '../../core/prompts/render-by-code.js'
+import {promptRoutes as routes} from '../../core/contract/routes.js'
 import {toView, viewerOf, type PromptRecord} from '../../core/prompts/types.js'
 import {isUuid} from '../../core/prompts/uuid.js'
 import {listFilters, mayChange, promptData} from '../../core/prompts/validate.js'
 import {findSystemFile, listSystemFiles} from '../../store/prompts/system-files.js'
 import type {AppEnv, Deps} from '../env.js'
-import {requireUser} from '../middleware/auth.js'
-import {envelope, jsonObject} from '../middleware/body.js'
+import {requireCan, requireUser} from '../middleware/auth.js'
 import type {RenderPool} from '../render-pool.js'
 import type {RenderInput} from '../../core/prompts/render.js'
+import {createRouter, handle, param, slot} from '../contract.js'
 
 const JSON_TYPE = 'application/json; charset=utf-8'
 const MARKDOWN_TYPE = 'text/markdown; charset=utf-8'
@@ -19,15 +20,12 @@ const MARKDOWN_TYPE = 'text/markdown; charset=utf-8'
 export const STRICT_HEADER = 'x-svc-strict'
 /** Embedded backend only: a token the CLI was given to render as TOKEN (checked against the acting user). */
 export const TOKEN_HEADER = 'x-svc-token'
+/** Request header of `svc prompt render`: answer `X-Svc-Prompt-Missing` with the variables not given. */
+export const MISSING_HEADER = 'x-svc-report-missing'
 
 const json = (c: Context, value: unknown, status: 200 | 201 = 200) => c.body(JSON.stringify(value), status, {'Content-Type': JSON_TYPE})
 const markdown = (c: Context, text: string, headers: Record<string, string> = {}) =>
   c.body(text, 200, {'Content-Type': MARKDOWN_TYPE, 'Cache-Control': 'no-store', ...headers})
-
-/** `name.ext` of a path segment, or null when the extension differs. */
-function stem(file: string, ext: string): string | null {
-  return file.endsWith(ext) ? file.slice(0, -ext.length) : null
-}
 
 /** ACCOUNT_URL: the configured public URL, else the request's origin; never a trailing slash. */
 function accountUrl(deps: Deps, c: Context): string {
@@ -56,12 +54,15 @@ function renderHeaders(r: RenderedPrompt): Record<string, string> {
   }
   if (r.promptId) headers['X-Svc-Prompt-Id'] = r.promptId
   if (r.extraLayer) headers['X-Svc-Prompt-Extra-Source'] = r.extraLayer
+  if (r.missing.length) headers['X-Svc-Prompt-Missing'] = r.missing.join(',')
   return headers
 }
 
-/** Routes of the prompts area (platform-api.md "Prompts"). */
+/** Routes of the prompts area (platform-api.md "Prompts"); the prompt of `:id` is loaded once by `visible`/`changeable`. */
+const loaded = slot<PromptRecord>('prompt')
+
 export function promptsRoutes(deps: Deps) {
-  const app = new Hono<AppEnv>()
+  const app = createRouter()
   const repo = deps.store.prompts
   // Renders off the event loop, one lane per account at a time (src/http/render-pool.ts), started on first use.
   let pool: Promise<RenderPool> | undefined
@@ -70,24 +71,27 @@ export function promptsRoutes(deps: Deps) {
     return (await pool).render(input, String(account))
   }
 
-  /** A prompt the user can see, else 404 (foreign, hidden, unknown or not a UUID alike). */
-  async function visible(user: Principal, id: string): Promise<PromptRecord> {
+  /** Loads the prompt of `:id` the user can see into the context, else 404 (foreign, hidden, unknown or not a UUID alike). */
+  const visible: MiddlewareHandler<AppEnv> = async (c, next) => {
+    const user = requireUser(c)
+    const id = param(c, 'id')
     const record = isUuid(id) ? await repo.get(viewerOf(user), id) : null
     if (!record) throw notFound('prompt not found')
-    return record
+    loaded.set(c, record)
+    await next()
   }
 
-  async function changeable(user: Principal, id: string): Promise<PromptRecord> {
-    const record = await visible(user, id)
-    if (!mayChange(user, record)) throw forbidden('only its creator or an admin may change this prompt')
-    return record
-  }
+  /** Like `visible`, and the user may change it: its creator or an admin, else 403. */
+  const changeable: MiddlewareHandler<AppEnv> = async (c, next) =>
+    visible(c, async () => {
+      if (!mayChange(requireUser(c), loaded.get(c))) throw forbidden('only its creator or an admin may change this prompt')
+      await next()
+    })
 
-  /** The validated prompt of a write, Liquid syntax included (liquidjs loaded only here). */
-  async function validated(c: Context<AppEnv>, user: Principal, existing?: PromptRecord) {
-    const input = envelope(await jsonObject(c), 'prompt')
+  /** The checked prompt of a write: rules that depend on the user, the stored prompt and Liquid (loaded only here). */
+  async function validated(user: Principal, input: Record<string, unknown> | undefined, existing?: PromptRecord) {
     const {templateError} = await import('../../core/prompts/render.js')
-    return promptData(input, user, existing, templateError)
+    return promptData(input ?? {}, user, existing, templateError)
   }
 
   /** Stored prompts and system files, as the cascade of the render endpoint reads them. */
@@ -96,73 +100,74 @@ export function promptsRoutes(deps: Deps) {
     systemFile: async (code) => (await findSystemFile(deps.systemPromptsDirs, code))?.content ?? null,
   }
 
-  app.get('/svc/prompts.json', async (c) => {
+  handle(app, routes.listPrompts, async (c, {query}) => {
     const user = requireUser(c)
-    const records = await repo.list(viewerOf(user), listFilters(c.req.query()))
-    return json(c, records.map(toView))
+    return json(c, (await repo.list(viewerOf(user), listFilters(query))).map(toView))
   })
 
-  app.post('/svc/prompts.json', async (c) => {
-    const user = requireUser(c)
-    const data = await validated(c, user)
+  /** The roles table: prompts need `prompt.write`, account-wide ones `prompt.write_account` (src/core/auth/permissions.ts). */
+  const mayWriteScope = (user: Principal, scope: string) => {
+    const why = scope === 'account' ? refusal(user, 'prompt.write_account') : null
+    if (why) throw forbidden(`${why} for an account-wide prompt`)
+  }
+
+  /** Writes need `prompt.write` before anything is looked up. */
+  const writer: MiddlewareHandler<AppEnv> = async (c, next) => {
+    requireCan(c, 'prompt.write')
+    await next()
+  }
+
+  handle(app, routes.createPrompt, writer, async (c, {body}) => {
+    const user = requireCan(c, 'prompt.write')
+    const data = await validated(user, body?.prompt)
+    mayWriteScope(user, data.scope)
     return json(c, toView(await repo.create(user.accountId, user.id, data)), 201)
   })
 
   /** Not in platform-api.md: the system prompt files the server has (code, kind, name, placeholder, source). */
-  app.get('/svc/prompts/system.json', async (c) => {
+  handle(app, routes.listSystemPrompts, async (c) => {
     requireUser(c)
     return json(c, await listSystemFiles(deps.systemPromptsDirs))
   })
 
-  app.get('/svc/prompts/system/:file', async (c) => {
+  handle(app, routes.getSystemPrompt, async (c) => {
     requireUser(c)
-    const code = stem(c.req.param('file'), '.md')
-    const file = code === null ? null : await findSystemFile(deps.systemPromptsDirs, code)
+    const file = await findSystemFile(deps.systemPromptsDirs, param(c, 'code'))
     if (!file) throw notFound('system prompt not found')
     return markdown(c, file.content, {'X-Svc-Prompt-Kind': file.kind})
   })
 
-  app.get('/svc/prompts/:file', async (c) => {
-    const user = requireUser(c)
-    const file = c.req.param('file')
-    const jsonId = stem(file, '.json')
-    if (jsonId !== null) return json(c, toView(await visible(user, jsonId)))
-    const mdId = stem(file, '.md')
-    if (mdId !== null) return markdown(c, (await visible(user, mdId)).content)
-    throw notFound()
-  })
+  handle(app, routes.getPrompt, visible, async (c) => json(c, toView(loaded.get(c))))
+  handle(app, routes.getPromptContent, visible, async (c) => markdown(c, loaded.get(c).content))
 
-  app.patch('/svc/prompts/:file', async (c) => {
-    const user = requireUser(c)
-    const id = stem(c.req.param('file'), '.json')
-    if (id === null) throw notFound()
-    const existing = await changeable(user, id)
-    const data = await validated(c, user, existing)
+  handle(app, routes.updatePrompt, writer, changeable, async (c, {body}) => {
+    const user = requireCan(c, 'prompt.write')
+    const existing = loaded.get(c)
+    mayWriteScope(user, existing.scope)
+    const data = await validated(user, body?.prompt, existing)
+    mayWriteScope(user, data.scope)
     const updated = await repo.update(user.accountId, existing.id, data)
     if (!updated) throw notFound('prompt not found')
     return json(c, toView(updated))
   })
 
-  app.delete('/svc/prompts/:file', async (c) => {
-    const user = requireUser(c)
-    const id = stem(c.req.param('file'), '.json')
-    if (id === null) throw notFound()
-    const existing = await changeable(user, id)
-    if (!(await repo.delete(user.accountId, existing.id))) throw notFound('prompt not found')
+  handle(app, routes.deletePrompt, writer, changeable, async (c) => {
+    const user = requireCan(c, 'prompt.write')
+    mayWriteScope(user, loaded.get(c).scope)
+    if (!(await repo.delete(user.accountId, loaded.get(c).id))) throw notFound('prompt not found')
     return c.body(null, 204)
   })
 
-  app.get('/svc/prompt/:file', async (c) => {
+  handle(app, routes.renderPrompt, async (c) => {
     const user = requireUser(c)
-    const code = stem(c.req.param('file'), '.md')
-    if (code === null) throw notFound('prompt not found')
     const {renderByCode} = await import('../../core/prompts/render-by-code.js')
     const r = await renderByCode(sources, {
       viewer: viewerOf(user),
-      code,
+      code: param(c, 'code'),
       params: new URL(c.req.url).searchParams,
       accountUrl: accountUrl(deps, c),
       strict: c.req.header(STRICT_HEADER) === '1',
+      reportMissing: c.req.header(MISSING_HEADER) === '1',
       token: () => tokenFor(deps, c, user),
       render: renderIn(user.accountId),
     })

@@ -38,6 +38,10 @@ export interface UserView {
   department_names: string[]
 }
 
+/** `api` (bearer), `session` (console cookie), `app:<app id>` (an app origin's sign-in: nothing else),
+ *  `handover:<app id>` (one use, minutes: carries a console sign-in over to that app's origin). */
+export type TokenKind = 'api' | 'session' | `app:${string}` | `handover:${string}`
+
 export interface AccountsRepo {
   createAccount(name: string): Promise<Account>
   getAccount(id: number): Promise<Account | null>
@@ -57,10 +61,12 @@ export interface AccountsRepo {
   principal(userId: number): Promise<Principal | null>
 
   /** Mints a random token (32 bytes, base64url) for the user; only its SHA-256 is stored. */
-  createToken(userId: number, kind?: 'api' | 'session', ttlSeconds?: number): Promise<string>
-  /** The user a raw token belongs to, or null (unknown, expired). */
-  authenticate(rawToken: string, kind?: 'api' | 'session'): Promise<Principal | null>
+  createToken(userId: number, kind?: TokenKind, ttlSeconds?: number): Promise<string>
+  /** The user a raw token of this kind belongs to, or null (unknown, expired, another kind). */
+  authenticate(rawToken: string, kind?: TokenKind): Promise<Principal | null>
   revokeToken(rawToken: string): Promise<void>
+  /** Revokes every API token of the user and mints a new one, in one transaction; `revoked` counts the old ones. */
+  replaceApiTokens(userId: number): Promise<{token: string; revoked: number}>
 
   /** A per-data-dir secret (cookie signing, ...), created on first use and shared by every process. */
   secret(name: string): Promise<string>

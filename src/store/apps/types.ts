@@ -76,7 +76,7 @@ export interface AppsRepo {
   getById(id: string): Promise<AppRecord | null>
   /** Apps with this url_code, across accounts, oldest first. */
   findByUrlCode(urlCode: string): Promise<AppRecord[]>
-  /** Whether the url_code is used by another app of the account. */
+  /** Whether the url_code is used by another app (of any account: url_codes are unique server-wide). */
   urlCodeTaken(accountId: number, urlCode: string, exceptId?: string): Promise<boolean>
   create(accountId: number, userId: number, input: AppInput, build: AppBuild): Promise<AppRecord>
   /** Replaces the user fields and the build; 404 when the app is not in the account. */

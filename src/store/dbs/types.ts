@@ -46,9 +46,12 @@ export interface DbsRepo {
   list(accountId: number): Promise<DbView[]>
   /** By id (digits) or code, inside the account. `count: false` skips records_count (answered as -1) for speed. */
   get(accountId: number, idOrCode: string, options?: {count?: boolean}): Promise<DbView | null>
-  /** Public methods: the database with this code; the oldest one wins when several accounts use it (records_count -1). */
-  findByCode(code: string): Promise<(DbView & {account_id: number}) | null>
-  /** 422 `{code: ['has already been taken']}` on a duplicate code in the account. */
+  /** Public methods: the database with this code (records_count -1). A code with public methods names one db
+   *  server-wide (create/update refuse a taken one); among older duplicates a public one wins, then the oldest.
+   *  With `accountId`, only that account's db (an app origin resolves inside its app's account). */
+  findByCode(code: string, accountId?: number): Promise<(DbView & {account_id: number}) | null>
+  /** 422 `{code: ['has already been taken']}` on a duplicate code in the account, or on a code another account's
+   *  public db uses when this db has public methods. */
   create(accountId: number, input: DbInput): Promise<DbView>
   /** Updates the db; when `reindex` is given, every record's index columns are rebuilt in the same transaction. */
   update(accountId: number, id: number, input: DbInput, reindex?: Indexer): Promise<DbView | null>

@@ -1,16 +1,14 @@
-import {Flags} from '@oclif/core'
 import {listAccounts} from '../../../client/admin.js'
-import {SvcCommand} from '../../../cli/base-command.js'
+import {AdminCommand} from '../../../cli/admin-command.js'
 import {table} from '../../../cli/table.js'
 
-export default class AdminAccountList extends SvcCommand {
+export default class AdminAccountList extends AdminCommand {
   static description = 'List the accounts of a local data dir'
-  static flags = {data: Flags.string({description: 'data dir', env: 'SVC_DATA', default: '.svc'})}
 
   async run() {
     const {flags} = await this.parse(AdminAccountList)
-    const accounts = await listAccounts(flags.data)
-    this.say(table(['id', 'name', 'modules'], accounts.map((a) => [a.id, a.name, a.modules.join(', ')])))
+    const accounts = await listAccounts(this.target(flags, {existing: true}).dataDir)
+    this.say(accounts.length ? table(['id', 'name', 'modules'], accounts.map((a) => [a.id, a.name, a.modules.join(', ')])) : 'No accounts yet.')
     return accounts
   }
 }

@@ -1,18 +1,15 @@
 import {Args, Flags} from '@oclif/core'
 import {setModule} from '../../../client/admin.js'
-import {SvcCommand} from '../../../cli/base-command.js'
+import {AdminCommand} from '../../../cli/admin-command.js'
 
-export default class AdminModuleEnable extends SvcCommand {
+export default class AdminModuleEnable extends AdminCommand {
   static description = 'Enable a module (crm, cms, toolkit, ...) for an account of a local data dir'
   static args = {module: Args.string({description: 'module name', required: true})}
-  static flags = {
-    data: Flags.string({description: 'data dir', env: 'SVC_DATA', default: '.svc'}),
-    account: Flags.integer({description: 'account id (default: the first account)'}),
-  }
+  static flags = {account: Flags.integer({description: 'account id (default: the first account)'})}
 
   async run() {
     const {args, flags} = await this.parse(AdminModuleEnable)
-    const result = await setModule(flags.data, args.module, true, flags.account)
+    const result = await setModule(this.target(flags, {existing: true}).dataDir, args.module, true, flags.account)
     this.say(`Modules of account ${result.account_id}: ${result.value.join(', ') || '(none)'}`)
     return result
   }

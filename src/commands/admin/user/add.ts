@@ -1,8 +1,8 @@
 import {Args, Flags} from '@oclif/core'
 import {addUser} from '../../../client/admin.js'
-import {SvcCommand} from '../../../cli/base-command.js'
+import {AdminCommand} from '../../../cli/admin-command.js'
 
-export default class AdminUserAdd extends SvcCommand {
+export default class AdminUserAdd extends AdminCommand {
   static description = 'Add a user to an account of a local data dir and print its API token (shown once)'
   static examples = [
     '<%= config.bin %> admin user add alice --role admin --data ./.svc --json',
@@ -10,7 +10,6 @@ export default class AdminUserAdd extends SvcCommand {
   ]
   static args = {login: Args.string({description: 'login of the new user', required: true})}
   static flags = {
-    data: Flags.string({description: 'data dir', env: 'SVC_DATA', default: '.svc'}),
     account: Flags.integer({description: 'account id (default: the first account, created when there is none)'}),
     role: Flags.string({description: 'admin, manager, user or guest', default: 'user'}),
     permission: Flags.string({description: 'permission name (repeatable)', multiple: true}),
@@ -22,7 +21,7 @@ export default class AdminUserAdd extends SvcCommand {
 
   async run() {
     const {args, flags} = await this.parse(AdminUserAdd)
-    const user = await addUser(flags.data, {
+    const user = await addUser(this.target(flags, {existing: false}).dataDir, {
       login: args.login, accountId: flags.account, role: flags.role, permissions: flags.permission,
       teams: flags.team, department: flags.department, email: flags.email, name: flags.name,
     })

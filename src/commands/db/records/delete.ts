@@ -1,16 +1,25 @@
 import {Args} from '@oclif/core'
-import {BackendCommand} from '../../../cli/base-command.js'
+import {BackendCommand, yesFlag} from '../../../cli/base-command.js'
+import {confirmDestructive} from '../../../cli/confirm.js'
 
 export default class DbRecordsDelete extends BackendCommand {
-  static description = 'Delete a record'
+  static description = 'Delete a record; asks first (--yes without a terminal)'
   static args = {
     db: Args.string({description: 'database id or code', required: true}),
     id: Args.integer({description: 'record id', required: true}),
   }
+  static flags = {yes: yesFlag}
 
   async run() {
     const {args, flags} = await this.parse(DbRecordsDelete)
-    await (await this.client(flags)).delete(`/svc/dbs/${encodeURIComponent(args.db)}/records/${args.id}.json`)
+    const client = await this.client(flags)
+    const path = `/svc/dbs/${encodeURIComponent(args.db)}/records/${args.id}.json`
+    await client.get(path)
+    if (!(await confirmDestructive({yes: flags.yes, action: `delete record ${args.id} of ${args.db}`, message: `Delete record ${args.id} of ${args.db}?`}))) {
+      this.say('Nothing deleted.')
+      return {id: args.id, deleted: false}
+    }
+    await client.delete(path)
     this.say(`Deleted record ${args.id}`)
     return {id: args.id, deleted: true}
   }

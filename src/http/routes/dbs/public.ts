@@ -5,7 +5,7 @@ import {getSignedCookie, setSignedCookie} from 'hono/cookie'
 import {
   allowedSearchParams, methodOptions, neededVariables, publicData, type PublicMethod, type PublicMethods, scopeOf, type Visitor,
 } from '../../../core/dbs/public-methods.js'
-import {buildQuery, jsonPath, searchTable} from '../../../core/dbs/query.js'
+import {buildQuery, searchTable} from '../../../core/dbs/query.js'
 import {checkRecordSize, indexValues, validateData} from '../../../core/dbs/records.js'
 import {byteBudget, jsonBytes, quotasOf} from '../../../core/quotas.js'
 import {planSchema, tablePlan} from '../../../core/dbs/schema.js'
@@ -13,39 +13,30 @@ import {badRequest, forbidden, isSvcError, notFound, rateLimited, SvcError} from
 import type {RecordView} from '../../../store/dbs/types.js'
 import type {AppEnv, Deps} from '../../env.js'
 import {jsonObject} from '../../middleware/body.js'
+import {clientIp, IN_PROCESS_IP, isHttps} from '../../client-ip.js'
 import {dict} from '../../../core/safe-keys.js'
 import {MAX_JSON_DEPTH, nestedDeeperThan} from '../../../core/json-depth.js'
 
 export const VISITOR_COOKIE = 'svc_visitor'
 export const VISITOR_COOKIE_MAX_AGE = 30 * 24 * 3600
-/** The address of an in-process request (no socket): the embedded CLI and tests. */
-export const IN_PROCESS_IP = '127.0.0.1'
+export {IN_PROCESS_IP}
 
 const WRITES = new Set<PublicMethod>(['create', 'update', 'delete'])
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v)
 const shape = (r: RecordView) => ({id: r.id, data: r.data, created_at: r.created_at, updated_at: r.updated_at})
 
-/** `{ip}`: X-Forwarded-For (first hop) only with trustProxy; else the socket's peer; in-process: 127.0.0.1. */
+/** `{ip}`: the client address by the server's one rule (src/http/client-ip.ts). */
 export function peerAddress(c: Context<AppEnv>, trustProxy: boolean): string {
-  if (trustProxy) {
-    const forwarded = c.req.header('x-forwarded-for')?.split(',')[0]?.trim()
-    if (forwarded) return forwarded
-  }
-  const remote = c.env?.incoming?.socket?.remoteAddress
-  if (!remote) return IN_PROCESS_IP
-  return remote.startsWith('::ffff:') ? remote.slice(7) : remote
+  return clientIp(c, {trustProxy})
 }
 
-/** A fixed-window counter per visitor address, in memory (per server process). */
-function rateLimiter(config: {limit: number; windowSeconds: number}) {
-  const hits = new Map<string, {start: number; count: number}>()
-  return (key: string) => {
+/** A fixed window per visitor address, shared by every instance over the store (in memory on SQLite). */
+function rateLimiter(deps: Deps, config: {limit: number; windowSeconds: number}) {
+  return async (key: string) => {
     if (config.limit <= 0) return
-    const t = Date.now()
-    if (hits.size > 50_000) for (const [k, v] of hits) if (t - v.start >= config.windowSeconds * 1000) hits.delete(k)
-    const entry = hits.get(key)
-    if (!entry || t - entry.start >= config.windowSeconds * 1000) hits.set(key, {start: t, count: 1})
-    else if (++entry.count > config.limit) throw rateLimited(`too many writes; at most ${config.limit} per ${config.windowSeconds} s`)
+    if ((await deps.store.cluster.countHit('db-public-writes', key, config.windowSeconds)) > config.limit) {
+      throw rateLimited(`too many writes; at most ${config.limit} per ${config.windowSeconds} s`)
+    }
   }
 }
 
@@ -112,7 +103,7 @@ function publicShape<T>(fn: () => T): T {
 /** `GET|POST /svc/db/:db_code/:method_name`: the public methods, without authorization. */
 export function publicDbRoutes(deps: Deps) {
   const app = new Hono<AppEnv>()
-  const limit = rateLimiter(deps.dbPublicWrites ?? writeLimitFromEnv())
+  const limit = rateLimiter(deps, deps.dbPublicWrites ?? writeLimitFromEnv())
   const quotas = quotasOf(deps.quotas)
   const bytesPerIp = byteBudget(quotas.public_write_bytes_per_ip)
   const bytesPerDb = byteBudget(quotas.public_write_bytes_per_db)
@@ -141,7 +132,8 @@ export function publicDbRoutes(deps: Deps) {
   const handler = async (c: Context<AppEnv>) => {
     const code = c.req.param('db_code') ?? ''
     const method = c.req.param('method_name') ?? ''
-    const db = code.length <= 64 ? await deps.store.dbs.findByCode(code) : null
+    // On an app's origin only its own account's dbs answer (src/http/app-origin/).
+    const db = code.length <= 64 ? await deps.store.dbs.findByCode(code, c.get('hostedApp')?.account_id) : null
     if (!db) throw notFound('database not found')
     const config = db.public_methods as PublicMethods
     const options = methodOptions(config, method)
@@ -149,7 +141,7 @@ export function publicDbRoutes(deps: Deps) {
     const name = method as PublicMethod
     const params = await callParams(c)
     const ip = peerAddress(c, deps.trustProxy ?? false)
-    if (WRITES.has(name)) limit(ip)
+    if (WRITES.has(name)) await limit(ip)
 
     const needed = neededVariables(config, name)
     let cookieKey = ''
@@ -161,7 +153,7 @@ export function publicDbRoutes(deps: Deps) {
         // Absent, forged or altered: a new visitor.
         cookieKey = randomBytes(18).toString('base64url')
         await setSignedCookie(c, VISITOR_COOKIE, cookieKey, secret, {
-          httpOnly: true, sameSite: 'Lax', path: '/', maxAge: VISITOR_COOKIE_MAX_AGE, secure: new URL(c.req.url).protocol === 'https:',
+          httpOnly: true, sameSite: 'Lax', path: '/', maxAge: VISITOR_COOKIE_MAX_AGE, secure: isHttps(c, deps),
         })
       }
     }
@@ -172,7 +164,7 @@ export function publicDbRoutes(deps: Deps) {
       user_name: user && user.accountId === db.account_id ? user.name || user.login : '',
     }
     const s = scopeOf(config, name, visitor)
-    const scope = s ? {path: jsonPath(s.field), value: s.value} : undefined
+    const scope = s ? {field: s.field, value: s.value} : undefined
     const plan = planSchema(db.schema)
     const repo = deps.store.dbs
     const account = db.account_id

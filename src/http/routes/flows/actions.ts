@@ -2,17 +2,16 @@ import {Hono, type Context} from 'hono'
 import {badRequest, notFound} from '../../../core/errors.js'
 import type {FlowProcess} from '../../../core/flows/processes.js'
 import {isUuid} from '../../../core/flows/processes.js'
-import {RateLimiter} from '../../../core/flows/rate-limit.js'
 import type {AppAction, AppActionTarget} from '../../../store/apps/types.js'
 import type {AppEnv, Deps} from '../../env.js'
 import {requireUser} from '../../middleware/auth.js'
 import {jsonObject} from '../../middleware/body.js'
 import {flowEngine} from './engine.js'
-import {checkInputSize, limit} from './helpers.js'
+import {checkInputSize, limit, type RateSpec} from './helpers.js'
 
 /** Public actions: 30 calls at once per client address, refilled at 30 a minute; status polls 120 / 120. */
-export const ACTION_RATE = {capacity: 30, perMinute: 30}
-export const STATUS_RATE = {capacity: 120, perMinute: 120}
+export const ACTION_RATE: RateSpec = {bucket: 'app-action', capacity: 30, perMinute: 30}
+export const STATUS_RATE: RateSpec = {bucket: 'app-action-status', capacity: 120, perMinute: 120}
 
 /** What an action call and its status poll answer (platform-api.md). */
 export function actionReply(process: FlowProcess): Record<string, unknown> {
@@ -29,11 +28,9 @@ export function actionReply(process: FlowProcess): Record<string, unknown> {
  */
 export function actionsRoutes(deps: Deps) {
   const app = new Hono<AppEnv>()
-  const actionLimiter = new RateLimiter(ACTION_RATE.capacity, ACTION_RATE.perMinute)
-  const statusLimiter = new RateLimiter(STATUS_RATE.capacity, STATUS_RATE.perMinute)
 
   /** The app and its action, with the caller checked; 404 for an unknown, inactive or foreign app or action. */
-  const resolve = async (c: Context<AppEnv>, limiter: RateLimiter): Promise<{target: AppActionTarget; action: AppAction; userId: number | null}> => {
+  const resolve = async (c: Context<AppEnv>, rate: RateSpec): Promise<{target: AppActionTarget; action: AppAction; userId: number | null}> => {
     const appId = c.req.param('id') ?? ''
     const name = c.req.param('name') ?? ''
     const target = isUuid(appId) ? await deps.store.apps.actionTarget(appId.toLowerCase()) : null
@@ -43,13 +40,13 @@ export function actionsRoutes(deps: Deps) {
     if (!action?.public) {
       const signedIn = requireUser(c)
       if (signedIn.accountId !== target.account_id) throw notFound('app not found')
-    } else if (!user || user.accountId !== target.account_id) limit(c, deps, limiter)
+    } else if (!user || user.accountId !== target.account_id) await limit(c, deps, rate)
     if (!action) throw notFound('action not found')
     return {target, action, userId: user && user.accountId === target.account_id ? user.id : null}
   }
 
   app.post('/svc/apps/:id/action/:name', async (c) => {
-    const {target, action, userId} = await resolve(c, actionLimiter)
+    const {target, action, userId} = await resolve(c, ACTION_RATE)
     const input = await jsonObject(c)
     const engine = flowEngine(deps)
     checkInputSize(input, engine.limits.maxInputBytes)
@@ -60,7 +57,7 @@ export function actionsRoutes(deps: Deps) {
   })
 
   app.get('/svc/apps/:id/action/:name/status', async (c) => {
-    const {target, action} = await resolve(c, statusLimiter)
+    const {target, action} = await resolve(c, STATUS_RATE)
     const id = c.req.query('flow_process_id')
     if (!id) throw badRequest('flow_process_id is required')
     const process = isUuid(id) ? await deps.store.flows.getProcess(target.account_id, id.toLowerCase()) : null

@@ -1,4 +1,4 @@
-import {buildConnectorRequest, redact, type ConnectorMethod} from '../../../core/flows/connector.js'
+import {buildConnectorRequest, redact, redactValue, type ConnectorMethod} from '../../../core/flows/connector.js'
 import {FlowRunError, type JsonObject} from '../../../core/flows/data.js'
 import {CONNECTOR_KIND, type Resource} from '../../../core/flows/resources.js'
 import type {Store} from '../../../store/types.js'
@@ -58,10 +58,11 @@ export async function callConnector(
       throw new FlowRunError(redact(`${label} answered ${res.status}${excerpt ? `: ${excerpt}` : ''}`, secret))
     }
     if (text.trim() === '') return null
+    // An upstream that echoes the request (headers included) must not hand the secret to the caller.
     try {
-      return JSON.parse(text)
+      return redactValue(JSON.parse(text), secret)
     } catch {
-      return text
+      return redact(text, secret)
     }
   } catch (error) {
     if (error instanceof FlowRunError) throw new FlowRunError(redact(error.message, secret))

@@ -3,15 +3,14 @@ import {badRequest, notFound, SvcError, validation} from '../../../core/errors.j
 import {pathParams} from '../../../core/flows/connector.js'
 import {FlowRunError, type JsonObject} from '../../../core/flows/data.js'
 import {CODE_RE, METHOD_NAME_RE} from '../../../core/flows/program.js'
-import {RateLimiter} from '../../../core/flows/rate-limit.js'
 import type {AppEnv, Deps} from '../../env.js'
 import {requireUser} from '../../middleware/auth.js'
 import {flowEngine} from './engine.js'
 import {callConnector, connectorMethod} from './connector-client.js'
-import {limit} from './helpers.js'
+import {limit, type RateSpec} from './helpers.js'
 
 /** Public connector methods: 60 calls at once per client address, refilled at 60 a minute. */
-export const CONNECTOR_RATE = {capacity: 60, perMinute: 60}
+export const CONNECTOR_RATE: RateSpec = {bucket: 'connector', capacity: 60, perMinute: 60}
 
 /**
  * `GET|POST /svc/connector/:code/:method`: calls a connector method for the caller. Without
@@ -21,19 +20,21 @@ export const CONNECTOR_RATE = {capacity: 60, perMinute: 60}
  */
 export function connectorRoutes(deps: Deps) {
   const app = new Hono<AppEnv>()
-  const limiter = new RateLimiter(CONNECTOR_RATE.capacity, CONNECTOR_RATE.perMinute)
 
   app.on(['GET', 'POST'], '/svc/connector/:code/:method', async (c) => {
     const code = c.req.param('code')
     const name = c.req.param('method')
-    const found = CODE_RE.test(code) && METHOD_NAME_RE.test(name) ? await deps.store.flows.findConnector(code) : null
+    const hosted = c.get('hostedApp')
+    const any = CODE_RE.test(code) && METHOD_NAME_RE.test(name) ? await deps.store.flows.findConnector(code) : null
+    // On an app's origin only its own account's connectors answer (src/http/app-origin/).
+    const found = any && (!hosted || any.accountId === hosted.account_id) ? any : null
     const method = found ? connectorMethod(found.resource, name) : undefined
     const user = c.get('user')
     const ownAccount = !!found && !!user && user.accountId === found.accountId
     if (!method?.public) {
       requireUser(c)
       if (!ownAccount) throw notFound('connector not found')
-    } else if (!ownAccount) limit(c, deps, limiter)
+    } else if (!ownAccount) await limit(c, deps, CONNECTOR_RATE)
     if (!found || !method) throw notFound('method not found')
 
     const params: JsonObject = {...c.req.query()}

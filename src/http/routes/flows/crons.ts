@@ -4,7 +4,7 @@ import {quotasOf} from '../../../core/quotas.js'
 import {nextRun, validateCron, type CronWrite} from '../../../core/flows/crons.js'
 import {FLOW_KIND} from '../../../core/flows/resources.js'
 import type {AppEnv, Deps} from '../../env.js'
-import {requirePermission, requireUser} from '../../middleware/auth.js'
+import {requireCan, requireUser} from '../../middleware/auth.js'
 import {envelope, jsonObject} from '../../middleware/body.js'
 import {flowEngine} from './engine.js'
 import {intParam} from './helpers.js'
@@ -37,7 +37,7 @@ export function cronsRoutes(deps: Deps) {
   })
 
   app.post('/account/crons.json', async (c) => {
-    const user = requirePermission(c, 'account')
+    const user = requireCan(c, 'cron.write')
     const raw = envelope(await jsonObject(c), 'cron')
     const codes = await flowCodes(user.accountId)
     const now = new Date()
@@ -49,7 +49,7 @@ export function cronsRoutes(deps: Deps) {
   })
 
   app.patch('/account/crons/:id{[0-9]+\\.json}', async (c) => {
-    const user = requirePermission(c, 'account')
+    const user = requireCan(c, 'cron.write')
     const id = intParam(c, 'id')
     const raw = envelope(await jsonObject(c), 'cron')
     const existing = await store.getCron(user.accountId, id)
@@ -65,13 +65,13 @@ export function cronsRoutes(deps: Deps) {
   })
 
   app.delete('/account/crons/:id{[0-9]+\\.json}', async (c) => {
-    const user = requirePermission(c, 'account')
+    const user = requireCan(c, 'cron.write')
     if (!(await store.deleteCron(user.accountId, intParam(c, 'id')))) throw notFound()
     return c.body(null, 204)
   })
 
   app.post('/account/crons/:id{[0-9]+}/run.json', async (c) => {
-    const user = requirePermission(c, 'account')
+    const user = requireCan(c, 'cron.write')
     const cron = await store.getCron(user.accountId, intParam(c, 'id'))
     if (!cron) throw notFound()
     const engine = flowEngine(deps)

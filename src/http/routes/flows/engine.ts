@@ -1,5 +1,4 @@
 import {randomUUID} from 'node:crypto'
-import {hostname} from 'node:os'
 import {setTimeout as sleep} from 'node:timers/promises'
 import {FlowRunError, jsonBytes, type JsonObject} from '../../../core/flows/data.js'
 import {FLOW_LIMITS, type FlowLimits} from '../../../core/flows/limits.js'
@@ -38,8 +37,6 @@ export interface FlowEngine {
   stop(graceMs?: number): Promise<void>
 }
 
-/** `host:pid` of this process, stored on each run it starts. */
-export const RUNNER = `${hostname()}:${process.pid}`
 /** Runs in flight in this process, across engines (several apps over several data dirs in tests). */
 const inFlightIds = new Set<string>()
 const engines = new WeakMap<Deps, FlowEngine>()
@@ -54,20 +51,14 @@ export function flowEngine(deps: Deps): FlowEngine {
   return engine
 }
 
-/** Whether the process that started a run is still alive (only knowable on this host). */
-export function runnerAlive(runner: string | null, id: string): boolean {
+/**
+ * Whether the instance that started a run still lives: this one knows its runs in flight; another
+ * one's liveness is the store's (`host:pid` on SQLite, a session advisory lock on PostgreSQL).
+ */
+export async function runnerAlive(deps: Deps, runner: string | null, id: string): Promise<boolean> {
   if (!runner) return false
-  const at = runner.lastIndexOf(':')
-  const host = runner.slice(0, at)
-  const pid = Number(runner.slice(at + 1))
-  if (host !== hostname()) return true
-  if (pid === process.pid) return inFlightIds.has(id)
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM'
-  }
+  if (runner === deps.store.cluster.runner) return inFlightIds.has(id)
+  return deps.store.cluster.instanceAlive(runner)
 }
 
 function createEngine(deps: Deps): FlowEngine {
@@ -114,7 +105,7 @@ function createEngine(deps: Deps): FlowEngine {
       try {
         process = await deps.store.flows.createProcess({
           id, accountId: run.accountId, flowId: flow?.id ?? null, flowCode: run.flowCode, trigger: run.trigger,
-          cronId: run.cronId, appId: run.appId, action: run.action, userId: run.userId, input: run.input, runner: RUNNER,
+          cronId: run.cronId, appId: run.appId, action: run.action, userId: run.userId, input: run.input, runner: deps.store.cluster.runner,
         })
       } catch (error) {
         inFlightIds.delete(id)
@@ -138,7 +129,8 @@ function createEngine(deps: Deps): FlowEngine {
     },
     async reapOrphans(accountId) {
       const pending = await deps.store.flows.pendingRuns(accountId)
-      const dead = pending.filter((p) => !runnerAlive(p.runner, p.id)).map((p) => p.id)
+      const dead: string[] = []
+      for (const p of pending) if (!(await runnerAlive(deps, p.runner, p.id))) dead.push(p.id)
       return deps.store.flows.interruptProcesses(dead, 'interrupted: the process running the flow ended before it finished')
     },
     async stop(graceMs = 5000) {

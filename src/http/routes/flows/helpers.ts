@@ -3,9 +3,9 @@ import type {Principal} from '../../../core/auth/permissions.js'
 import {forbidden, notFound, payloadTooLarge, rateLimited} from '../../../core/errors.js'
 import {jsonBytes} from '../../../core/flows/data.js'
 import {isUuid} from '../../../core/flows/processes.js'
-import type {RateLimiter} from '../../../core/flows/rate-limit.js'
 import type {AppEnv, Deps} from '../../env.js'
-import {requireUser} from '../../middleware/auth.js'
+import {requireCan} from '../../middleware/auth.js'
+import {clientIp} from '../../client-ip.js'
 
 /** `12.json` (route param) → 12; anything else is a 404. */
 export function intParam(c: Context<AppEnv>, name: string): number {
@@ -22,25 +22,26 @@ export function uuidParam(c: Context<AppEnv>, name: string): string {
   return raw.toLowerCase()
 }
 
-/** A signed-in user who may change resources (every role but `guest`). */
+/** A signed-in user who may change connectors and flows (the roles table's `resource.write`). */
 export function requireWriter(c: Context<AppEnv>): Principal {
-  const user = requireUser(c)
-  if (user.role === 'guest') throw forbidden('guests cannot change connectors, flows or crons')
-  return user
+  return requireCan(c, 'resource.write')
 }
 
-/** The `{ip}` of decisions.md: the peer address; the last X-Forwarded-For entry only with --trust-proxy. */
+/** The `{ip}` of decisions.md, by the server's one client-address rule (src/http/client-ip.ts). */
 export function clientAddress(c: Context<AppEnv>, deps: Deps): string {
-  if (deps.trustProxy) {
-    const forwarded = c.req.header('x-forwarded-for')?.split(',').map((s) => s.trim()).filter(Boolean)
-    if (forwarded?.length) return forwarded[forwarded.length - 1]!
-  }
-  return c.env?.incoming?.socket?.remoteAddress ?? 'local'
+  return clientIp(c, deps)
+}
+
+/** A token bucket per client address, shared by every instance over the store (see ClusterRepo.takeToken). */
+export interface RateSpec {
+  bucket: string
+  capacity: number
+  perMinute: number
 }
 
 /** 429 with `Retry-After` when the client address has no token left. */
-export function limit(c: Context<AppEnv>, deps: Deps, limiter: RateLimiter): void {
-  const wait = limiter.take(clientAddress(c, deps), Date.now())
+export async function limit(c: Context<AppEnv>, deps: Deps, rate: RateSpec): Promise<void> {
+  const wait = await deps.store.cluster.takeToken(rate.bucket, clientAddress(c, deps), rate.capacity, rate.perMinute)
   if (wait > 0) {
     c.header('Retry-After', String(wait))
     throw rateLimited(`too many requests; retry in ${wait} s`)

@@ -1,5 +1,6 @@
 import {Hono} from 'hono'
-import {badRequest, notFound} from '../../../core/errors.js'
+import {can} from '../../../core/auth/permissions.js'
+import {badRequest, notFound, validation} from '../../../core/errors.js'
 import type {JsonObject} from '../../../core/flows/data.js'
 import {FLOW_KIND, RESOURCE_KINDS, validateResource, type ResourceKind} from '../../../core/flows/resources.js'
 import type {AppEnv, Deps} from '../../env.js'
@@ -13,6 +14,16 @@ import {checkInputSize, intParam, requireWriter} from './helpers.js'
  * write-only: stored for connector calls, never part of an answer (`has_secret_token` tells).
  * `POST /svc/resources/:id/run.json` runs a flow by hand.
  */
+/** scheme://host:port of a connector url (null without one). */
+function hostOf(url: string | null): string | null {
+  if (!url) return null
+  try {
+    return new URL(url).origin
+  } catch {
+    return url
+  }
+}
+
 export function resourcesRoutes(deps: Deps) {
   const app = new Hono<AppEnv>()
   const store = deps.store.flows
@@ -43,7 +54,14 @@ export function resourcesRoutes(deps: Deps) {
     const body = envelope(await jsonObject(c), 'resource')
     const existing = await store.getResource(user.accountId, id)
     if (!existing) throw notFound()
-    const updated = await store.updateResource(user.accountId, id, validateResource(body, existing))
+    const write = validateResource(body, existing)
+    // The stored secret only ever goes to the host it was given for: moving a connector elsewhere
+    // needs the secret again (or an admin), so a user cannot send an admin's secret to their server.
+    if (existing.has_secret_token && write.secret_token === undefined && hostOf(write.url) !== hostOf(existing.url) &&
+      !can(user, 'connector.repoint')) {
+      throw validation({secret_token: ["must be given again when the url's host changes"]})
+    }
+    const updated = await store.updateResource(user.accountId, id, write)
     if (!updated) throw notFound()
     return c.json(updated)
   })

@@ -4,7 +4,7 @@ import {flowEngine, runnerAlive} from './engine.js'
 
 /** Runs due crons of every account. Started by `svc serve` only (never by the embedded CLI backend). */
 export interface FlowScheduler {
-  /** Reaps runs left pending by a dead process, then ticks every `intervalMs`. */
+  /** Reaps runs left pending by a dead instance (on the leader), then ticks every `intervalMs`. */
   start(): void
   /** Stops ticking and stops the flow engine (running flows get a grace period, then are aborted). */
   stop(): Promise<void>
@@ -13,20 +13,30 @@ export interface FlowScheduler {
 }
 
 export interface SchedulerOptions {
+  /** Default 1000, or `SVC_SCHEDULER_TICK_MS` (a test hook: with a seconds schedule such as
+   *  `* * * * * *`, the N-instance test sees many occurrences in a few seconds). */
   intervalMs?: number
   /** Ended runs kept per account (older ones are deleted once a minute). */
   keepRuns?: number
 }
 
 const DUE_BATCH = 100
+/** How often the leader prunes ended runs and reaps runs whose instance died. */
+const UPKEEP_MS = 60_000
+
+/** `SVC_SCHEDULER_TICK_MS` (50 ms to 60 s), else 1000. */
+export function schedulerTickFromEnv(value = process.env.SVC_SCHEDULER_TICK_MS): number {
+  const ms = Number(value)
+  return Number.isInteger(ms) && ms >= 50 && ms <= 60_000 ? ms : 1000
+}
 
 export function createFlowScheduler(deps: Deps, options: SchedulerOptions = {}): FlowScheduler {
-  const intervalMs = options.intervalMs ?? 1000
+  const intervalMs = options.intervalMs ?? schedulerTickFromEnv()
   const keepRuns = options.keepRuns ?? 5000
   const engine = flowEngine(deps)
   let timer: NodeJS.Timeout | undefined
   let current: Promise<unknown> | undefined
-  let lastPrune = 0
+  let lastUpkeep = 0
 
   const tick = async (now = new Date()): Promise<string[]> => {
     const started: string[] = []
@@ -38,13 +48,13 @@ export function createFlowScheduler(deps: Deps, options: SchedulerOptions = {}):
       } catch {
         next = null
       }
-      // Compare-and-set: another server on the same data file may have taken this occurrence.
+      // Compare-and-set on (cron id, occurrence): another instance on the same database may have taken it.
       if (!(await deps.store.flows.claimCron(cron.id, cron.next_run_at!, next?.toISOString() ?? null, now.toISOString()))) continue
       if (cron.last_flow_process_id) {
         const previous = await deps.store.flows.getProcess(cron.account_id, cron.last_flow_process_id)
         if (previous?.status === 'pending') {
           const runner = (await deps.store.flows.pendingRuns(cron.account_id)).find((p) => p.id === previous.id)?.runner ?? null
-          if (runnerAlive(runner, previous.id)) {
+          if (await runnerAlive(deps, runner, previous.id)) {
             deps.log?.(`cron ${cron.id}: the previous run ${previous.id} is still pending; this occurrence is skipped`)
             continue
           }
@@ -60,9 +70,14 @@ export function createFlowScheduler(deps: Deps, options: SchedulerOptions = {}):
         deps.log?.(`cron ${cron.id}: cannot start flow ${cron.target_code}: ${(error as Error).message}`)
       }
     }
-    if (now.getTime() - lastPrune >= 60_000) {
-      lastPrune = now.getTime()
-      await deps.store.flows.pruneProcesses(keepRuns)
+    // Upkeep by one instance at a time (the leader: always this one on SQLite).
+    if (now.getTime() - lastUpkeep >= UPKEEP_MS) {
+      lastUpkeep = now.getTime()
+      if (await deps.store.cluster.lead()) {
+        await deps.store.flows.pruneProcesses(keepRuns)
+        await engine.reapOrphans()
+        await deps.store.cluster.expire()
+      }
     }
     return started
   }
@@ -77,7 +92,10 @@ export function createFlowScheduler(deps: Deps, options: SchedulerOptions = {}):
   return {
     start() {
       if (timer) return
-      engine.reapOrphans().catch((error) => deps.log?.(`flow scheduler: ${(error as Error).message}`))
+      // Runs left pending by an instance that died are ended now (by the leader), then every minute.
+      void (async () => {
+        if (await deps.store.cluster.lead()) await engine.reapOrphans()
+      })().catch((error) => deps.log?.(`flow scheduler: ${(error as Error).message}`))
       timer = setInterval(safeTick, intervalMs)
       timer.unref()
     },

@@ -1,0 +1,449 @@
+/**
+ * The contract: one route definition per operation (params, query, body, every response),
+ * made with @hono/zod-openapi's createRoute. The HTTP app serves them (src/http), the OpenAPI
+ * document is generated from them (GET /svc/openapi.json) and the typed client takes its types
+ * from them (src/client/typed.ts).
+ */
+import {createRoute} from '@hono/zod-openapi'
+import {Me, SetFieldQuery, SetFieldResult} from './account.js'
+import {ActionReply, App, AppBody, AppListQuery, ReplaceBody} from './apps.js'
+import {
+  ERRORS, ErrorBody, FieldErrors, JsonObject, PRIVATE, PUBLIC, PublicFieldErrors, WRITE_ERRORS, html, json, markdown, noContent, redirect, z,
+} from './common.js'
+import {ContextQuery, Dashboard, DashboardBody, SelectBody, Selection, Widget, WidgetQuery, Widgets} from './dashboards.js'
+import {
+  Db, DbBody, DbUsage, FlatRecord, ImportBody, ImportResult, PublicCallParams, PublicDeleted, PublicRecord, Record_, RecordBody,
+  RecordsQuery, SearchQuery,
+} from './dbs.js'
+import {Cron, CronBody, FlowProcess, ProcessQuery, Resource, ResourceBody, ResourceQuery, RunBody} from './flows.js'
+import {operation} from './operations.js'
+import {Prompt, PromptBody, PromptListQuery, RenderQuery, SystemPrompt} from './prompts.js'
+
+const body = <S extends z.ZodType>(schema: S, description?: string) =>
+  ({description, required: false, content: {'application/json': {schema}}}) as {description?: string; required: false; content: {'application/json': {schema: S}}}
+const params = <K extends string>(...names: K[]) =>
+  z.object(Object.fromEntries(names.map((n) => [n, z.string().openapi({param: {name: n, in: 'path'}})])) as {[P in K]: z.ZodString})
+
+const idParam = (description: string) => z.object({id: z.string().openapi({param: {name: 'id', in: 'path'}, description})})
+const dbParam = z.object({db_id: z.string().openapi({param: {name: 'db_id', in: 'path'}, description: 'Database id or code'})})
+const recordParams = dbParam.extend({id: z.string().openapi({param: {name: 'id', in: 'path'}, pattern: '^[0-9]+$'})})
+
+// ---------------------------------------------------------------------------------- me, account
+export const meRoutes = {
+  getMe: createRoute({
+    ...operation('getMe'), tags: ['account'], security: PRIVATE, summary: 'The current user and account (never a token)',
+    responses: {200: json(Me, 'The current user'), ...ERRORS},
+  }),
+  setAccountField: createRoute({
+    ...operation('setAccountField'), tags: ['account'], security: PRIVATE,
+    summary: 'Enable or disable a module of the account (permission `account`)',
+    request: {query: SetFieldQuery},
+    responses: {200: json(SetFieldResult, 'The new module list'), ...WRITE_ERRORS},
+  }),
+}
+
+// ------------------------------------------------------------------------------------- prompts
+export const promptRoutes = {
+  listPrompts: createRoute({
+    ...operation('listPrompts'), tags: ['prompts'], security: PRIVATE, summary: 'Prompts the user can see',
+    request: {query: PromptListQuery},
+    responses: {200: json(z.array(Prompt), 'Prompts'), ...ERRORS},
+  }),
+  createPrompt: createRoute({
+    ...operation('createPrompt'), tags: ['prompts'], security: PRIVATE, summary: 'Create a prompt',
+    request: {body: body(PromptBody)},
+    responses: {201: json(Prompt, 'Created'), ...WRITE_ERRORS},
+  }),
+  listSystemPrompts: createRoute({
+    ...operation('listSystemPrompts'), tags: ['prompts'], security: PRIVATE, summary: 'System prompt files of the server',
+    responses: {200: json(z.array(SystemPrompt), 'System prompts'), ...ERRORS},
+  }),
+  getSystemPrompt: createRoute({
+    ...operation('getSystemPrompt'), tags: ['prompts'], security: PRIVATE, summary: 'A system prompt file as Markdown',
+    request: {params: params('code')},
+    responses: {200: markdown('The file (header `X-Svc-Prompt-Kind`)'), ...ERRORS},
+  }),
+  getPrompt: createRoute({
+    ...operation('getPrompt'), tags: ['prompts'], security: PRIVATE, summary: 'A prompt',
+    request: {params: idParam('Prompt id (UUID)')},
+    responses: {200: json(Prompt, 'The prompt'), ...ERRORS},
+  }),
+  getPromptContent: createRoute({
+    ...operation('getPromptContent'), tags: ['prompts'], security: PRIVATE, summary: 'A prompt\'s raw content (unrendered)',
+    request: {params: idParam('Prompt id (UUID)')},
+    responses: {200: markdown('The content'), ...ERRORS},
+  }),
+  updatePrompt: createRoute({
+    ...operation('updatePrompt'), tags: ['prompts'], security: PRIVATE, summary: 'Change a prompt (its creator or an admin)',
+    request: {params: idParam('Prompt id (UUID)'), body: body(PromptBody)},
+    responses: {200: json(Prompt, 'The full prompt'), ...WRITE_ERRORS},
+  }),
+  deletePrompt: createRoute({
+    ...operation('deletePrompt'), tags: ['prompts'], security: PRIVATE, summary: 'Delete a prompt (its creator or an admin)',
+    request: {params: idParam('Prompt id (UUID)')},
+    responses: {204: noContent, ...ERRORS},
+  }),
+  renderPrompt: createRoute({
+    ...operation('renderPrompt'), tags: ['prompts'], security: PRIVATE,
+    summary: 'Render a prompt by code through the cascade (user, team, department, account, system)',
+    request: {params: params('code'), query: RenderQuery},
+    responses: {200: markdown('Rendered Markdown (headers `X-Svc-Prompt-Source`, `X-Svc-Prompt-Token`, ...)'), ...WRITE_ERRORS},
+  }),
+}
+
+// ---------------------------------------------------------------------------------- dashboards
+const dashboardId = idParam('Dashboard id')
+export const dashboardRoutes = {
+  listDashboards: createRoute({
+    ...operation('listDashboards'), tags: ['dashboards'], security: PRIVATE, summary: 'Dashboards the user sees',
+    request: {query: ContextQuery},
+    responses: {200: json(z.array(Dashboard), 'Dashboards'), ...WRITE_ERRORS},
+  }),
+  createDashboard: createRoute({
+    ...operation('createDashboard'), tags: ['dashboards'], security: PRIVATE, summary: 'Create a dashboard',
+    request: {body: body(DashboardBody)},
+    responses: {201: json(Dashboard, 'Created'), ...WRITE_ERRORS},
+  }),
+  selectDashboard: createRoute({
+    ...operation('selectDashboard'), tags: ['dashboards'], security: PRIVATE, summary: 'Choose the dashboard shown in a context',
+    request: {body: body(SelectBody)},
+    responses: {200: json(Selection, 'The new selection and what it shows'), ...WRITE_ERRORS},
+  }),
+  getWidgets: createRoute({
+    ...operation('getWidgets'), tags: ['dashboards'], security: PRIVATE, summary: 'The layout shown in a context',
+    request: {query: ContextQuery},
+    responses: {200: json(Widgets, 'Shown layout'), ...WRITE_ERRORS},
+  }),
+  getWidget: createRoute({
+    ...operation('getWidget'), tags: ['dashboards'], security: PRIVATE, summary: 'A tile: its settings and default config',
+    request: {query: WidgetQuery},
+    responses: {200: json(Widget, 'The tile'), ...WRITE_ERRORS},
+  }),
+  getDashboard: createRoute({
+    ...operation('getDashboard'), tags: ['dashboards'], security: PRIVATE, summary: 'A dashboard',
+    request: {params: dashboardId},
+    responses: {200: json(Dashboard, 'The dashboard'), ...ERRORS},
+  }),
+  updateDashboard: createRoute({
+    ...operation('updateDashboard'), tags: ['dashboards'], security: PRIVATE, summary: 'Change a dashboard',
+    request: {params: dashboardId, body: body(DashboardBody)},
+    responses: {200: json(Dashboard, 'The full dashboard'), ...WRITE_ERRORS},
+  }),
+  deleteDashboard: createRoute({
+    ...operation('deleteDashboard'), tags: ['dashboards'], security: PRIVATE, summary: 'Delete a dashboard',
+    request: {params: dashboardId},
+    responses: {204: noContent, ...ERRORS},
+  }),
+}
+
+// ---------------------------------------------------------------------------------------- apps
+const appId = idParam('App id (UUID)')
+const actionParams = params('id', 'name')
+export const appRoutes = {
+  listApps: createRoute({
+    ...operation('listApps'), tags: ['apps'], security: PRIVATE, summary: 'Apps of the account',
+    request: {query: AppListQuery},
+    responses: {200: json(z.array(App), 'Apps'), ...ERRORS},
+  }),
+  createApp: createRoute({
+    ...operation('createApp'), tags: ['apps'], security: PRIVATE, summary: 'Create an app (compiled now; header `X-Svc-Build`)',
+    request: {body: body(AppBody)},
+    responses: {201: json(App, 'Created'), ...WRITE_ERRORS},
+  }),
+  getApp: createRoute({
+    ...operation('getApp'), tags: ['apps'], security: PRIVATE, summary: 'An app',
+    request: {params: appId},
+    responses: {200: json(App, 'The app'), ...ERRORS},
+  }),
+  updateApp: createRoute({
+    ...operation('updateApp'), tags: ['apps'], security: PRIVATE, summary: 'Change an app (recompiled when the source changes)',
+    request: {params: appId, body: body(AppBody)},
+    responses: {200: json(App, 'The full app'), ...WRITE_ERRORS},
+  }),
+  replaceInApp: createRoute({
+    ...operation('replaceInApp'), tags: ['apps'], security: PRIVATE, summary: 'Replace a string in source_code, prompt or fields',
+    request: {params: appId, body: body(ReplaceBody)},
+    responses: {200: json(App, 'The full app'), ...WRITE_ERRORS},
+  }),
+  deleteApp: createRoute({
+    ...operation('deleteApp'), tags: ['apps'], security: PRIVATE, summary: 'Delete an app',
+    request: {params: appId},
+    responses: {204: noContent, ...ERRORS},
+  }),
+  runAppAction: createRoute({
+    ...operation('runAppAction'), tags: ['apps'], security: PUBLIC,
+    summary: 'Run an app action (its flow, with the body as input); public actions need no login',
+    request: {params: actionParams, body: body(JsonObject)},
+    responses: {200: json(ActionReply, 'The run (finished, error or still pending)'), ...WRITE_ERRORS},
+  }),
+  getAppActionStatus: createRoute({
+    ...operation('getAppActionStatus'), tags: ['apps'], security: PUBLIC, summary: 'Poll a pending action run',
+    request: {params: actionParams, query: z.object({flow_process_id: z.string()})},
+    responses: {200: json(ActionReply, 'The run'), ...ERRORS},
+  }),
+}
+
+// ---------------------------------------------------------------------------------- app pages
+export const pageRoutes = {
+  appPage: createRoute({
+    ...operation('appPage'), tags: ['pages'], security: PUBLIC,
+    summary: 'The page of an app (by url_code or id); a private app needs a signed-in member of its account',
+    request: {params: params('url_code')},
+    responses: {200: html('The app page'), 302: redirect('Not signed in: to the login page'), 404: html('No app here')},
+  }),
+  appAsset: createRoute({
+    ...operation('appAsset'), tags: ['pages'], security: PUBLIC, summary: 'Compiled script or style of an app (`app.<hash>.js|css`)',
+    request: {params: params('url_code', 'asset')},
+    responses: {
+      200: {description: 'The asset', content: {'text/javascript': {schema: z.string()}, 'text/css': {schema: z.string()}}},
+      404: json(ErrorBody, 'Unknown asset'),
+    },
+  }),
+  appLibrary: createRoute({
+    ...operation('appLibrary'), tags: ['pages'], security: PUBLIC, summary: 'A library the server serves to app pages (offline)',
+    request: {params: params('name')},
+    responses: {200: {description: 'The file', content: {'text/javascript': {schema: z.string()}}}, 404: json(ErrorBody, 'Unknown library')},
+  }),
+  loginPage: createRoute({
+    ...operation('loginPage'), tags: ['pages'], security: PUBLIC, summary: 'The login page (takes a token)',
+    request: {query: z.object({next: z.string().optional()})},
+    responses: {200: html('The form')},
+  }),
+  login: createRoute({
+    ...operation('login'), tags: ['pages'], security: PUBLIC, summary: 'Sign in with a token: sets the session cookie',
+    request: {body: {content: {'application/x-www-form-urlencoded': {schema: {type: 'object', properties: {token: {type: 'string'}, next: {type: 'string'}}}}}}},
+    responses: {303: redirect('Signed in: to `next`'), 401: html('Invalid token'), 403: json(ErrorBody, 'Cross-origin form')},
+  }),
+  logout: createRoute({
+    ...operation('logout'), tags: ['pages'], security: PUBLIC, summary: 'Sign out (ends the session)',
+    responses: {303: redirect('To the login page'), 403: json(ErrorBody, 'Cross-origin request')},
+  }),
+  consolePage: createRoute({
+    ...operation('consolePage'), tags: ['pages'], security: PUBLIC, summary: 'The web console',
+    responses: {200: html('The console'), 303: redirect('Not signed in: to the login page'), 404: json(ErrorBody, 'Console not built')},
+  }),
+  consoleAsset: createRoute({
+    ...operation('consoleAsset'), tags: ['pages'], security: PUBLIC, summary: 'A file of the web console',
+    request: {params: params('file')},
+    responses: {
+      200: {description: 'The file', content: {'text/javascript': {schema: z.string()}, 'text/css': {schema: z.string()}}},
+      404: json(ErrorBody, 'Unknown file'),
+    },
+  }),
+}
+
+// ----------------------------------------------------------------------------------------- dbs
+const dbId = idParam('Database id or code')
+const publicParams = z.object({
+  db_code: z.string().openapi({param: {name: 'db_code', in: 'path'}}),
+  method_name: z.enum(['list', 'get', 'create', 'update', 'delete', 'search']).openapi({param: {name: 'method_name', in: 'path'}}),
+})
+const publicResponses = {
+  200: json(z.union([z.array(PublicRecord), PublicRecord, PublicDeleted]), 'list/search: records; get/update: a record; delete: `{id, deleted}`'),
+  201: json(PublicRecord, 'create: the record'),
+  ...ERRORS,
+  422: json(z.union([PublicFieldErrors, FieldErrors]), 'A required field is missing (`{error, fields}`) or a value is invalid (field map)'),
+}
+export const dbRoutes = {
+  listDbs: createRoute({
+    ...operation('listDbs'), tags: ['dbs'], security: PRIVATE, summary: 'Databases of the account',
+    responses: {200: json(z.array(Db), 'Databases (records_count -1: not counted)'), ...ERRORS},
+  }),
+  createDb: createRoute({
+    ...operation('createDb'), tags: ['dbs'], security: PRIVATE, summary: 'Create a database',
+    request: {body: body(DbBody)},
+    responses: {201: json(Db, 'Created'), ...WRITE_ERRORS},
+  }),
+  getDb: createRoute({
+    ...operation('getDb'), tags: ['dbs'], security: PRIVATE, summary: 'A database (with its record count)',
+    request: {params: dbId},
+    responses: {200: json(Db, 'The database'), ...ERRORS},
+  }),
+  updateDb: createRoute({
+    ...operation('updateDb'), tags: ['dbs'], security: PRIVATE, summary: 'Change a database (a schema change re-indexes records)',
+    request: {params: dbId, body: body(DbBody)},
+    responses: {200: json(Db, 'The full database'), ...WRITE_ERRORS},
+  }),
+  deleteDb: createRoute({
+    ...operation('deleteDb'), tags: ['dbs'], security: PRIVATE, summary: 'Delete a database and its records',
+    request: {params: dbId},
+    responses: {204: noContent, ...ERRORS},
+  }),
+  replaceInDb: createRoute({
+    ...operation('replaceInDb'), tags: ['dbs'], security: PRIVATE, summary: 'Replace a string in schema, public_methods or fields',
+    request: {params: dbId, body: body(ReplaceBody)},
+    responses: {200: json(Db, 'The full database'), ...WRITE_ERRORS},
+  }),
+  getDbUsage: createRoute({
+    ...operation('getDbUsage'), tags: ['dbs'], security: PRIVATE, summary: 'Record counts per table and field',
+    request: {params: dbId},
+    responses: {200: json(DbUsage, 'Usage'), ...ERRORS},
+  }),
+  listRecords: createRoute({
+    ...operation('listRecords'), tags: ['records'], security: PRIVATE, summary: 'Records, newest first',
+    request: {params: dbParam, query: RecordsQuery},
+    responses: {200: json(z.array(Record_), 'Records'), ...WRITE_ERRORS},
+  }),
+  createRecord: createRoute({
+    ...operation('createRecord'), tags: ['records'], security: PRIVATE, summary: 'Create a record (checked against the db schema)',
+    request: {params: dbParam, body: body(RecordBody)},
+    responses: {201: json(Record_, 'Created'), ...WRITE_ERRORS},
+  }),
+  importRecords: createRoute({
+    ...operation('importRecords'), tags: ['records'], security: PRIVATE, summary: 'Insert up to 1000 records, all or nothing',
+    request: {params: dbParam, body: body(ImportBody)},
+    responses: {201: json(ImportResult, 'How many were inserted'), ...WRITE_ERRORS},
+  }),
+  getRecord: createRoute({
+    ...operation('getRecord'), tags: ['records'], security: PRIVATE, summary: 'A record',
+    request: {params: recordParams},
+    responses: {200: json(Record_, 'The record'), ...ERRORS},
+  }),
+  updateRecord: createRoute({
+    ...operation('updateRecord'), tags: ['records'], security: PRIVATE, summary: 'Change a record (data merged over the stored one)',
+    request: {params: recordParams, body: body(RecordBody)},
+    responses: {200: json(Record_, 'The full record'), ...WRITE_ERRORS},
+  }),
+  deleteRecord: createRoute({
+    ...operation('deleteRecord'), tags: ['records'], security: PRIVATE, summary: 'Delete a record',
+    request: {params: recordParams},
+    responses: {204: noContent, ...ERRORS},
+  }),
+  searchRecords: createRoute({
+    ...operation('searchRecords'), tags: ['records'], security: PRIVATE, summary: 'Search, filter and sort records (flat shape)',
+    request: {params: dbParam, query: SearchQuery},
+    responses: {200: json(z.array(FlatRecord), 'Matching records'), ...WRITE_ERRORS},
+  }),
+  callPublicMethodGet: createRoute({
+    ...operation('callPublicMethodGet'), tags: ['public methods'], security: PUBLIC,
+    summary: 'Call a public method of a database (no login): parameters in the query string',
+    request: {params: publicParams, query: PublicCallParams},
+    responses: publicResponses,
+  }),
+  callPublicMethodPost: createRoute({
+    ...operation('callPublicMethodPost'), tags: ['public methods'], security: PUBLIC,
+    summary: 'Call a public method of a database (no login): parameters in the query string and the JSON body',
+    request: {params: publicParams, query: PublicCallParams, body: body(PublicCallParams)},
+    responses: publicResponses,
+  }),
+}
+
+// ---------------------------------------------------------------------------------------- flows
+const resourceId = idParam('Resource id')
+const cronId = idParam('Cron id')
+const connectorParams = params('code', 'method')
+const connectorResponses = {
+  200: {description: 'The upstream answer (JSON, or text)', content: {'application/json': {schema: z.unknown()}, 'text/plain': {schema: z.string()}}},
+  ...WRITE_ERRORS,
+  502: json(ErrorBody, 'The upstream API failed'),
+  504: json(ErrorBody, 'The upstream API timed out'),
+}
+export const flowRoutes = {
+  listResources: createRoute({
+    ...operation('listResources'), tags: ['flows'], security: PRIVATE, summary: 'Connectors and flows',
+    request: {query: ResourceQuery},
+    responses: {200: json(z.array(Resource), 'Resources'), ...ERRORS},
+  }),
+  createResource: createRoute({
+    ...operation('createResource'), tags: ['flows'], security: PRIVATE, summary: 'Create a connector or a flow',
+    request: {body: body(ResourceBody)},
+    responses: {201: json(Resource, 'Created'), ...WRITE_ERRORS},
+  }),
+  getResource: createRoute({
+    ...operation('getResource'), tags: ['flows'], security: PRIVATE, summary: 'A connector or flow',
+    request: {params: resourceId},
+    responses: {200: json(Resource, 'The resource'), ...ERRORS},
+  }),
+  updateResource: createRoute({
+    ...operation('updateResource'), tags: ['flows'], security: PRIVATE, summary: 'Change a connector or flow',
+    request: {params: resourceId, body: body(ResourceBody)},
+    responses: {200: json(Resource, 'The full resource'), ...WRITE_ERRORS},
+  }),
+  deleteResource: createRoute({
+    ...operation('deleteResource'), tags: ['flows'], security: PRIVATE, summary: 'Delete a connector or flow',
+    request: {params: resourceId},
+    responses: {204: noContent, ...ERRORS},
+  }),
+  runFlow: createRoute({
+    ...operation('runFlow'), tags: ['flows'], security: PRIVATE, summary: 'Run a flow by hand',
+    request: {params: resourceId, body: body(RunBody)},
+    responses: {201: json(FlowProcess, 'The run'), ...WRITE_ERRORS},
+  }),
+  callConnectorGet: createRoute({
+    ...operation('callConnectorGet'), tags: ['flows'], security: PUBLIC,
+    summary: 'Call a connector method (public methods need no login); params from the query string',
+    request: {params: connectorParams, query: z.looseObject({})},
+    responses: connectorResponses,
+  }),
+  callConnectorPost: createRoute({
+    ...operation('callConnectorPost'), tags: ['flows'], security: PUBLIC,
+    summary: 'Call a connector method (public methods need no login); params from the query string and JSON body',
+    request: {params: connectorParams, query: z.looseObject({}), body: body(JsonObject)},
+    responses: connectorResponses,
+  }),
+  listCrons: createRoute({
+    ...operation('listCrons'), tags: ['crons'], security: PRIVATE, summary: 'Crons of the account',
+    responses: {200: json(z.array(Cron), 'Crons'), ...ERRORS},
+  }),
+  createCron: createRoute({
+    ...operation('createCron'), tags: ['crons'], security: PRIVATE, summary: 'Create a cron',
+    request: {body: body(CronBody)},
+    responses: {201: json(Cron, 'Created'), ...WRITE_ERRORS},
+  }),
+  getCron: createRoute({
+    ...operation('getCron'), tags: ['crons'], security: PRIVATE, summary: 'A cron',
+    request: {params: cronId},
+    responses: {200: json(Cron, 'The cron'), ...ERRORS},
+  }),
+  updateCron: createRoute({
+    ...operation('updateCron'), tags: ['crons'], security: PRIVATE, summary: 'Change a cron',
+    request: {params: cronId, body: body(CronBody)},
+    responses: {200: json(Cron, 'The full cron'), ...WRITE_ERRORS},
+  }),
+  deleteCron: createRoute({
+    ...operation('deleteCron'), tags: ['crons'], security: PRIVATE, summary: 'Delete a cron',
+    request: {params: cronId},
+    responses: {204: noContent, ...ERRORS},
+  }),
+  runCron: createRoute({
+    ...operation('runCron'), tags: ['crons'], security: PRIVATE, summary: 'Run a cron now',
+    request: {params: cronId},
+    responses: {201: json(FlowProcess, 'The run'), ...WRITE_ERRORS},
+  }),
+  listFlowProcesses: createRoute({
+    ...operation('listFlowProcesses'), tags: ['flows'], security: PRIVATE, summary: 'Flow runs, newest first',
+    request: {query: ProcessQuery},
+    responses: {200: json(z.array(FlowProcess), 'Runs'), ...ERRORS},
+  }),
+  getFlowProcess: createRoute({
+    ...operation('getFlowProcess'), tags: ['flows'], security: PRIVATE, summary: 'A flow run',
+    request: {params: idParam('Run id (UUID)')},
+    responses: {200: json(FlowProcess, 'The run'), ...ERRORS},
+  }),
+}
+
+// ------------------------------------------------------------------------------------ contract
+export const contractRoutes = {
+  getOpenApiDocument: createRoute({
+    ...operation('getOpenApiDocument'), tags: ['contract'], security: PUBLIC, summary: 'This document (OpenAPI 3.1)',
+    responses: {200: json(JsonObject, 'The OpenAPI document')},
+  }),
+  apiReference: createRoute({
+    ...operation('apiReference'), tags: ['contract'], security: PUBLIC, summary: 'Interactive API reference (works offline)',
+    responses: {200: html('Swagger UI')},
+  }),
+  apiReferenceAsset: createRoute({
+    ...operation('apiReferenceAsset'), tags: ['contract'], security: PUBLIC, summary: 'A file of the API reference (from swagger-ui-dist)',
+    request: {params: params('file')},
+    responses: {
+      200: {description: 'The file', content: {'text/javascript': {schema: z.string()}, 'text/css': {schema: z.string()}, 'image/png': {schema: z.string()}}},
+      404: json(ErrorBody, 'Unknown file'),
+    },
+  }),
+}
+
+/** Every route of the API, by operation id. */
+export const ROUTES = {
+  ...meRoutes, ...promptRoutes, ...dashboardRoutes, ...appRoutes, ...pageRoutes, ...dbRoutes, ...flowRoutes, ...contractRoutes,
+}
+export type Routes = typeof ROUTES

@@ -1,0 +1,179 @@
+/**
+ * The app origins (hosts.ts). A request whose host names an app is answered here and never reaches
+ * the console or the private API: the app's page and assets, the engine libraries, its account's
+ * public db methods and public connector methods, the app's own actions, and the sign-in handover.
+ * Everything else is 404. The console session and bearer tokens are never looked at; the only
+ * credential is an app-scoped cookie (`svc_app_session`, token kind `app:<id>`) that names this
+ * app, minted from a one-use handover token the main origin's `/a/:key` gives a member.
+ */
+import type {Context, MiddlewareHandler} from 'hono'
+import {getCookie, setCookie} from 'hono/cookie'
+import {contextUser, escapeHtml, renderShell, type SvcAppContext} from '../../core/apps/shell.js'
+import type {AppEngine, CssEngine} from '../../core/apps/validate.js'
+import type {AppRecord} from '../../store/apps/types.js'
+import {isHttps} from '../client-ip.js'
+import type {AppEnv, Deps} from '../env.js'
+import {appCsp} from '../middleware/security-headers.js'
+import {appLabelOf, appOfLabel, mainOrigin} from './hosts.js'
+
+export const APP_SESSION_COOKIE = 'svc_app_session'
+/** An app origin's sign-in lasts 12 hours; the console sign-in hands over a new one on the next visit. */
+export const APP_SESSION_TTL = 12 * 3600
+/** A handover token is good for one use within two minutes. */
+export const HANDOVER_TTL = 120
+
+const IMMUTABLE = 'max-age=31536000, immutable'
+const ASSET_RE = /^\/app\.([0-9a-f]{16})\.(js|css)$/
+
+/** Only a local path of this origin may be a redirect target (no `//host`, no scheme, no tab or backslash tricks). */
+export function safeNext(next: string | undefined, fallback = '/'): string {
+  if (!next || next.length > 2000 || !next.startsWith('/')) return fallback
+  if (/[\x00-\x20\\]/.test(next) || next.startsWith('//')) return fallback
+  try {
+    const base = 'http://svc.invalid'
+    const url = new URL(next, base)
+    return url.origin === base ? url.pathname + url.search + url.hash : fallback
+  } catch {
+    return fallback
+  }
+}
+
+/**
+ * Whether a browser request may carry this origin's cookies: same-origin requests, requests typed
+ * by the user (`none`) and top-level or frame navigations. A request another site's page makes
+ * (another app on a sibling host, say) is answered as if it had no cookies at all.
+ */
+export function cookiesAllowed(c: Context<AppEnv>): boolean {
+  const site = c.req.header('sec-fetch-site')
+  if (!site || site === 'same-origin' || site === 'none') return true
+  return c.req.header('sec-fetch-mode') === 'navigate' && (c.req.method === 'GET' || c.req.method === 'HEAD')
+}
+
+const page = (title: string, body: string) =>
+  `<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title></head><body>${body}</body></html>\n`
+
+/** Routes of the main API that also answer on an app origin (the rest is 404 there). */
+function allowedThrough(c: Context<AppEnv>, app: AppRecord): 'db' | 'action' | 'connector' | 'lib' | null {
+  const path = new URL(c.req.url).pathname
+  const method = c.req.method
+  const read = method === 'GET' || method === 'HEAD'
+  if ((read || method === 'POST') && /^\/svc\/db\/[^/]+\/[^/]+$/.test(path)) return 'db'
+  if ((read || method === 'POST') && /^\/svc\/connector\/[^/]+\/[^/]+$/.test(path)) return 'connector'
+  if (read && /^\/_svc\/lib\/[^/]+$/.test(path)) return 'lib'
+  const action = /^\/svc\/apps\/([^/]+)\/action\/[^/]+(\/status)?$/.exec(path)
+  if (action && action[1]!.toLowerCase() === app.id && (action[2] ? read : method === 'POST')) return 'action'
+  return null
+}
+
+/**
+ * Runs before `identify`: on the main origin it does nothing; on an app origin it answers the app's
+ * own routes, lets the allowed API routes through with the app-scoped user (or none), and 404s the rest.
+ */
+export function appOrigin(deps: Deps): MiddlewareHandler<AppEnv> {
+  const accounts = deps.store.accounts
+  return async (c, next) => {
+    const label = appLabelOf(c, deps)
+    if (label === null) return next()
+    const app = await appOfLabel(deps.store.apps, label)
+    if (!app || !app.active) return c.json({error: 'not found'}, 404)
+    c.set('hostedApp', app)
+    c.set('user', null)
+    c.set('token', null)
+    c.set('authVia', null)
+    c.set('authFailed', false)
+    if (!cookiesAllowed(c)) {
+      const headers = new Headers(c.req.raw.headers)
+      headers.delete('cookie')
+      c.req.raw = new Request(c.req.raw, {headers})
+    }
+    const raw = getCookie(c, APP_SESSION_COOKIE)
+    const user = raw ? await accounts.authenticate(raw, `app:${app.id}`) : null
+    if (user && user.accountId === app.account_id) {
+      c.set('user', user)
+      c.set('authVia', 'app')
+    }
+    const path = new URL(c.req.url).pathname
+    const method = c.req.method
+    if (method === 'GET' || method === 'HEAD') {
+      if (path === '/') return appPage(c, deps, app)
+      const asset = ASSET_RE.exec(path)
+      if (asset) return appAsset(c, app, asset[1]!, asset[2] as 'js' | 'css')
+      if (path === '/_svc/signin') return signIn(c, deps, app)
+      if (path === '/_svc/check') return check(c, deps, app)
+    }
+    const through = allowedThrough(c, app)
+    if (!through) return c.json({error: 'not found'}, 404)
+    // The app-scoped sign-in counts for the app's own actions and db methods only.
+    if (through === 'connector' || through === 'lib') c.set('user', null)
+    return next()
+  }
+}
+
+async function appPage(c: Context<AppEnv>, deps: Deps, app: AppRecord) {
+  const user = c.get('user')
+  if (!app.public && !user) {
+    const search = new URL(c.req.url).search
+    return c.redirect(`${mainOrigin(c, deps)}/a/${app.id}${search}`, 302)
+  }
+  const ctxUser = user ? contextUser(await deps.store.accounts.getUser(user.accountId, user.id)) : null
+  const context: SvcAppContext = {user: ctxUser, app: {id: app.id, name: app.name, url_code: app.url_code, db_code: app.db_code}}
+  const {libUrl} = await import('../../compile/libs.js')
+  const engine = app.app_engine as AppEngine
+  const hash = app.build_hash.slice(0, 16)
+  const html = renderShell({
+    engine,
+    cssEngine: app.css_engine as CssEngine,
+    title: app.name,
+    context,
+    html: engine === 'html' ? app.app_code : undefined,
+    scriptUrl: engine !== 'html' && app.app_code ? `/app.${hash}.js` : undefined,
+    cssUrl: app.css_code ? `/app.${hash}.css` : undefined,
+    tailwindBrowserUrl: libUrl('tailwind-browser.js'),
+  })
+  c.header('Cache-Control', app.public ? 'no-cache' : 'private, no-cache')
+  c.header('Content-Security-Policy', appCsp(frameAncestors(c, deps)))
+  return c.html(html)
+}
+
+/** The main origin may frame app pages (dashboard tiles); nobody else. */
+function frameAncestors(c: Context<AppEnv>, deps: Deps): string {
+  if (deps.publicUrl || deps.appsUrl) return `'self' ${mainOrigin(c, deps)}`
+  return "'self' http://localhost:* https://localhost:* http://127.0.0.1:* https://127.0.0.1:*"
+}
+
+function appAsset(c: Context<AppEnv>, app: AppRecord, hash: string, ext: 'js' | 'css') {
+  if (!app.public && !c.get('user')) return c.json({error: 'not found'}, 404)
+  const body = ext === 'css' ? app.css_code : app.app_code
+  if (hash !== app.build_hash.slice(0, 16) || !body || app.app_engine === 'html') return c.json({error: 'not found'}, 404)
+  c.header('Cache-Control', `${app.public ? 'public' : 'private'}, ${IMMUTABLE}`)
+  c.header('Content-Type', ext === 'css' ? 'text/css; charset=utf-8' : 'text/javascript; charset=utf-8')
+  return c.body(body)
+}
+
+/** `/_svc/signin?token=&next=`: trades a handover token of this app for the app-scoped cookie. */
+async function signIn(c: Context<AppEnv>, deps: Deps, app: AppRecord) {
+  const accounts = deps.store.accounts
+  const raw = c.req.query('token') ?? ''
+  const next = safeNext(c.req.query('next'))
+  const user = raw && raw.length <= 512 ? await accounts.authenticate(raw, `handover:${app.id}`) : null
+  if (!user || user.accountId !== app.account_id) return c.redirect(next, 303)
+  await accounts.revokeToken(raw)
+  const session = await accounts.createToken(user.id, `app:${app.id}`, APP_SESSION_TTL)
+  const https = isHttps(c, deps)
+  // https: SameSite=None so a dashboard tile (a frame in the console) keeps it; cross-site requests
+  // never get to use it anyway (cookiesAllowed).
+  setCookie(c, APP_SESSION_COOKIE, session, {httpOnly: true, path: '/', maxAge: APP_SESSION_TTL, secure: https, sameSite: https ? 'None' : 'Lax'})
+  c.header('Referrer-Policy', 'no-referrer')
+  c.header('Cache-Control', 'no-store')
+  return c.redirect(`/_svc/check?next=${encodeURIComponent(next)}`, 303)
+}
+
+/** After a sign-in: on to the app when the browser kept the cookie, else a page (never a redirect loop). */
+function check(c: Context<AppEnv>, deps: Deps, app: AppRecord) {
+  const next = safeNext(c.req.query('next'))
+  c.header('Cache-Control', 'no-store')
+  if (c.get('user')) return c.redirect(next, 303)
+  const link = `${mainOrigin(c, deps)}/a/${app.id}`
+  return c.html(page('Sign-in not kept', `<h1>${escapeHtml(app.name)}</h1><p>Your browser did not keep this app's sign-in ` +
+    `(it may refuse cookies in a frame). <a href="${escapeHtml(link)}" target="_blank" rel="noopener">Open the app in its own tab</a>.</p>`), 403)
+}

@@ -1,0 +1,284 @@
+import {randomUUID} from 'node:crypto'
+import {validation} from '../../core/errors.js'
+import type {CronJob, CronWrite} from '../../core/flows/crons.js'
+import type {FlowProcess, ProcessFilter} from '../../core/flows/processes.js'
+import {CONNECTOR_KIND, type Resource, type ResourceKind, type ResourceWrite} from '../../core/flows/resources.js'
+import type {DueCron, FlowsRepo, NewProcess, ProcessResult, ResourceFilter} from '../flows/types.js'
+import {isUniqueViolation, likeEscape, type PgDb, type Q} from './connection.js'
+
+interface ResourceRow {
+  id: number; account_id: number; kind: string; code: string; name: string; url: string | null
+  has_secret: boolean; fields: string; created_by_id: number | null; created_at: string; updated_at: string
+}
+interface ProcessRow {
+  seq: number; id: string; account_id: number; flow_id: number | null; flow_code: string; status: string
+  trigger_kind: string; cron_id: number | null; app_id: string | null; action: string | null; user_id: number | null
+  input: string; output: string | null; error: string | null; steps: number; runner: string | null
+  started_at: string; finished_at: string | null; duration_ms: number | null; created_at: string
+}
+interface CronRow {
+  id: number; account_id: number; kind: string; target_code: string; schedule: string; timezone: string | null
+  active: number; next_run_at: string | null; last_run_at: string | null; last_flow_process_id: string | null
+  created_by_id: number | null; created_at: string; updated_at: string
+}
+
+const now = () => new Date().toISOString()
+// The secret column is never selected by a listing: it is read only by resourceSecret().
+const RESOURCE_COLUMNS = 'id, account_id, kind, code, name, url, secret_token IS NOT NULL AS has_secret, fields, created_by_id, created_at, updated_at'
+
+function toResource(row: ResourceRow): Resource {
+  return {
+    id: row.id, kind: row.kind as ResourceKind, code: row.code, name: row.name, url: row.url,
+    has_secret_token: !!row.has_secret, fields: JSON.parse(row.fields), created_by_id: row.created_by_id,
+    created_at: row.created_at, updated_at: row.updated_at,
+  }
+}
+
+function toProcess(row: ProcessRow): FlowProcess {
+  return {
+    id: row.id, flow_id: row.flow_id, flow_code: row.flow_code, status: row.status as FlowProcess['status'],
+    trigger: row.trigger_kind as FlowProcess['trigger'], cron_id: row.cron_id, app_id: row.app_id, action: row.action,
+    user_id: row.user_id, input: JSON.parse(row.input), output: row.output === null ? null : JSON.parse(row.output),
+    error: row.error, steps: row.steps, started_at: row.started_at, finished_at: row.finished_at,
+    duration_ms: row.duration_ms, created_at: row.created_at,
+  }
+}
+
+function toCron(row: CronRow): CronJob {
+  return {
+    id: row.id, kind: 'flow', target_code: row.target_code, schedule: row.schedule, timezone: row.timezone,
+    active: !!row.active, next_run_at: row.next_run_at, last_run_at: row.last_run_at,
+    last_flow_process_id: row.last_flow_process_id, created_by_id: row.created_by_id,
+    created_at: row.created_at, updated_at: row.updated_at,
+  }
+}
+
+const codeTaken = () => validation({code: ['has already been taken']})
+/** Ids past the SQL integer range name no row. */
+const isRowId = (id: number) => Number.isSafeInteger(id) && id >= 0
+
+export class PgFlowsRepo implements FlowsRepo {
+  constructor(private readonly db: PgDb) {}
+
+  // ---- resources -------------------------------------------------------------------------
+
+  async listResources(accountId: number, filter: ResourceFilter): Promise<Resource[]> {
+    const where = ['account_id = ?']
+    const values: unknown[] = [accountId]
+    if (filter.kind) where.push('kind = ?'), values.push(filter.kind)
+    if (filter.code) where.push('code = ?'), values.push(filter.code)
+    if (filter.q) {
+      // SQLite's LIKE: ASCII letters match either case.
+      where.push("(svc_fold(name) LIKE svc_fold(?) ESCAPE '\\' OR svc_fold(code) LIKE svc_fold(?) ESCAPE '\\')")
+      const like = `%${likeEscape(filter.q)}%`
+      values.push(like, like)
+    }
+    return (await this.db.all<ResourceRow>(`SELECT ${RESOURCE_COLUMNS} FROM resources WHERE ${where.join(' AND ')} ORDER BY id`, values)).map(toResource)
+  }
+
+  async getResource(accountId: number, id: number): Promise<Resource | null> {
+    if (!isRowId(id)) return null
+    const row = await this.db.get<ResourceRow>(`SELECT ${RESOURCE_COLUMNS} FROM resources WHERE account_id = ? AND id = ?`, [accountId, id])
+    return row ? toResource(row) : null
+  }
+
+  async findResource(accountId: number, kind: ResourceKind, code: string): Promise<Resource | null> {
+    const row = await this.db.get<ResourceRow>(`SELECT ${RESOURCE_COLUMNS} FROM resources WHERE account_id = ? AND kind = ? AND code = ?`,
+      [accountId, kind, code])
+    return row ? toResource(row) : null
+  }
+
+  async findConnector(code: string): Promise<{accountId: number; resource: Resource} | null> {
+    const row = await this.db.get<ResourceRow>(`SELECT ${RESOURCE_COLUMNS} FROM resources WHERE kind = ? AND code = ?`, [CONNECTOR_KIND, code])
+    return row ? {accountId: row.account_id, resource: toResource(row)} : null
+  }
+
+  async resourceSecret(accountId: number, id: number): Promise<string | null> {
+    if (!isRowId(id)) return null
+    const row = await this.db.get<{secret_token: string | null}>('SELECT secret_token FROM resources WHERE account_id = ? AND id = ?', [accountId, id])
+    return row?.secret_token ?? null
+  }
+
+  private async assertCodeFree(q: Q, accountId: number, write: ResourceWrite, exceptId: number | null): Promise<void> {
+    const clash = write.kind === CONNECTOR_KIND
+      ? await q.get('SELECT id FROM resources WHERE kind = ? AND code = ? AND id IS DISTINCT FROM ?', [write.kind, write.code, exceptId])
+      : await q.get('SELECT id FROM resources WHERE account_id = ? AND kind = ? AND code = ? AND id IS DISTINCT FROM ?',
+        [accountId, write.kind, write.code, exceptId])
+    if (clash) throw codeTaken()
+  }
+
+  /** The check gives the usual 422; the unique indexes decide a race between instances. */
+  private async write<T>(fn: (q: Q) => Promise<T>): Promise<T> {
+    try {
+      return await this.db.tx(fn)
+    } catch (e) {
+      if (isUniqueViolation(e)) throw codeTaken()
+      throw e
+    }
+  }
+
+  async createResource(accountId: number, userId: number | null, write: ResourceWrite): Promise<Resource> {
+    const id = await this.write(async (q) => {
+      await this.assertCodeFree(q, accountId, write, null)
+      const at = now()
+      return (await q.get<{id: number}>(
+        `INSERT INTO resources (account_id, kind, code, name, url, secret_token, fields, created_by_id, created_at, updated_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+        [accountId, write.kind, write.code, write.name, write.url, write.secret_token ?? null, JSON.stringify(write.fields), userId, at, at],
+      ))!.id
+    })
+    return (await this.getResource(accountId, id))!
+  }
+
+  async updateResource(accountId: number, id: number, write: ResourceWrite): Promise<Resource | null> {
+    if (!isRowId(id)) return null
+    const changed = await this.write(async (q) => {
+      if (!(await q.get('SELECT 1 FROM resources WHERE account_id = ? AND id = ? FOR UPDATE', [accountId, id]))) return false
+      await this.assertCodeFree(q, accountId, write, id)
+      await q.run('UPDATE resources SET code = ?, name = ?, url = ?, fields = ?, updated_at = ? WHERE account_id = ? AND id = ?',
+        [write.code, write.name, write.url, JSON.stringify(write.fields), now(), accountId, id])
+      if (write.secret_token !== undefined) {
+        await q.run('UPDATE resources SET secret_token = ? WHERE account_id = ? AND id = ?', [write.secret_token, accountId, id])
+      }
+      return true
+    })
+    return changed ? this.getResource(accountId, id) : null
+  }
+
+  async deleteResource(accountId: number, id: number): Promise<boolean> {
+    if (!isRowId(id)) return false
+    return (await this.db.run('DELETE FROM resources WHERE account_id = ? AND id = ?', [accountId, id])) > 0
+  }
+
+  // ---- flow processes --------------------------------------------------------------------
+
+  async createProcess(input: NewProcess): Promise<FlowProcess> {
+    const id = input.id ?? randomUUID()
+    const at = now()
+    await this.db.run(
+      `INSERT INTO flow_processes (id, account_id, flow_id, flow_code, status, trigger_kind, cron_id, app_id, action, user_id,
+         input, runner, started_at, created_at)
+       VALUES (?, ?, ?, ?, 'pending', ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      [id, input.accountId, input.flowId, input.flowCode, input.trigger, input.cronId ?? null, input.appId ?? null,
+        input.action ?? null, input.userId ?? null, JSON.stringify(input.input), input.runner, at, at],
+    )
+    return (await this.getProcess(input.accountId, id))!
+  }
+
+  async finishProcess(accountId: number, id: string, result: ProcessResult): Promise<FlowProcess | null> {
+    const end = new Date()
+    // One statement: only a pending run finishes, once, whichever instance asks.
+    await this.db.run(
+      `UPDATE flow_processes SET status = ?, output = ?, error = ?, steps = ?, finished_at = ?,
+         duration_ms = greatest(0, (extract(epoch FROM (?::timestamptz - started_at::timestamptz)) * 1000)::bigint)
+       WHERE account_id = ? AND id = ? AND status = 'pending'`,
+      [result.status, result.output === null ? null : JSON.stringify(result.output), result.error, result.steps,
+        end.toISOString(), end.toISOString(), accountId, id],
+    )
+    return this.getProcess(accountId, id)
+  }
+
+  async getProcess(accountId: number, id: string): Promise<FlowProcess | null> {
+    const row = await this.db.get<ProcessRow>('SELECT * FROM flow_processes WHERE account_id = ? AND id = ?', [accountId, id])
+    return row ? toProcess(row) : null
+  }
+
+  async listProcesses(accountId: number, filter: ProcessFilter): Promise<FlowProcess[]> {
+    const where = ['account_id = ?']
+    const values: unknown[] = [accountId]
+    if (filter.status) where.push('status = ?'), values.push(filter.status)
+    if (filter.trigger) where.push('trigger_kind = ?'), values.push(filter.trigger)
+    if (filter.flow_code) where.push('flow_code = ?'), values.push(filter.flow_code)
+    if (filter.cron_id) where.push('cron_id = ?'), values.push(filter.cron_id)
+    if (filter.app_id) where.push('app_id = ?'), values.push(filter.app_id)
+    const rows = await this.db.all<ProcessRow>(`SELECT * FROM flow_processes WHERE ${where.join(' AND ')} ORDER BY seq DESC LIMIT ? OFFSET ?`,
+      [...values, filter.limit, filter.offset])
+    return rows.map(toProcess)
+  }
+
+  async pendingRuns(accountId?: number): Promise<{id: string; account_id: number; runner: string | null}[]> {
+    const sql = "SELECT id, account_id, runner FROM flow_processes WHERE status = 'pending'"
+    return accountId === undefined ? this.db.all(sql) : this.db.all(`${sql} AND account_id = ?`, [accountId])
+  }
+
+  async interruptProcesses(ids: string[], error: string): Promise<number> {
+    if (ids.length === 0) return 0
+    const at = now()
+    return this.db.run(
+      `UPDATE flow_processes SET status = 'error', error = ?, finished_at = ?,
+         duration_ms = (extract(epoch FROM (?::timestamptz - started_at::timestamptz)) * 1000)::bigint
+       WHERE id = ANY(?::text[]) AND status = 'pending'`,
+      [error, at, at, ids],
+    )
+  }
+
+  async pruneProcesses(keep: number): Promise<number> {
+    return this.db.tx(async (q) => {
+      const accounts = await q.all<{account_id: number}>(
+        'SELECT account_id FROM flow_processes GROUP BY account_id HAVING count(*) > ?', [keep])
+      let removed = 0
+      for (const {account_id} of accounts) {
+        const edge = await q.get<{seq: number}>('SELECT seq FROM flow_processes WHERE account_id = ? ORDER BY seq DESC LIMIT 1 OFFSET ?',
+          [account_id, keep - 1])
+        if (!edge) continue
+        removed += await q.run("DELETE FROM flow_processes WHERE account_id = ? AND seq < ? AND status != 'pending'", [account_id, edge.seq])
+      }
+      return removed
+    })
+  }
+
+  // ---- crons -----------------------------------------------------------------------------
+
+  async listCrons(accountId: number): Promise<CronJob[]> {
+    return (await this.db.all<CronRow>('SELECT * FROM crons WHERE account_id = ? ORDER BY id', [accountId])).map(toCron)
+  }
+
+  async getCron(accountId: number, id: number): Promise<CronJob | null> {
+    if (!isRowId(id)) return null
+    const row = await this.db.get<CronRow>('SELECT * FROM crons WHERE account_id = ? AND id = ?', [accountId, id])
+    return row ? toCron(row) : null
+  }
+
+  async createCron(accountId: number, userId: number | null, write: CronWrite, nextRunAt: string | null): Promise<CronJob> {
+    const at = now()
+    const row = await this.db.get<CronRow>(
+      `INSERT INTO crons (account_id, kind, target_code, schedule, timezone, active, next_run_at, created_by_id, created_at, updated_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`,
+      [accountId, write.kind, write.target_code, write.schedule, write.timezone, write.active ? 1 : 0, nextRunAt, userId, at, at],
+    )
+    return toCron(row!)
+  }
+
+  async updateCron(accountId: number, id: number, write: CronWrite, nextRunAt: string | null): Promise<CronJob | null> {
+    if (!isRowId(id)) return null
+    const row = await this.db.get<CronRow>(
+      `UPDATE crons SET target_code = ?, schedule = ?, timezone = ?, active = ?, next_run_at = ?, updated_at = ?
+       WHERE account_id = ? AND id = ? RETURNING *`,
+      [write.target_code, write.schedule, write.timezone, write.active ? 1 : 0, nextRunAt, now(), accountId, id],
+    )
+    return row ? toCron(row) : null
+  }
+
+  async deleteCron(accountId: number, id: number): Promise<boolean> {
+    if (!isRowId(id)) return false
+    return (await this.db.run('DELETE FROM crons WHERE account_id = ? AND id = ?', [accountId, id])) > 0
+  }
+
+  async dueCrons(nowIso: string, limit: number): Promise<DueCron[]> {
+    const rows = await this.db.all<CronRow>(
+      'SELECT * FROM crons WHERE active = 1 AND next_run_at IS NOT NULL AND next_run_at <= ? ORDER BY next_run_at, id LIMIT ?',
+      [nowIso, limit])
+    return rows.map((r) => ({...toCron(r), account_id: r.account_id}))
+  }
+
+  /** Compare-and-set on next_run_at: of N instances that saw the same occurrence due, exactly one claims it. */
+  async claimCron(id: number, expectedNextRunAt: string, nextRunAt: string | null, lastRunAt: string): Promise<boolean> {
+    return (await this.db.run('UPDATE crons SET next_run_at = ?, last_run_at = ? WHERE id = ? AND active = 1 AND next_run_at = ?',
+      [nextRunAt, lastRunAt, id, expectedNextRunAt])) === 1
+  }
+
+  async setCronLastProcess(accountId: number, id: number, processId: string, at: string): Promise<void> {
+    await this.db.run('UPDATE crons SET last_flow_process_id = ?, last_run_at = ? WHERE account_id = ? AND id = ?',
+      [processId, at, accountId, id])
+  }
+}

@@ -1,0 +1,17 @@
+/**
+ * The PostgreSQL migrations: the same ids and names as SQLite's (src/store/sqlite/migrations/), in
+ * PostgreSQL's dialect. Text columns use the "C" collation, so ordering and comparison are by
+ * code point, as in SQLite; ids are bigint identities; booleans stay 0/1 integers and JSON stays
+ * text as the SQLite rows hold them (the repositories read both drivers' rows alike; record data is
+ * `json`, which keeps the client's key order, where jsonb would reorder it).
+ */
+import type {Migration} from '../../migrations/types.js'
+import {migration as accounts} from './001_accounts.js'
+import {migration as cacheEpoch} from './090_cache_epoch.js'
+import {migrations as apps} from './apps.js'
+import {migrations as dashboards} from './dashboards.js'
+import {migrations as dbs} from './dbs.js'
+import {migrations as flows} from './flows.js'
+import {migrations as prompts} from './prompts.js'
+
+export const MIGRATIONS: Migration[] = [accounts, cacheEpoch, ...prompts, ...dashboards, ...apps, ...dbs, ...flows].sort((a, b) => a.id - b.id)

@@ -1,0 +1,310 @@
+import type {DbInput} from '../../core/dbs/db.js'
+import type {QuerySpec} from '../../core/dbs/query.js'
+import type {IndexValues} from '../../core/dbs/records.js'
+import {INDEX_COLUMNS, type IndexColumn} from '../../core/dbs/schema.js'
+import {validation} from '../../core/errors.js'
+import {queuedWrite} from './group-commit.js'
+import {deepFreeze, EpochCache, type Sqlite, writeTx} from './connection.js'
+import {FTS_CANDIDATES, indexAfterUpdates, indexOnBatchBoundary, indexPending, indexWhenIdle} from './fts-indexer.js'
+import type {DbsRepo, DbView, Indexer, RecordView, RecordWrite, TableUsage} from '../dbs/types.js'
+
+interface DbRow {
+  id: number; account_id: number; name: string; code: string | null; app_id: string | null; schema: string | null
+  public_methods: string; fields: string; created_at: string; updated_at: string; records_count: number
+}
+interface RecordRow {id: number; table_name: string | null; data: string; created_at: string; updated_at: string}
+
+const now = () => new Date().toISOString()
+const SORT_COLUMNS = new Set<string>(['id', 'created_at', 'updated_at', ...INDEX_COLUMNS])
+/** Index and sort columns come from this whitelist only; anything else is a programming error. */
+function column(name: string): string {
+  if (!SORT_COLUMNS.has(name)) throw new Error(`not a record column: ${name}`)
+  return `r.${name}`
+}
+
+const DB_SELECT = `SELECT d.*, (SELECT count(*) FROM db_records r WHERE r.db_id = d.id) AS records_count FROM dbs d`
+/** Without the count: what record routes and public methods load on every request. records_count is -1 there. */
+const DB_SELECT_NO_COUNT = `SELECT d.*, -1 AS records_count FROM dbs d`
+
+const byIdOrCode = (select: string) => ({id: `${select} WHERE d.account_id = ? AND d.id = ?`, code: `${select} WHERE d.account_id = ? AND d.code = ?`})
+const DB_BY_ID = byIdOrCode(DB_SELECT)
+const DB_BY_ID_NO_COUNT = byIdOrCode(DB_SELECT_NO_COUNT)
+
+function toDb(row: DbRow): DbView {
+  return {
+    id: row.id, name: row.name, code: row.code, app_id: row.app_id,
+    schema: row.schema === null ? null : (JSON.parse(row.schema) as Record<string, unknown>),
+    public_methods: JSON.parse(row.public_methods) as Record<string, unknown>,
+    fields: JSON.parse(row.fields) as Record<string, unknown>,
+    records_count: row.records_count, created_at: row.created_at, updated_at: row.updated_at,
+  }
+}
+
+const toRecord = (row: RecordRow): RecordView => ({
+  id: row.id, table_name: row.table_name, data: JSON.parse(row.data) as RecordView['data'], created_at: row.created_at, updated_at: row.updated_at,
+})
+
+const INDEX_LIST = INDEX_COLUMNS.join(', ')
+// Hot statements as constants: the prepared-statement cache is keyed by SQL text, and a string built
+// per call must be built and hashed per call.
+const INSERT_RECORD = `INSERT INTO db_records (account_id, db_id, table_name, data, ${INDEX_LIST}, created_at, updated_at)
+  VALUES (?, ?, ?, ?, ${INDEX_COLUMNS.map(() => '?').join(', ')}, ?, ?) RETURNING id, table_name, data, created_at, updated_at`
+const UPDATE_RECORD = `UPDATE db_records SET table_name = ?, data = ?, ${INDEX_COLUMNS.map((c) => `${c} = ?`).join(', ')}, updated_at = ?
+  WHERE account_id = ? AND db_id = ? AND id = ? RETURNING id, table_name, data, created_at, updated_at`
+const indexParams = (index: IndexValues) => INDEX_COLUMNS.map((c) => index[c])
+/** The SQLite JSON path of a top-level field (names are checked against FIELD_NAME in core). */
+const jsonPath = (name: string) => `$."${name}"`
+/** An FTS5 phrase for a literal: double quotes doubled. */
+const phrase = (literal: string) => `"${literal.replace(/"/g, '""')}"`
+
+export class SqliteDbsRepo implements DbsRepo {
+  /** Record routes load their db on every request: read once per cache epoch, shared read-only. */
+  private readonly withoutCount: EpochCache<DbView>
+
+  constructor(private readonly db: Sqlite) {
+    this.withoutCount = new EpochCache(db)
+  }
+
+  async list(accountId: number): Promise<DbView[]> {
+    return (this.db.prepare(`${DB_SELECT} WHERE d.account_id = ? ORDER BY d.id`).all(accountId) as DbRow[]).map(toDb)
+  }
+
+  async get(accountId: number, idOrCode: string, options: {count?: boolean} = {}): Promise<DbView | null> {
+    if (options.count !== false) return this.read(DB_BY_ID, accountId, idOrCode)
+    return this.withoutCount.get(`${accountId}:${idOrCode}`, () => {
+      const view = this.read(DB_BY_ID_NO_COUNT, accountId, idOrCode)
+      return view && deepFreeze(view)
+    })
+  }
+
+  private read(select: typeof DB_BY_ID, accountId: number, idOrCode: string): DbView | null {
+    const row = /^\d+$/.test(idOrCode)
+      ? this.db.prepare(select.id).get(accountId, Number(idOrCode))
+      : this.db.prepare(select.code).get(accountId, idOrCode)
+    return row ? toDb(row as DbRow) : null
+  }
+
+  async findByCode(code: string, accountId?: number): Promise<(DbView & {account_id: number}) | null> {
+    const row = (accountId === undefined
+      ? this.db.prepare(`${DB_SELECT_NO_COUNT} WHERE d.code = ? ORDER BY d.public_methods = '{}', d.id LIMIT 1`).get(code)
+      : this.db.prepare(`${DB_SELECT_NO_COUNT} WHERE d.code = ? AND d.account_id = ?`).get(code, accountId)) as DbRow | undefined
+    return row ? {...toDb(row), account_id: row.account_id} : null
+  }
+
+  /** A code is unique in its account; a db with public methods also needs a code no other account's public db has. */
+  private codeTaken(accountId: number, code: string | null, exceptId: number, isPublic = false): void {
+    if (code === null) return
+    if (this.db.prepare('SELECT 1 FROM dbs WHERE account_id = ? AND code = ? AND id != ?').get(accountId, code, exceptId) ||
+      (isPublic && this.db.prepare(`SELECT 1 FROM dbs WHERE code = ? AND account_id != ? AND public_methods != '{}'`).get(code, accountId))) {
+      throw validation({code: ['has already been taken']})
+    }
+  }
+
+  async create(accountId: number, input: DbInput): Promise<DbView> {
+    const id = writeTx(this.db, () => {
+      this.codeTaken(accountId, input.code, 0, Object.keys(input.public_methods).length > 0)
+      const t = now()
+      return (this.db.prepare(
+        `INSERT INTO dbs (account_id, name, code, app_id, schema, public_methods, fields, created_at, updated_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+      ).get(
+        accountId, input.name, input.code, input.app_id, input.schema === null ? null : JSON.stringify(input.schema),
+        JSON.stringify(input.public_methods), JSON.stringify(input.fields), t, t,
+      ) as {id: number}).id
+    })
+    return (await this.get(accountId, String(id)))!
+  }
+
+  async update(accountId: number, id: number, input: DbInput, reindex?: Indexer): Promise<DbView | null> {
+    const found = writeTx(this.db, () => {
+      if (!this.db.prepare('SELECT 1 FROM dbs WHERE account_id = ? AND id = ?').get(accountId, id)) return false
+      this.codeTaken(accountId, input.code, id, Object.keys(input.public_methods).length > 0)
+      this.db.prepare(
+        `UPDATE dbs SET name = ?, code = ?, app_id = ?, schema = ?, public_methods = ?, fields = ?, updated_at = ?
+         WHERE account_id = ? AND id = ?`,
+      ).run(
+        input.name, input.code, input.app_id, input.schema === null ? null : JSON.stringify(input.schema),
+        JSON.stringify(input.public_methods), JSON.stringify(input.fields), now(), accountId, id,
+      )
+      if (reindex) this.reindex(accountId, id, reindex)
+      return true
+    })
+    return found ? this.get(accountId, String(id)) : null
+  }
+
+  /** Rebuilds the index columns of every record of a db, in batches (inside the caller's transaction). */
+  private reindex(accountId: number, dbId: number, indexer: Indexer): void {
+    const page = this.db.prepare('SELECT id, table_name, data FROM db_records WHERE account_id = ? AND db_id = ? AND id > ? ORDER BY id LIMIT 1000')
+    const set = this.db.prepare(`UPDATE db_records SET ${INDEX_COLUMNS.map((c) => `${c} = ?`).join(', ')} WHERE id = ?`)
+    let after = 0
+    for (;;) {
+      const rows = page.all(accountId, dbId, after) as {id: number; table_name: string | null; data: string}[]
+      if (rows.length === 0) break
+      for (const row of rows) set.run(...indexParams(indexer(row.table_name, JSON.parse(row.data))), row.id)
+      after = rows[rows.length - 1]!.id
+    }
+  }
+
+  async delete(accountId: number, id: number): Promise<boolean> {
+    return writeTx(this.db, () => {
+      if (!this.db.prepare('SELECT 1 FROM dbs WHERE account_id = ? AND id = ?').get(accountId, id)) return false
+      this.db.prepare('DELETE FROM db_records WHERE account_id = ? AND db_id = ?').run(accountId, id)
+      this.db.prepare('DELETE FROM dbs WHERE account_id = ? AND id = ?').run(accountId, id)
+      return true
+    })
+  }
+
+  async usage(accountId: number, dbId: number, fieldsByTable: Map<string | null, string[]>): Promise<TableUsage[]> {
+    const counts = this.db.prepare(
+      'SELECT table_name, count(*) AS n FROM db_records WHERE account_id = ? AND db_id = ? GROUP BY table_name ORDER BY table_name',
+    ).all(accountId, dbId) as {table_name: string | null; n: number}[]
+    const tables = new Map<string | null, number>(counts.map((r) => [r.table_name, r.n]))
+    for (const t of fieldsByTable.keys()) if (!tables.has(t)) tables.set(t, 0)
+    const out: TableUsage[] = []
+    for (const [tableName, n] of tables) {
+      const fields = fieldsByTable.get(tableName) ?? []
+      const usage: Record<string, number> = {}
+      if (fields.length && n > 0) {
+        const sums = fields.map((_, i) => `coalesce(sum(json_type(data, ?) IS NOT NULL AND json_type(data, ?) != 'null'), 0) AS f${i}`)
+        const row = this.db.prepare(`SELECT ${sums.join(', ')} FROM db_records WHERE account_id = ? AND db_id = ? AND table_name IS ?`)
+          .get(...fields.flatMap((f) => [jsonPath(f), jsonPath(f)]), accountId, dbId, tableName) as Record<string, number>
+        fields.forEach((f, i) => (usage[f] = row[`f${i}`] ?? 0))
+      } else for (const f of fields) usage[f] = 0
+      out.push({table_name: tableName, records_count: n, fields: usage})
+    }
+    return out
+  }
+
+  private insert(accountId: number, dbId: number, record: RecordWrite, t: string): RecordRow {
+    return this.db.prepare(INSERT_RECORD).get(accountId, dbId, record.tableName, JSON.stringify(record.data), ...indexParams(record.index), t, t) as RecordRow
+  }
+
+  private dbExists(accountId: number, dbId: number): boolean {
+    return Boolean(this.db.prepare('SELECT 1 FROM dbs WHERE account_id = ? AND id = ?').get(accountId, dbId))
+  }
+
+  async createRecord(accountId: number, dbId: number, record: RecordWrite): Promise<RecordView> {
+    const created = queuedWrite(this.db, () => {
+      if (!this.dbExists(accountId, dbId)) throw validation({db: ['no longer exists']})
+      const row = this.insert(accountId, dbId, record, now())
+      indexOnBatchBoundary(this.db, row.id)
+      return toRecord(row)
+    })
+    indexWhenIdle(this.db)
+    return created
+  }
+
+  async createRecords(accountId: number, dbId: number, records: RecordWrite[]): Promise<number> {
+    return writeTx(this.db, () => {
+      if (!this.dbExists(accountId, dbId)) throw validation({db: ['no longer exists']})
+      const t = now()
+      for (const r of records) this.insert(accountId, dbId, r, t)
+      indexPending(this.db) // an import's batch: index everything queued now, the cheapest way
+      return records.length
+    })
+  }
+
+  private readRecord(accountId: number, dbId: number, id: number, scope?: QuerySpec['scope']): RecordView | null {
+    if (scope && scope.value === '') return null
+    const row = scope
+      ? this.db.prepare('SELECT id, table_name, data, created_at, updated_at FROM db_records WHERE account_id = ? AND db_id = ? AND id = ? AND json_extract(data, ?) = ?')
+        .get(accountId, dbId, id, jsonPath(scope.field), scope.value)
+      : this.db.prepare('SELECT id, table_name, data, created_at, updated_at FROM db_records WHERE account_id = ? AND db_id = ? AND id = ?')
+        .get(accountId, dbId, id)
+    return row ? toRecord(row as RecordRow) : null
+  }
+
+  async getRecord(accountId: number, dbId: number, id: number, scope?: QuerySpec['scope']): Promise<RecordView | null> {
+    return this.readRecord(accountId, dbId, id, scope)
+  }
+
+  async updateRecord(
+    accountId: number, dbId: number, id: number, build: (existing: RecordView) => RecordWrite, scope?: QuerySpec['scope'],
+  ): Promise<RecordView | null> {
+    const updated = queuedWrite(this.db, () => {
+      const existing = this.readRecord(accountId, dbId, id, scope)
+      if (!existing) return null
+      const next = build(existing)
+      const row = this.db.prepare(UPDATE_RECORD).get(next.tableName, JSON.stringify(next.data), ...indexParams(next.index), now(), accountId, dbId, id) as RecordRow
+      indexAfterUpdates(this.db)
+      return toRecord(row)
+    })
+    indexWhenIdle(this.db)
+    return updated
+  }
+
+  async deleteRecord(accountId: number, dbId: number, id: number, scope?: QuerySpec['scope']): Promise<boolean> {
+    return queuedWrite(this.db, () => {
+      if (!this.readRecord(accountId, dbId, id, scope)) return false
+      this.db.prepare('DELETE FROM db_records WHERE account_id = ? AND db_id = ? AND id = ?').run(accountId, dbId, id)
+      return true
+    })
+  }
+
+  async query(accountId: number, dbId: number, spec: QuerySpec): Promise<RecordView[]> {
+    const {sql, params} = buildSelect(accountId, dbId, spec)
+    if (!sql) return []
+    return (this.db.prepare(sql).all(...params) as RecordRow[]).map(toRecord)
+  }
+}
+
+/** The SELECT of a query spec: identifiers from whitelists, every value and JSON path bound. */
+export function buildSelect(accountId: number, dbId: number, spec: QuerySpec): {sql: string | null; params: unknown[]} {
+  const where = ['r.account_id = ?', 'r.db_id = ?']
+  const params: unknown[] = [accountId, dbId]
+  if (spec.tableName !== undefined) {
+    where.push('r.table_name IS ?')
+    params.push(spec.tableName)
+  }
+  if (spec.scope) {
+    if (spec.scope.value === '') return {sql: null, params: []}
+    where.push('json_extract(r.data, ?) = ?')
+    params.push(jsonPath(spec.scope.field), spec.scope.value)
+  }
+  if (spec.afterId !== undefined) {
+    where.push('r.id > ?')
+    params.push(spec.afterId)
+  }
+  for (const f of spec.filters) {
+    if (f.op === 'like') {
+      where.push(`json_extract(r.data, ?) LIKE ? ESCAPE '\\'`)
+      params.push(jsonPath(f.field.name), f.values[0])
+      continue
+    }
+    if (f.field.column && f.columnValue !== undefined) {
+      where.push(`${column(f.field.column)} = ?`)
+      params.push(f.columnValue)
+    }
+    if (!(f.field.column && f.columnExact)) {
+      where.push(`json_extract(r.data, ?) IN (${f.values.map(() => '?').join(', ')})`)
+      params.push(jsonPath(f.field.name), ...f.values)
+    }
+  }
+  if (spec.q) {
+    if (spec.useFts !== false && spec.q.literals.length) {
+      where.push(`r.id IN (${FTS_CANDIDATES})`)
+      params.push(spec.q.literals.map(phrase).join(' AND '))
+    }
+    if (spec.q.fields === 'all') {
+      where.push(`EXISTS (SELECT 1 FROM json_each(r.data) j WHERE j.type IN ('text', 'integer', 'real') AND j.value LIKE ? ESCAPE '\\')`)
+      params.push(spec.q.pattern)
+    } else {
+      where.push(`(${spec.q.fields.map(() => `json_extract(r.data, ?) LIKE ? ESCAPE '\\'`).join(' OR ')})`)
+      for (const f of spec.q.fields) params.push(jsonPath(f.name), spec.q.pattern)
+    }
+  }
+  const dir = spec.desc ? 'DESC' : 'ASC'
+  let order: string
+  if (spec.sort.kind === 'column') order = spec.sort.column === 'id' ? `r.id ${dir}` : `${column(spec.sort.column)} ${dir}, r.id ${dir}`
+  else {
+    order = `json_extract(r.data, ?) ${dir}, r.id ${dir}`
+    params.push(jsonPath(spec.sort.field))
+  }
+  params.push(spec.limit, spec.offset)
+  return {
+    sql: `SELECT r.id, r.table_name, r.data, r.created_at, r.updated_at FROM db_records r WHERE ${where.join(' AND ')} ORDER BY ${order} LIMIT ? OFFSET ?`,
+    params,
+  }
+}
+
+export type {IndexColumn}

@@ -1,0 +1,86 @@
+/**
+ * The trigram full-text index of records, written in batches (docs/dbs.md "Search").
+ *
+ * A record write does not touch the index: a trigger queues the record's id in
+ * `db_records_fts_pending` (an append at the end of a small table). `indexPending` moves queued
+ * records into `db_records_fts` many at a time, which costs a fraction of indexing them one commit
+ * at a time (FTS5 writes a new segment per commit and merges segments as they pile up).
+ * A search stays exact meanwhile: its candidates are the index's matches plus every queued record,
+ * and each candidate is checked against its current data.
+ */
+import {queuedWrite} from './group-commit.js'
+import type {Sqlite} from './connection.js'
+
+/** How many records are queued before they are indexed: also about the most a search checks beyond the index. */
+export const FTS_BATCH = 256
+/** The most one indexing run takes: more than one batch, since other processes sharing the file queue records too. */
+const RUN_MAX = FTS_BATCH * 4
+/** An indexing run after the last write, so that a server left idle ends with nothing queued. */
+const IDLE_INDEX_MS = 1000
+
+const UP_TO = 'SELECT max(id) AS up_to FROM (SELECT id FROM db_records_fts_pending ORDER BY id LIMIT ?)'
+const INDEX = `INSERT INTO db_records_fts (rowid, content)
+  SELECT r.id, (SELECT coalesce(group_concat(value, char(10)), '') FROM json_each(r.data) WHERE type IN ('text', 'integer', 'real'))
+  FROM db_records_fts_pending p JOIN db_records r ON r.id = p.id WHERE p.id <= ? ORDER BY p.id`
+const DONE = 'DELETE FROM db_records_fts_pending WHERE id <= ?'
+
+/** The search condition's candidates: index matches for the bound FTS5 query, and every record not indexed yet. */
+export const FTS_CANDIDATES = 'SELECT rowid FROM db_records_fts WHERE db_records_fts MATCH ? UNION ALL SELECT id FROM db_records_fts_pending'
+
+/**
+ * Indexes up to `limit` queued records (the oldest first; -1: all) and returns how many. Runs
+ * inside the caller's write transaction, so the index and the queue change together.
+ */
+export function indexPending(db: Sqlite, limit = -1): number {
+  const {up_to: upTo} = db.prepare(UP_TO).get(limit) as {up_to: number | null}
+  if (upTo === null) return 0
+  const {changes} = db.prepare(INDEX).run(upTo)
+  db.prepare(DONE).run(upTo)
+  return changes
+}
+
+/**
+ * Called inside a record insert's transaction: the insert whose id is a multiple of FTS_BATCH
+ * indexes the queued records. Ids grow for every writer of the file, so this holds for a server
+ * and for short CLI processes alike, and the queue stays near FTS_BATCH records.
+ */
+export function indexOnBatchBoundary(db: Sqlite, recordId: number): void {
+  if (recordId % FTS_BATCH === 0) indexPending(db, RUN_MAX)
+}
+
+const updatesSinceIndex = new WeakMap<Sqlite, number>()
+
+/**
+ * Called inside a record update's transaction (an updated record is queued again): every
+ * FTS_BATCH updates through this connection index the queue, so steady updates without creates
+ * do not grow it either.
+ */
+export function indexAfterUpdates(db: Sqlite): void {
+  const count = (updatesSinceIndex.get(db) ?? 0) + 1
+  updatesSinceIndex.set(db, count % FTS_BATCH)
+  if (count === FTS_BATCH) indexPending(db, RUN_MAX)
+}
+
+const idleTimers = new WeakMap<Sqlite, NodeJS.Timeout>()
+
+/**
+ * Called after record writes: once this connection has written nothing for a second, an indexing
+ * run joins a group commit, so a server left idle ends with nothing queued. One timer per
+ * connection, pushed back by each write (`refresh`, no new timer per write). A failed run leaves
+ * the records queued (searches still find them) for the next run.
+ */
+export function indexWhenIdle(db: Sqlite): void {
+  const timer = idleTimers.get(db)
+  if (timer) {
+    timer.refresh()
+    return
+  }
+  const created = setTimeout(() => {
+    if (!db.open) return
+    queuedWrite(db, () => indexPending(db, RUN_MAX))
+      .then((n) => n === RUN_MAX && indexWhenIdle(db)) // more queued (by other writers): another run
+      .catch(() => undefined)
+  }, IDLE_INDEX_MS)
+  created.unref()
+  idleTimers.set(db, created)
+}

@@ -1,0 +1,79 @@
+import type {Migration} from '../../migrations/types.js'
+
+/** Migrations of the dbs area: ids 50..59 are reserved for it. */
+export const migrations: Migration[] = [
+  {
+    id: 50,
+    name: 'json databases, records with index columns, trigram full-text index',
+    up: `
+CREATE TABLE dbs (
+  id INTEGER PRIMARY KEY,
+  account_id INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+  name TEXT NOT NULL,
+  code TEXT,
+  app_id TEXT,
+  schema TEXT,
+  public_methods TEXT NOT NULL DEFAULT '{}',
+  fields TEXT NOT NULL DEFAULT '{}',
+  created_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL
+);
+CREATE UNIQUE INDEX dbs_account_code ON dbs(account_id, code) WHERE code IS NOT NULL;
+CREATE INDEX dbs_code ON dbs(code, id);
+CREATE TABLE db_records (
+  id INTEGER PRIMARY KEY,
+  account_id INTEGER NOT NULL,
+  db_id INTEGER NOT NULL REFERENCES dbs(id) ON DELETE CASCADE,
+  table_name TEXT,
+  data TEXT NOT NULL,
+  idx_str_1 TEXT, idx_str_2 TEXT, idx_str_3 TEXT,
+  idx_int_1 INTEGER, idx_int_2 INTEGER,
+  idx_time_1 TEXT, idx_time_2 TEXT,
+  created_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL
+);
+CREATE INDEX db_records_table ON db_records(db_id, table_name);
+CREATE INDEX db_records_str_1 ON db_records(db_id, table_name, idx_str_1) WHERE idx_str_1 IS NOT NULL;
+CREATE INDEX db_records_str_2 ON db_records(db_id, table_name, idx_str_2) WHERE idx_str_2 IS NOT NULL;
+CREATE INDEX db_records_str_3 ON db_records(db_id, table_name, idx_str_3) WHERE idx_str_3 IS NOT NULL;
+CREATE INDEX db_records_int_1 ON db_records(db_id, table_name, idx_int_1) WHERE idx_int_1 IS NOT NULL;
+CREATE INDEX db_records_int_2 ON db_records(db_id, table_name, idx_int_2) WHERE idx_int_2 IS NOT NULL;
+CREATE INDEX db_records_time_1 ON db_records(db_id, table_name, idx_time_1) WHERE idx_time_1 IS NOT NULL;
+CREATE INDEX db_records_time_2 ON db_records(db_id, table_name, idx_time_2) WHERE idx_time_2 IS NOT NULL;
+CREATE VIRTUAL TABLE db_records_fts USING fts5(content, tokenize = 'trigram', content = '', contentless_delete = 1);
+CREATE TRIGGER db_records_fts_insert AFTER INSERT ON db_records BEGIN
+  INSERT INTO db_records_fts (rowid, content)
+    SELECT new.id, coalesce(group_concat(value, char(10)), '') FROM json_each(new.data) WHERE type IN ('text', 'integer', 'real');
+END;
+CREATE TRIGGER db_records_fts_update AFTER UPDATE OF data ON db_records BEGIN
+  DELETE FROM db_records_fts WHERE rowid = old.id;
+  INSERT INTO db_records_fts (rowid, content)
+    SELECT new.id, coalesce(group_concat(value, char(10)), '') FROM json_each(new.data) WHERE type IN ('text', 'integer', 'real');
+END;
+CREATE TRIGGER db_records_fts_delete AFTER DELETE ON db_records BEGIN
+  DELETE FROM db_records_fts WHERE rowid = old.id;
+END;
+`,
+  },
+  {
+    id: 51,
+    name: 'full-text index written in batches: writes queue the record id, the indexer adds queued records to the trigram index',
+    up: `
+DROP TRIGGER db_records_fts_insert;
+DROP TRIGGER db_records_fts_update;
+DROP TRIGGER db_records_fts_delete;
+CREATE TABLE db_records_fts_pending (id INTEGER PRIMARY KEY);
+CREATE TRIGGER db_records_fts_insert AFTER INSERT ON db_records BEGIN
+  INSERT INTO db_records_fts_pending (id) VALUES (new.id);
+END;
+CREATE TRIGGER db_records_fts_update AFTER UPDATE OF data ON db_records BEGIN
+  DELETE FROM db_records_fts WHERE rowid = old.id;
+  INSERT OR IGNORE INTO db_records_fts_pending (id) VALUES (new.id);
+END;
+CREATE TRIGGER db_records_fts_delete AFTER DELETE ON db_records BEGIN
+  DELETE FROM db_records_fts WHERE rowid = old.id;
+  DELETE FROM db_records_fts_pending WHERE id = old.id;
+END;
+`,
+  },
+]

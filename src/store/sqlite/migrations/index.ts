@@ -1,0 +1,11 @@
+import {migrations as apps} from './apps.js'
+import {migrations as dashboards} from './dashboards.js'
+import {migrations as dbs} from './dbs.js'
+import {migrations as flows} from './flows.js'
+import {migrations as prompts} from './prompts.js'
+import {migration as accounts} from './001_accounts.js'
+import {migration as cacheEpoch} from './090_cache_epoch.js'
+import type {Migration} from '../../migrations/types.js'
+
+/** Every migration, ordered by id. Each area owns a block of ids (see the area's migrations.ts); 90.. run after every area's tables exist. */
+export const MIGRATIONS: Migration[] = [accounts, cacheEpoch, ...prompts, ...dashboards, ...apps, ...dbs, ...flows].sort((a, b) => a.id - b.id)

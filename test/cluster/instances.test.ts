@@ -1,0 +1,169 @@
+// N instances, proven: three `svc serve --database-url` processes over one PostgreSQL database,
+// behind a round-robin balancer (a few lines of node:http below). Runs in the PostgreSQL half only
+// (`npm run test:pg`, `.ci/run`); it needs the built dist/ like every test that spawns svc.
+import {request as httpRequest, Agent, createServer, type Server} from 'node:http'
+import type {AddressInfo} from 'node:net'
+import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+import {svcServe, type ServeProcess} from '../helpers/cli.js'
+import {createTestDatabase, openTestStore, pg, rawQuery} from '../helpers/pg.js'
+import {tempDir} from '../helpers/world.js'
+
+/** Round-robin over `upstreams`; a connection refused (the request never reached it) goes to the next one. */
+function balancer(upstreams: string[]): Promise<{url: string; server: Server}> {
+  const agent = new Agent({keepAlive: true, maxSockets: 64})
+  let next = 0
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = []
+    req.on('data', (c: Buffer) => chunks.push(c))
+    req.on('end', () => {
+      const body = Buffer.concat(chunks)
+      const attempt = (tries: number) => {
+        const target = new URL(upstreams[next++ % upstreams.length]!)
+        const up = httpRequest({agent, host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers}, (upRes) => {
+          res.writeHead(upRes.statusCode ?? 502, upRes.headers)
+          upRes.pipe(res)
+        })
+        up.on('error', (error: NodeJS.ErrnoException) => {
+          if (error.code === 'ECONNREFUSED' && tries < upstreams.length) return attempt(tries + 1)
+          if (!res.headersSent) res.writeHead(502).end()
+          else res.destroy()
+        })
+        up.end(body)
+      }
+      attempt(1)
+    })
+  })
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server})))
+}
+
+describe.runIf(pg)('three instances over one PostgreSQL database behind a balancer', () => {
+  const instances: ServeProcess[] = []
+  let lb: {url: string; server: Server}
+  let drop: () => Promise<void>
+  let databaseUrl = ''
+  let token = ''
+  const dataDirs = [tempDir(), tempDir(), tempDir()]
+
+  const call = async (base: string, method: string, path: string, body?: unknown) => {
+    const res = await fetch(base + path, {
+      method, headers: {authorization: `Bearer ${token}`, 'content-type': 'application/json'}, body: body === undefined ? undefined : JSON.stringify(body),
+    })
+    const text = await res.text()
+    return {status: res.status, text, json: text ? JSON.parse(text) : undefined}
+  }
+
+  beforeAll(async () => {
+    const database = await createTestDatabase()
+    databaseUrl = database.url
+    drop = database.drop
+    const store = await openTestStore(dataDirs[0]!, databaseUrl)
+    try {
+      const account = await store.accounts.createAccount('acme')
+      const admin = await store.accounts.addUser({accountId: account.id, login: 'admin', role: 'admin'})
+      token = await store.accounts.createToken(admin.id)
+    } finally {
+      await store.close()
+    }
+    // A fast scheduler tick (test hook) so a per-second cron shows many occurrences in a few seconds.
+    instances.push(...(await Promise.all(dataDirs.map((dir) =>
+      svcServe(dir, ['--database-url', databaseUrl, '--quiet'], {env: {SVC_SCHEDULER_TICK_MS: '100'}})))))
+    lb = await balancer(instances.map((i) => i.url))
+  }, 60_000)
+
+  afterAll(async () => {
+    lb?.server.closeAllConnections()
+    lb?.server.close()
+    await Promise.all(instances.map((i) => i.stop()))
+    await drop?.()
+  })
+
+  it('a per-second cron fires exactly once per occurrence across the three', async () => {
+    expect((await call(lb.url, 'POST', '/svc/resources.json', {resource: {kind: 'svc/custom_flow', code: 'tick', name: 'Tick', fields: {program: [{type: 'mutation', set: {ok: true}}]}}})).status).toBe(201)
+    const cron = await call(lb.url, 'POST', '/account/crons.json', {cron: {kind: 'flow', target_code: 'tick', schedule: '* * * * * *', active: true}})
+    expect(cron.status, cron.text).toBe(201)
+    const from = Date.now()
+    await new Promise((r) => setTimeout(r, 4500))
+    expect((await call(lb.url, 'PATCH', `/account/crons/${cron.json.id}.json`, {cron: {active: false}})).status).toBe(200)
+    const seconds = (Date.now() - from) / 1000
+    await new Promise((r) => setTimeout(r, 500)) // a tick that claimed just before the pause finishes starting
+    const runs = (await call(lb.url, 'GET', `/connect/flow_processes.json?cron_id=${cron.json.id}&limit=100`)).json as {id: string; input: unknown}[]
+    // Never more runs than occurrences (one a second): three schedulers each starting it would triple that.
+    expect(runs.length).toBeGreaterThanOrEqual(2)
+    expect(runs.length).toBeLessThanOrEqual(Math.floor(seconds) + 1)
+    for (const run of runs) expect(run.input).toEqual({kind: 'cron', cron_id: cron.json.id})
+  })
+
+  it('a schema changed through one instance is enforced by all three at once', async () => {
+    const db = await call(instances[0]!.url, 'POST', '/svc/dbs.json', {db: {name: 'Shared', code: 'shared', schema: {fields: {n: 'integer'}}}})
+    expect(db.status, db.text).toBe(201)
+    // Each instance reads (and caches) the database: strings are refused as `n`.
+    for (const i of instances) {
+      expect((await call(i.url, 'POST', '/svc/dbs/shared/records.json', {record: {data: {n: 1}}})).status).toBe(201)
+      expect((await call(i.url, 'POST', '/svc/dbs/shared/records.json', {record: {data: {n: 'x'}}})).status).toBe(422)
+    }
+    const changed = await call(instances[1]!.url, 'PATCH', `/svc/dbs/${db.json.id}.json`, {db: {schema: {fields: {n: 'string', label: {type: 'string', required: true}}}}})
+    expect(changed.status, changed.text).toBe(200)
+    for (const i of instances) {
+      const missing = await call(i.url, 'POST', '/svc/dbs/shared/records.json', {record: {data: {n: 'x'}}})
+      expect(missing.status, `${i.url}: ${missing.text}`).toBe(422)
+      expect(missing.json).toEqual({label: ['is required']})
+      expect((await call(i.url, 'POST', '/svc/dbs/shared/records.json', {record: {data: {n: 'x', label: 'y'}}})).status).toBe(201)
+    }
+  })
+
+  it('10,000 creates spread over the three are all present', async () => {
+    const db = (await call(lb.url, 'POST', '/svc/dbs.json', {db: {name: 'Many', code: 'many', schema: {fields: {n: 'integer'}, indexed_fields: ['n']}}})).json
+    const ids = new Set<number>()
+    let n = 0
+    const worker = async () => {
+      while (n < 10_000) {
+        const mine = n++
+        const r = await call(lb.url, 'POST', `/svc/dbs/${db.id}/records.json`, {record: {data: {n: mine}}})
+        expect(r.status, r.text).toBe(201)
+        ids.add(r.json.id)
+      }
+    }
+    await Promise.all(Array.from({length: 32}, worker))
+    expect(ids.size).toBe(10_000)
+    const rows = await rawQuery({dataDir: dataDirs[0]!, databaseUrl}, 'SELECT id FROM db_records WHERE db_id = ?', [db.id])
+    expect(new Set(rows.map((r) => Number(r.id)))).toEqual(ids)
+    // Every instance took its share (round-robin), and every one sees them all.
+    for (const i of instances) {
+      const page = await call(i.url, 'GET', `/svc/dbs/${db.id}/records.json?limit=1&filter[n]=9999`)
+      expect(page.json).toHaveLength(1)
+    }
+  }, 120_000)
+
+  it('killing one instance loses no acknowledged write, and the other two keep serving', async () => {
+    const db = (await call(lb.url, 'POST', '/svc/dbs.json', {db: {name: 'Killed', code: 'killed', schema: {fields: {n: 'integer'}}}})).json
+    const acknowledged = new Set<number>()
+    let n = 0
+    let stop = false
+    const worker = async () => {
+      while (!stop) {
+        const mine = n++
+        try {
+          const r = await call(lb.url, 'POST', `/svc/dbs/${db.id}/records.json`, {record: {data: {n: mine}}})
+          if (r.status === 201) acknowledged.add(r.json.id)
+        } catch {
+          // The connection died with the instance: never acknowledged.
+        }
+      }
+    }
+    const writers = Array.from({length: 16}, worker)
+    while (acknowledged.size < 300) await new Promise((r) => setTimeout(r, 20))
+    const victim = instances[2]!
+    victim.child.kill('SIGKILL')
+    await new Promise((r) => (victim.child.exitCode !== null || victim.child.signalCode ? r(null) : victim.child.once('exit', r)))
+    const atKill = acknowledged.size
+    while (acknowledged.size < atKill + 300) await new Promise((r) => setTimeout(r, 20))
+    stop = true
+    await Promise.all(writers)
+    // After the kill the two others served every create the balancer sent them.
+    const after = await Promise.all(Array.from({length: 20}, (_, k) => call(lb.url, 'POST', `/svc/dbs/${db.id}/records.json`, {record: {data: {n: -k}}})))
+    expect(after.map((r) => r.status)).toEqual(Array(20).fill(201))
+    for (const r of after) acknowledged.add(r.json.id)
+    const stored = new Set((await rawQuery({dataDir: dataDirs[0]!, databaseUrl}, 'SELECT id FROM db_records WHERE db_id = ?', [db.id])).map((r) => Number(r.id)))
+    for (const id of acknowledged) expect(stored.has(id), `acknowledged record ${id} is missing`).toBe(true)
+  }, 60_000)
+})

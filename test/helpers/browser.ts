@@ -1,0 +1,64 @@
+// Every browser test launches Chromium through here (docs/architecture.md "Tests"):
+// - Debian's Chromium at /usr/bin/chromium (CHROMIUM_PATH overrides it), never a downloaded browser.
+// - Missing locally: the browser tests are skipped LOUDLY — a skipped test named after the fix
+//   and a warning in the output — so `npm test` passes on a fresh machine.
+// - Missing under CI=true: the browser tests run and fail ("required under CI").
+import {existsSync, mkdtempSync, rmSync} from 'node:fs'
+import {tmpdir} from 'node:os'
+import {join} from 'node:path'
+import type {BrowserContext} from 'playwright-core'
+import {describe, it} from 'vitest'
+
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH || '/usr/bin/chromium'
+const INSTALL = 'apt-get install -y chromium'
+/** CI=true (or 1): browser tests are required, never skipped. */
+export const chromiumRequired = ['true', '1'].includes((process.env.CI ?? '').toLowerCase())
+export const chromiumFound = existsSync(CHROMIUM_PATH)
+/** Whether this run drives a browser: Chromium is there, or CI requires it (then a missing one fails). */
+export const withChromium = chromiumFound || chromiumRequired
+
+export const SKIP_NOTICE = `SKIPPED: Chromium not found at ${CHROMIUM_PATH} — ${INSTALL} (required under CI=true)`
+
+/** `it` for a test that drives Chromium: skipped when the browser is missing locally (add chromiumNotice()). */
+export const itWithChromium = it.runIf(withChromium)
+/** `describe` for tests that all drive Chromium: skipped when the browser is missing locally (add chromiumNotice()). */
+export const describeWithChromium = describe.runIf(withChromium)
+
+let noticed = false
+/**
+ * Makes a local skip visible: one skipped test named after the fix (in the list of tests) and a
+ * warning (in the output). Does nothing when the browser tests run. Call once per file, at the top
+ * level or inside the describe whose tests need the browser.
+ */
+export function chromiumNotice(): void {
+  if (withChromium) return
+  it.skip(SKIP_NOTICE, () => {})
+  if (noticed) return
+  noticed = true
+  console.warn(`\n!!! ${SKIP_NOTICE}\n!!! Browser tests in this file are skipped; CI runs them.\n`)
+}
+
+/** Debian's Chromium, headless, with a fresh profile dir (never a downloaded browser). */
+export async function launchChromium(): Promise<{context: BrowserContext; close(): Promise<void>}> {
+  if (!existsSync(CHROMIUM_PATH)) {
+    throw new Error(`Chromium not found at ${CHROMIUM_PATH}: ${INSTALL}${chromiumRequired ? ' (browser tests are required under CI=true)' : ''}`)
+  }
+  const {chromium} = await import('playwright-core')
+  const profile = mkdtempSync(join(tmpdir(), 'svc-chromium-'))
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM_PATH,
+    headless: true,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+      '--disable-component-update', '--disable-sync'],
+  }).catch((error: unknown) => {
+    rmSync(profile, {recursive: true, force: true})
+    throw error
+  })
+  return {
+    context,
+    async close() {
+      await context.close()
+      rmSync(profile, {recursive: true, force: true})
+    },
+  }
+}
