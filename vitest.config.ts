@@ -3,11 +3,15 @@ import {defineConfig} from 'vitest/config'
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
+    // The default output, then a notice below it when browser tests were skipped (test/helpers/browser.ts).
+    reporters: ['default', './test/helpers/browser-reporter.ts'],
     // Each test file in a child process of its own: the in-process CLI runs (test/helpers/cli.ts)
     // swap process-wide state (cwd, env, stdio), which worker threads could not do.
     pool: 'forks',
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
+    // Generous: a test taking 3 s here alone takes 30-60 s when 8 people share the 2 cores (load
+    // 20-40). A timeout is no assertion (speed goals live in bench/); a hung test still fails.
+    testTimeout: 120_000,
+    hookTimeout: 180_000,
     // With SVC_TEST_DATABASE_URL: the migrated template database each world is cloned from.
     globalSetup: ['test/helpers/pg-setup.ts'],
     // Two cores here: a few files at a time keeps CLI and browser tests from starving each other.

@@ -8,7 +8,7 @@ import {readdirSync, rmSync} from 'node:fs'
 const dist = new URL('../dist/', import.meta.url).pathname
 for (const f of readdirSync(dist)) if (/^fastpath-.*\.js$/.test(f)) rmSync(dist + f)
 
-const external = ['better-sqlite3', 'liquidjs', 'vite', 'svelte', 'vue', 'react', 'react-dom', 'esbuild', 'tailwindcss', 'kaplay', 'phaser', 'croner',
+const external = ['better-sqlite3', 'pg', 'liquidjs', 'vite', 'svelte', 'vue', 'react', 'react-dom', 'esbuild', 'tailwindcss', 'kaplay', 'phaser', 'croner',
   'filtrex', 'chokidar', 'cli-table3', 'diff', '@sveltejs/*', '@vitejs/*', '@tailwindcss/*', '@inquirer/*', '@oclif/*']
 await build({
   entryPoints: {'fastpath-prompt-render': dist + 'fastpath/prompt-render.js'},

@@ -10,10 +10,13 @@ export abstract class AdminCommand extends SvcCommand {
   static baseFlags = {
     data: Flags.string({description: 'data dir (default: the current local profile\'s, else ./.svc)', env: 'SVC_DATA', helpGroup: 'TARGET'}),
     profile: Flags.string({description: 'saved local profile whose data dir to use', env: 'SVC_PROFILE', helpGroup: 'TARGET'}),
+    'database-url': Flags.string({
+      description: 'PostgreSQL database (postgres://…) instead of the data dir\'s SQLite file', env: 'SVC_DATABASE_URL', helpGroup: 'TARGET',
+    }),
   }
 
   /** The data dir, after printing the target line; `existing` refuses a dir without svc data. */
-  protected target(flags: {data?: string; profile?: string}, options: {existing: boolean}): AdminTarget {
+  protected target(flags: {data?: string; profile?: string; 'database-url'?: string}, options: {existing: boolean}): AdminTarget {
     const target = adminTarget(flags)
     this.note(target.description)
     if (options.existing) requireData(target)

@@ -41,6 +41,9 @@ export const targetFlags = {
   url: Flags.string({description: 'server URL (remote backend)', env: 'SVC_URL', helpGroup: 'TARGET'}),
   token: Flags.string({description: 'API token for --url', env: 'SVC_TOKEN', helpGroup: 'TARGET'}),
   data: Flags.string({description: 'local data dir (embedded backend)', env: 'SVC_DATA', helpGroup: 'TARGET'}),
+  'database-url': Flags.string({
+    description: 'PostgreSQL database of the embedded backend (postgres://…; default: the SQLite file of --data)', env: 'SVC_DATABASE_URL', helpGroup: 'TARGET',
+  }),
   as: Flags.string({description: 'login to act as on the embedded backend (default: first admin)', env: 'SVC_AS', helpGroup: 'TARGET'}),
   profile: Flags.string({description: 'saved profile to use (svc login)', env: 'SVC_PROFILE', helpGroup: 'TARGET'}),
 }

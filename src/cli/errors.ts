@@ -6,7 +6,7 @@ import {isSvcError, SvcError} from '../core/errors.js'
  * help with --help`); keep them on one line that names the argument or flag.
  */
 export function usageMessage(message: string): string {
-  const lines = message.split('\n').map((l) => l.trim()).filter((l) => l && !/^See more help with/.test(l))
+  const lines = message.split('\n').map((l) => l.trim()).filter((l) => l && !/^(See more help with|Note:|Alternatively)/.test(l))
   const missing = /^Missing (\d+) required args?:?$/.exec(lines[0] ?? '')
   if (missing) {
     const names = lines.slice(1).map((l) => l.split(/\s{2,}/)[0]!.toUpperCase())

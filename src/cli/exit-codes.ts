@@ -47,8 +47,9 @@ export function printError(error: SvcError, json: boolean): number {
     const fields = error.code === 'validation' && error.details && typeof error.details === 'object'
       ? Object.entries(error.details).filter(([, m]) => Array.isArray(m)) as [string, unknown[]][]
       : []
-    // One field: its message is the error (printed once); several: a list under one line.
-    if (fields.length === 1) process.stderr.write(`${c.red('Error:')} ${fields[0]![0]} ${fields[0]![1].join(', ')}\n`)
+    // One field: printed once (as the error's own message when that already says it); several: a list under one line.
+    const [field, messages] = fields[0] ?? ['', []]
+    if (fields.length === 1 && !error.message.includes(String(messages[0]))) process.stderr.write(`${c.red('Error:')} ${field} ${messages.join(', ')}\n`)
     else if (fields.length > 1) {
       process.stderr.write(`${c.red('Error:')} ${fields.length} fields are invalid\n`)
       for (const [field, messages] of fields) process.stderr.write(`  ${c.bold(field)}: ${messages.join(', ')}\n`)

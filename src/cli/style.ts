@@ -2,7 +2,12 @@
  * Colour for human output: only on a terminal, never with `NO_COLOR` set (https://no-color.org),
  * forced with `FORCE_COLOR=1`. picocolors is tiny; `createColors(false)` returns plain strings.
  */
-import pc from 'picocolors'
+import {createRequire} from 'node:module'
+
+type Picocolors = typeof import('picocolors')
+let pc: Picocolors | undefined
+/** picocolors is loaded on the first coloured output (commands that print nothing coloured never load it). */
+const load = (): Picocolors => (pc ??= createRequire(import.meta.url)('picocolors') as Picocolors)
 
 type Stream = {isTTY?: boolean}
 
@@ -13,8 +18,8 @@ export function colorEnabled(stream: Stream): boolean {
   return Boolean(stream.isTTY) && env.TERM !== 'dumb'
 }
 
-export type Colors = ReturnType<typeof pc.createColors>
+export type Colors = ReturnType<Picocolors['createColors']>
 
 /** Colours for stdout and stderr, each decided by its own stream. */
-export const out = (): Colors => pc.createColors(colorEnabled(process.stdout))
-export const err = (): Colors => pc.createColors(colorEnabled(process.stderr))
+export const out = (): Colors => load().createColors(colorEnabled(process.stdout))
+export const err = (): Colors => load().createColors(colorEnabled(process.stderr))

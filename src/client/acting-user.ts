@@ -14,6 +14,8 @@ export const EMBEDDED_ORIGIN = 'http://localhost'
 
 export interface EmbeddedOptions {
   dataDir: string
+  /** PostgreSQL instead of the data dir's SQLite file (the data dir then holds only files: compile cache). */
+  databaseUrl?: string
   /** Act as this login (default: the first admin of the first account). */
   as?: string
   systemPromptsDir?: string
@@ -22,7 +24,7 @@ export interface EmbeddedOptions {
 /** The absolute data dir; a usage error when it holds no svc data. */
 export function checkDataDir(options: EmbeddedOptions): string {
   const dataDir = resolve(options.dataDir)
-  if (!existsSync(dataFile(dataDir))) {
+  if (!options.databaseUrl && !existsSync(dataFile(dataDir))) {
     throw new SvcError('usage', 0, `no svc data in ${options.dataDir}`, undefined,
       `create it with: svc admin user add LOGIN --role admin --data ${options.dataDir}`)
   }

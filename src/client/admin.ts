@@ -5,7 +5,7 @@ import {dataFile} from '../store/sqlite/connection.js'
 import {loadProfiles} from './profiles.js'
 import {isIdentifier, isRole, type Role} from '../core/auth/permissions.js'
 import {FieldErrorBag, SvcError} from '../core/errors.js'
-import {openStore, type Store} from '../store/index.js'
+import {isPostgresUrl, openStoreAt, type Store, type StoreTarget} from '../store/index.js'
 import type {Account} from '../store/accounts/types.js'
 
 /**
@@ -17,12 +17,23 @@ import type {Account} from '../store/accounts/types.js'
  */
 export interface AdminTarget {
   dataDir: string
+  /** `--database-url` / `SVC_DATABASE_URL`: the PostgreSQL database instead of the data dir's SQLite file. */
+  databaseUrl?: string
   /** `local: ./.svc` (stderr), with `(new)` when the command will create it. */
   description: string
   exists: boolean
 }
 
-export function adminTarget(flags: {data?: string; profile?: string}): AdminTarget {
+export function adminTarget(flags: {data?: string; profile?: string; 'database-url'?: string}): AdminTarget {
+  const databaseUrl = flags['database-url']?.trim() || undefined
+  if (databaseUrl) {
+    if (!isPostgresUrl(databaseUrl)) {
+      throw new SvcError('usage', 0, 'the database URL must start with postgres:// or postgresql://', undefined,
+        'leave --database-url / SVC_DATABASE_URL out to use the SQLite file of the data dir')
+    }
+    // The database is the target: shown without its password; its data dir holds only files.
+    return {dataDir: resolve(flags.data ?? DEFAULT_DATA_DIR), databaseUrl, exists: true, description: `postgres: ${describeDatabase(databaseUrl)}`}
+  }
   let dataDir = flags.data
   if (!dataDir) {
     if (process.env.SVC_URL) {
@@ -52,9 +63,20 @@ export function requireData(target: AdminTarget): void {
   }
 }
 
-/** Local administration of a data dir (no server involved): accounts, users, modules. */
-async function withStore<T>(dataDir: string, fn: (store: Store) => Promise<T>): Promise<T> {
-  const store = openStore(resolve(dataDir))
+/** `host:port/db` of a database URL, never its password. */
+function describeDatabase(url: string): string {
+  try {
+    const u = new URL(url)
+    return `${u.host}${u.pathname}`
+  } catch {
+    return 'database URL'
+  }
+}
+
+/** Local administration of a data dir or a PostgreSQL database (no server involved): accounts, users, modules. */
+async function withStore<T>(target: string | StoreTarget, fn: (store: Store) => Promise<T>): Promise<T> {
+  const {dataDir, databaseUrl} = typeof target === 'string' ? {dataDir: target, databaseUrl: undefined} : target
+  const store = await openStoreAt({dataDir: resolve(dataDir), databaseUrl})
   try {
     return await fn(store)
   } finally {
@@ -74,16 +96,16 @@ async function accountOrDefault(store: Store, accountId: number | undefined, cre
   return store.accounts.createAccount('default')
 }
 
-export async function createAccount(dataDir: string, name: string) {
+export async function createAccount(target: string | StoreTarget, name: string) {
   if (!name.trim()) throw new SvcError('validation', 422, 'name can\'t be blank', {name: ["can't be blank"]})
-  return withStore(dataDir, async (store) => {
+  return withStore(target, async (store) => {
     const account = await store.accounts.createAccount(name.trim())
     return {id: account.id, name: account.name}
   })
 }
 
-export async function listAccounts(dataDir: string) {
-  return withStore(dataDir, async (store) =>
+export async function listAccounts(target: string | StoreTarget) {
+  return withStore(target, async (store) =>
     (await store.accounts.listAccounts()).map((a) => ({id: a.id, name: a.name, modules: a.settings.modules})))
 }
 
@@ -98,13 +120,13 @@ export interface AddUserInput {
   name?: string
 }
 
-export async function addUser(dataDir: string, input: AddUserInput) {
+export async function addUser(target: string | StoreTarget, input: AddUserInput) {
   const errors = new FieldErrorBag()
   if (!/^[A-Za-z0-9_.@+-]{1,64}$/.test(input.login)) errors.add('login', 'must be 1-64 characters of letters, digits, _ . @ + -')
   if (input.role !== undefined && !isRole(input.role)) errors.add('role', 'must be one of admin, manager, user, guest')
   for (const p of input.permissions ?? []) if (!isIdentifier(p)) errors.add('permission', `"${p}" is not a permission name`)
   errors.throwIfAny()
-  return withStore(dataDir, async (store) => {
+  return withStore(target, async (store) => {
     const account = await accountOrDefault(store, input.accountId, true)
     const user = await store.accounts.addUser({
       accountId: account.id,
@@ -124,9 +146,9 @@ export async function addUser(dataDir: string, input: AddUserInput) {
   })
 }
 
-export async function setModule(dataDir: string, module: string, enable: boolean, accountId?: number) {
+export async function setModule(target: string | StoreTarget, module: string, enable: boolean, accountId?: number) {
   if (!isIdentifier(module)) throw new SvcError('validation', 422, `"${module}" is not a module name`, {module: ['is not a module name']})
-  return withStore(dataDir, async (store) => {
+  return withStore(target, async (store) => {
     const account = await accountOrDefault(store, accountId, false)
     const value = await store.accounts.changeModule(account.id, enable ? 'add' : 'remove', module)
     return {account_id: account.id, key: 'account.settings.modules', value}
@@ -138,8 +160,8 @@ const userRow = (u: {id: number; login: string; account_id: number; role: string
   permissions: u.permissions, team_ids: u.team_ids, department_ids: u.department_ids,
 })
 
-export async function listUsers(dataDir: string, accountId?: number) {
-  return withStore(dataDir, async (store) => {
+export async function listUsers(target: string | StoreTarget, accountId?: number) {
+  return withStore(target, async (store) => {
     const account = await accountOrDefault(store, accountId, false)
     return (await store.accounts.listUsers(account.id)).map(userRow)
   })
@@ -149,8 +171,8 @@ export async function listUsers(dataDir: string, accountId?: number) {
  * A new API token for a user; every other API token of the user is revoked in the same
  * transaction (a lost or leaked token stops working at once, on a running server too).
  */
-export async function newToken(dataDir: string, login: string, accountId?: number) {
-  return withStore(dataDir, async (store) => {
+export async function newToken(target: string | StoreTarget, login: string, accountId?: number) {
+  return withStore(target, async (store) => {
     const account = await accountOrDefault(store, accountId, false)
     const user = await store.accounts.findUserByLogin(account.id, login)
     if (!user) throw new SvcError('not_found', 404, `no user "${login}" in account ${account.id}`, undefined, 'list users with: svc admin user list')

@@ -1,5 +1,5 @@
 import {createApp} from '../http/app.js'
-import {openStore} from '../store/index.js'
+import {openStoreAt} from '../store/index.js'
 import type {UserView} from '../store/accounts/types.js'
 import {checkDataDir, EMBEDDED_ORIGIN, embeddedDescription, embeddedSystemPromptsDirs, resolveActingUser, type EmbeddedOptions} from './acting-user.js'
 import type {Backend} from './backend.js'
@@ -9,7 +9,7 @@ export type {EmbeddedOptions} from './acting-user.js'
 /** The same Hono app, called in-process over a local data dir: no socket, same routes and errors. */
 export async function embeddedBackend(options: EmbeddedOptions): Promise<Backend> {
   const dataDir = checkDataDir(options)
-  const store = openStore(dataDir)
+  const store = await openStoreAt({dataDir, databaseUrl: options.databaseUrl})
   try {
     const user = await resolveActingUser(store.accounts, options)
     const app = createApp({

@@ -8,6 +8,8 @@ export interface TargetFlags {
   url?: string
   token?: string
   data?: string
+  /** PostgreSQL URL of the embedded backend (`SVC_DATABASE_URL`); the data dir then holds only files. */
+  'database-url'?: string
   as?: string
   profile?: string
 }
@@ -23,21 +25,31 @@ export type Target =
  */
 export function resolveTarget(flags: TargetFlags): Target {
   if (flags.url && flags.data) throw new SvcError('usage', 0, 'give either --url or --data, not both')
+  const databaseUrl = flags['database-url']?.trim() || undefined
+  if (databaseUrl) checkDatabaseUrl(databaseUrl)
   if (flags.url) return {kind: 'remote', url: flags.url, token: flags.token}
-  if (flags.data) return embedded(flags.data, flags.as)
+  if (flags.data) return embedded(flags.data, flags.as, databaseUrl)
   const file = loadProfiles()
   const name = flags.profile ?? file.current
   if (name) {
     const profile = file.profiles[name]
     if (!profile) throw new SvcError('usage', 0, `no profile "${name}"`, undefined, 'list them with: svc profile list')
     if (profile.url) return {kind: 'remote', url: profile.url, token: flags.token ?? profileToken(name), as: profile.as}
-    if (profile.data) return embedded(profile.data, flags.as ?? profile.as)
+    if (profile.data) return embedded(profile.data, flags.as ?? profile.as, databaseUrl)
   }
-  return embedded(DEFAULT_DATA_DIR, flags.as)
+  return embedded(DEFAULT_DATA_DIR, flags.as, databaseUrl)
 }
 
-function embedded(dataDir: string, as?: string): Target {
-  return {kind: 'embedded', options: {dataDir, as, systemPromptsDir: process.env.SVC_SYSTEM_PROMPTS}}
+function embedded(dataDir: string, as?: string, databaseUrl?: string): Target {
+  return {kind: 'embedded', options: {dataDir, as, systemPromptsDir: process.env.SVC_SYSTEM_PROMPTS, ...(databaseUrl ? {databaseUrl} : {})}}
+}
+
+/** A usage error unless `url` is a PostgreSQL URL (`postgres://` or `postgresql://`). */
+export function checkDatabaseUrl(url: string): void {
+  if (!/^postgres(ql)?:\/\//i.test(url)) {
+    throw new SvcError('usage', 0, 'the database URL must start with postgres:// or postgresql://', undefined,
+      'leave --database-url / SVC_DATABASE_URL out to use the SQLite file of the data dir')
+  }
 }
 
 /** The Backend of a target: real HTTP, or the whole app in-process over the data dir. */

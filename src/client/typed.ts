@@ -13,8 +13,17 @@ type Schema = z.ZodType
 type Route<K extends OperationId> = Routes[K]
 
 type ParamsOf<R> = R extends {request: {params: infer P extends Schema}} ? {params: {[N in keyof z.input<P>]: string | number}} : unknown
-type QueryOf<R> = R extends {request: {query: infer Q extends Schema}} ? {query?: {[N in keyof z.input<Q>]?: z.input<Q>[N] | number | boolean}} : unknown
-type BodyOf<R> = R extends {request: {body: {content: {'application/json': {schema: infer S extends Schema}}}}} ? {body?: z.input<S>} : unknown
+/**
+ * What a caller may send: the schema's shape, with enums widened to string and maps to unknown
+ * values. The server checks the values (and answers its 422 or 400), so a CLI can pass on what a
+ * user typed without checking it twice.
+ */
+type Loose<T> = T extends string ? string
+  : T extends readonly (infer E)[] ? Loose<E>[]
+    : T extends object ? (string extends keyof T ? Record<string, unknown> : {[K in keyof T]: Loose<T[K]>})
+      : T
+type QueryOf<R> = R extends {request: {query: infer Q extends Schema}} ? {query?: {[N in keyof z.input<Q>]?: string | number | boolean}} : unknown
+type BodyOf<R> = R extends {request: {body: {content: {'application/json': {schema: infer S extends Schema}}}}} ? {body?: Loose<z.input<S>>} : unknown
 
 /** What a call of operation K takes: path params (required when the path has some), query, body, extra headers. */
 export type CallInput<K extends OperationId> = ParamsOf<Route<K>> & QueryOf<Route<K>> & BodyOf<Route<K>> & {headers?: Record<string, string>}

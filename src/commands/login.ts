@@ -32,7 +32,7 @@ export default class Login extends SvcCommand {
     // Check the target before saving it.
     const backend = await resolveBackend({url: flags.url, token, data: flags.data, as: flags.as})
     try {
-      const me = await new Client(backend).get<{login: string}>('/svc/me.json')
+      const me = await new Client(backend).call('getMe')
       saveProfile(flags.name, flags.url ? {url: flags.url, as: me.login} : {data: flags.data, as: flags.as}, flags.url ? token : undefined)
       this.say(`Saved profile "${flags.name}": ${backend.description.replace(/ as .*$/, '')} as ${me.login}`)
       return {profile: flags.name, target: flags.url ?? flags.data, login: me.login}

@@ -8,7 +8,11 @@ export default class Serve extends SvcCommand {
   static flags = {
     port: Flags.integer({description: 'port (0 picks a free one)', default: 4000, env: 'SVC_PORT', min: 0, max: 65535}),
     host: Flags.string({description: 'interface to listen on', default: '127.0.0.1', env: 'SVC_HOST'}),
-    data: Flags.string({description: 'data dir (holds svc.sqlite)', default: DEFAULT_DATA_DIR, env: 'SVC_DATA'}),
+    data: Flags.string({description: 'data dir (holds svc.sqlite, or only the compile cache with --database-url)', default: DEFAULT_DATA_DIR, env: 'SVC_DATA'}),
+    'database-url': Flags.string({
+      description: 'PostgreSQL database (postgres://user:pass@host:5432/db): run N instances over one database; default: the SQLite file of --data',
+      env: 'SVC_DATABASE_URL',
+    }),
     'system-prompts': Flags.string({description: 'folder of system prompt files that win over the packaged ones', env: 'SVC_SYSTEM_PROMPTS'}),
     'trust-proxy': Flags.boolean({description: 'take the client address from X-Forwarded-For', default: false}),
     'public-url': Flags.string({description: 'base URL the platform is reached at (ACCOUNT_URL in prompts)', env: 'SVC_PUBLIC_URL'}),
@@ -28,7 +32,6 @@ export default class Serve extends SvcCommand {
   async run() {
     const {flags} = await this.parse(Serve)
     const {startServer} = await import('../http/serve.js')
-    const {parseQuotas} = await import('../core/quotas.js')
     if (flags['apps-url']) {
       const {parseAppsUrl} = await import('../http/app-origin/hosts.js')
       try {
@@ -38,9 +41,13 @@ export default class Serve extends SvcCommand {
       }
       if (!flags['public-url']) this.error('--apps-url needs --public-url (the main origin apps send visitors back to)', {exit: 2})
     }
+    const {parseQuotas} = await import('../core/quotas.js')
+    const databaseUrl = flags['database-url']?.trim() || undefined
+    if (databaseUrl && !/^postgres(ql)?:\/\//i.test(databaseUrl)) this.error('--database-url must start with postgres:// or postgresql://', {exit: 2})
     const log = (line: string) => process.stderr.write(line + '\n')
     const server = await startServer({
       dataDir: flags.data,
+      databaseUrl,
       port: flags.port,
       host: flags.host,
       systemPromptsDir: flags['system-prompts'],
@@ -53,7 +60,7 @@ export default class Serve extends SvcCommand {
     })
     const account = await server.store.accounts.firstAccount()
     if (!account || !(await server.store.accounts.defaultUser(account.id))) {
-      log(`No users yet. Create one: svc admin user add admin --role admin --data ${flags.data}`)
+      log(`No users yet. Create one: svc admin user add admin --role admin ${databaseUrl ? '--database-url URL' : `--data ${flags.data}`}`)
     }
     process.stdout.write(`Listening on ${server.url}\n`)
     await new Promise<void>((done) => {

@@ -8,7 +8,7 @@ export default class Whoami extends BackendCommand {
 
   async run() {
     const {flags} = await this.parse(Whoami)
-    const me = await (await this.client(flags)).get<Me>('/svc/me.json')
+    const me = await (await this.client(flags)).call('getMe')
     this.say(`${me.login} (${me.role}) in account ${me.account.id} "${me.account.name}"`)
     if (me.permissions.length) this.say(`permissions: ${me.permissions.join(', ')}`)
     if (me.team_names.length) this.say(`teams: ${me.team_names.join(', ')}`)

@@ -91,15 +91,15 @@ export function projectResource(loaded: LoadedProject, remote: AppView | null): 
 export async function findApp(client: Client, project: AppProject): Promise<AppView | null> {
   if (project.id) {
     try {
-      return await client.get<AppView>(`/svc/apps/${encodeURIComponent(project.id)}.json`)
+      return await client.call('getApp', {params: {id: project.id}})
     } catch (error) {
       if (!isSvcError(error) || error.code !== 'not_found') throw error
     }
   }
   if (!project.url_code) return null
-  const apps = await client.get<AppView[]>('/svc/apps.json', {query: {q: project.url_code}})
+  const apps = await client.call('listApps', {query: {q: project.url_code}})
   const found = apps.find((a) => a.url_code === project.url_code)
-  return found ? client.get<AppView>(`/svc/apps/${found.id}.json`) : null
+  return found ? client.call('getApp', {params: {id: found.id}}) : null
 }
 
 /** The starter source of an engine (templates/<engine>/<file>). */
@@ -111,7 +111,7 @@ export async function templateSource(engine: string): Promise<string> {
 /** An app id from an id or a url_code of the current account. */
 export async function resolveAppId(client: Client, ref: string): Promise<string> {
   if (UUID_RE.test(ref)) return ref
-  const apps = await client.get<AppView[]>('/svc/apps.json', {query: {q: ref}})
+  const apps = await client.call('listApps', {query: {q: ref}})
   const found = apps.find((a) => a.url_code === ref)
   if (!found) throw new SvcError('not_found', 404, `no app "${ref}"`, undefined, 'list apps with: svc app list')
   return found.id

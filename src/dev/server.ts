@@ -86,7 +86,7 @@ export async function startDevServer(options: DevOptions): Promise<DevServer> {
   let project: AppProject = loaded.project
   const engine = project.app_engine
   const file = SOURCE_FILE[engine]
-  const me = await client.get<ContextUser>('/svc/me.json')
+  const me = await client.call('getMe')
   let app: AppView | null = await findApp(client, project).catch(() => null)
   const context = (): SvcAppContext => ({
     user: contextUser(me),
@@ -122,8 +122,8 @@ export async function startDevServer(options: DevOptions): Promise<DevServer> {
     try {
       const body = {app: projectResource(current, app).body}
       const saved = app
-        ? await client.patch<AppView>(`/svc/apps/${app.id}.json`, body)
-        : await client.post<AppView>('/svc/apps.json', body)
+        ? await client.call('updateApp', {params: {id: app.id}, body})
+        : await client.call('createApp', {body})
       if (!app || current.legacy) await writeProject(options.dir, saved)
       project = {...project, url_code: saved.url_code}
       app = saved

@@ -105,9 +105,9 @@ export function missingWarning(r: RenderResult): string | null {
 // ---------------------------------------------------------------------------------------------
 // Fast path (bin/run.js): the same flags as the oclif command, parsed without oclif.
 
-const VALUE_FLAGS = {var: 'var', vars: 'vars', date: 'date', url: 'url', token: 'token', data: 'data', as: 'as', profile: 'profile'} as const
+const VALUE_FLAGS = {var: 'var', vars: 'vars', date: 'date', url: 'url', token: 'token', data: 'data', 'database-url': 'database-url', as: 'as', profile: 'profile'} as const
 const BOOL_FLAGS = new Set(['explain', 'strict', 'json'])
-const ENV: Record<string, string> = {url: 'SVC_URL', token: 'SVC_TOKEN', data: 'SVC_DATA', as: 'SVC_AS', profile: 'SVC_PROFILE'}
+const ENV: Record<string, string> = {url: 'SVC_URL', token: 'SVC_TOKEN', data: 'SVC_DATA', 'database-url': 'SVC_DATABASE_URL', as: 'SVC_AS', profile: 'SVC_PROFILE'}
 
 interface Parsed {
   code: string
@@ -179,7 +179,8 @@ export async function fastRender(argv: string[]): Promise<boolean> {
   try {
     const target = resolveTarget(parsed.values as TargetFlags)
     let result: RenderResult
-    if (target.kind === 'embedded') {
+    // The direct read is of the SQLite file: with a database URL, the embedded backend (PostgreSQL) answers instead.
+    if (target.kind === 'embedded' && !target.options.databaseUrl) {
       const renderer = await (await import('./embedded-render.js')).openLocalRenderer(target.options)
       close = renderer.close
       if (!json) process.stderr.write(renderer.description + '\n')

@@ -4,6 +4,7 @@ import {join} from 'node:path'
 import type {OpenAPIHono} from '@hono/zod-openapi'
 import {PACKAGE_ROOT} from '../paths.js'
 import type {AppEnv} from './env.js'
+import {APP_SESSION_COOKIE} from './app-origin/routes.js'
 import {SESSION_COOKIE} from './middleware/auth.js'
 
 export const OPENAPI_INFO = {
@@ -20,6 +21,10 @@ export function registerSecuritySchemes(app: OpenAPIHono<AppEnv>): void {
   app.openAPIRegistry.registerComponent('securitySchemes', 'session', {
     type: 'apiKey', in: 'cookie', name: SESSION_COOKIE,
     description: 'The browser session set by `POST /svc/login`; a state-changing request must come from the server\'s own origin',
+  })
+  app.openAPIRegistry.registerComponent('securitySchemes', 'app_session', {
+    type: 'apiKey', in: 'cookie', name: APP_SESSION_COOKIE,
+    description: 'On an app\'s own origin: the sign-in scoped to that app (set by `/_svc/signin`)',
   })
 }
 

@@ -3,7 +3,7 @@ import type {AddressInfo} from 'node:net'
 import {resolve} from 'node:path'
 import {PACKAGE_SYSTEM_PROMPTS} from '../paths.js'
 import {startCheckpointer} from '../store/sqlite/checkpointer.js'
-import {openStore, type Store} from '../store/index.js'
+import {openStoreAt, type Store} from '../store/index.js'
 import {createApp} from './app.js'
 import {createFlowScheduler} from './routes/flows/scheduler.js'
 import type {Deps} from './env.js'
@@ -13,6 +13,8 @@ import {configureCompilers, stopCompilers} from '../compile/pool.js'
 
 export interface ServeOptions {
   dataDir: string
+  /** `--database-url` / `SVC_DATABASE_URL`: PostgreSQL (N instances over one database) instead of the data dir's SQLite file. */
+  databaseUrl?: string
   port?: number
   host?: string
   systemPromptsDir?: string
@@ -39,7 +41,7 @@ export interface RunningServer {
 
 /** Starts the self-hosted server over a data dir. Port 0 picks a free port. */
 export async function startServer(options: ServeOptions): Promise<RunningServer> {
-  const store = openStore(options.dataDir)
+  const store = await openStoreAt({dataDir: options.dataDir, databaseUrl: options.databaseUrl, log: options.log})
   const deps: Deps = {
     store,
     systemPromptsDirs: [PACKAGE_SYSTEM_PROMPTS, ...(options.systemPromptsDir ? [resolve(options.systemPromptsDir)] : [])],
@@ -56,15 +58,22 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   configureCompilers({workers: q.compile_workers, timeoutMs: q.compile_timeout_ms, memoryMb: q.compile_memory_mb})
   const app = createApp(deps)
   const host = options.host ?? '127.0.0.1'
-  const server: ServerType = await new Promise((resolveServer, reject) => {
-    const s = serve({fetch: app.fetch, port: options.port ?? 4000, hostname: host}, () => resolveServer(s))
-    s.once('error', reject)
-  })
+  let server: ServerType
+  try {
+    server = await new Promise((resolveServer, reject) => {
+      const s = serve({fetch: app.fetch, port: options.port ?? 4000, hostname: host}, () => resolveServer(s))
+      s.once('error', reject)
+    })
+  } catch (error) {
+    await store.close().catch(() => undefined)
+    throw error
+  }
   const port = (server.address() as AddressInfo).port
   // Crons run only inside `svc serve` (never in the embedded CLI backend).
   const scheduler = createFlowScheduler(deps)
   scheduler.start()
-  const checkpointer = startCheckpointer(options.dataDir, {log: options.log})
+  // The WAL checkpointer is SQLite's; PostgreSQL checkpoints itself.
+  const checkpointer = store.driver === 'sqlite' ? startCheckpointer(options.dataDir, {log: options.log}) : {stop: async () => undefined}
   const urlHost = host.includes(':') ? `[${host}]` : host
   let closing: Promise<void> | undefined
   return {

@@ -3,6 +3,7 @@
  * URL is given (`--database-url postgres://…` or `SVC_DATABASE_URL`). The PostgreSQL driver and
  * `pg` are imported only when a URL is given, so SQLite users and `svc --help` never load them.
  */
+import {SvcError} from '../core/errors.js'
 import {openSqliteStore} from './sqlite/index.js'
 import type {Store} from './types.js'
 
@@ -28,6 +29,10 @@ export async function openPgStore(url: string, dataDir: string, options: {log?: 
 
 /** The store a target names: PostgreSQL when it has a database URL, else SQLite. */
 export async function openStoreAt(target: StoreTarget & {log?: (line: string) => void}): Promise<Store> {
+  if (target.databaseUrl && !isPostgresUrl(target.databaseUrl)) {
+    throw new SvcError('usage', 0, 'the database URL must start with postgres:// or postgresql://', undefined,
+      'leave --database-url / SVC_DATABASE_URL out to use the SQLite file of the data dir')
+  }
   return target.databaseUrl ? openPgStore(target.databaseUrl, target.dataDir, {log: target.log}) : openSqliteStore(target.dataDir)
 }
 

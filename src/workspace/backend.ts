@@ -1,5 +1,6 @@
 /** The backend side of a workspace: its resources in file form, and applying a planned change. */
 import type {Client} from '../client/backend.js'
+import type {OperationId} from '../core/contract/operations.js'
 import type {Change, RemoteResource} from '../core/workspace/plan.js'
 import {appResource, connectorResource, dashboardResource, dbResource, flowResource, promptResource, secretEnvName, slug, type Kind, type PromptBody, type Resource} from '../core/workspace/resources.js'
 
@@ -8,11 +9,11 @@ type Row = Record<string, unknown> & {id: string | number}
 /** Everything of the acting user's workspace on the backend, in canonical file form. */
 export async function remoteResources(client: Client): Promise<RemoteResource[]> {
   const [prompts, dbs, apps, dashboards, resources] = await Promise.all([
-    client.get<Row[]>('/svc/prompts.json'),
-    client.get<Row[]>('/svc/dbs.json'),
-    client.get<Row[]>('/svc/apps.json'),
-    client.get<Row[]>('/toolkit/dashboards.json'),
-    client.get<Row[]>('/svc/resources.json'),
+    client.call('listPrompts'),
+    client.call('listDbs'),
+    client.call('listApps'),
+    client.call('listDashboards'),
+    client.call('listResources'),
   ])
   const out: RemoteResource[] = []
   const add = (id: string | number, r: Resource) => out.push({...r, id})
@@ -33,9 +34,15 @@ export async function remoteResources(client: Client): Promise<RemoteResource[]>
   return out
 }
 
-const BASE: Record<Kind, string> = {
-  prompt: '/svc/prompts', db: '/svc/dbs', app: '/svc/apps', dashboard: '/toolkit/dashboards', flow: '/svc/resources', connector: '/svc/resources',
-}
+/** The API operations that create, update and delete each kind. */
+const OPS = {
+  prompt: ['createPrompt', 'updatePrompt', 'deletePrompt'],
+  db: ['createDb', 'updateDb', 'deleteDb'],
+  app: ['createApp', 'updateApp', 'deleteApp'],
+  dashboard: ['createDashboard', 'updateDashboard', 'deleteDashboard'],
+  flow: ['createResource', 'updateResource', 'deleteResource'],
+  connector: ['createResource', 'updateResource', 'deleteResource'],
+} as const satisfies Record<Kind, readonly [OperationId, OperationId, OperationId]>
 
 const withoutNulls = (o: Record<string, unknown>) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== null))
 
@@ -60,8 +67,10 @@ function requestBody(change: Change, secrets: Record<string, string>): unknown {
 }
 
 export async function applyChange(client: Client, change: Change, secrets: Record<string, string>): Promise<void> {
-  const base = BASE[change.kind]
-  if (change.action === 'delete') await client.delete(`${base}/${encodeURIComponent(String(change.id))}.json`)
-  else if (change.action === 'create') await client.post(`${base}.json`, requestBody(change, secrets))
-  else await client.patch(`${base}/${encodeURIComponent(String(change.id))}.json`, requestBody(change, secrets))
+  const [create, update, remove] = OPS[change.kind]
+  const id = String(change.id)
+  // The bodies are the workspace files' own shapes (checked by the server), hence the loose casts.
+  if (change.action === 'delete') await client.call(remove, {params: {id}})
+  else if (change.action === 'create') await client.call(create, {body: requestBody(change, secrets) as never})
+  else await client.call(update, {params: {id}, body: requestBody(change, secrets) as never})
 }

@@ -31,7 +31,7 @@ describe('svc app: embedded (--data) and remote (--url --token)', {timeout: 180_
     const r = await local(['app', 'create', '--template', 'svelte', '--name', 'Counter', '--public', '--dir', 'counter', '--json'])
     expect(r.code, r.stderr).toBe(0)
     expect(r.json).toMatchObject({name: 'Counter', url_code: 'counter', app_engine: 'svelte', public: true})
-    expect(JSON.parse(readFileSync(join(work, 'counter', 'svc-app.json'), 'utf8'))).toMatchObject({id: r.json.id, app_engine: 'svelte'})
+    expect(JSON.parse(readFileSync(join(work, 'counter', 'app.json'), 'utf8'))).toMatchObject({url_code: 'counter', app_engine: 'svelte'})
     expect(readFileSync(join(work, 'counter', 'App.svelte'), 'utf8')).toContain('$state(0)')
     const list = await remote(['app', 'list'])
     expect(list.code, list.stderr).toBe(0)

@@ -8,31 +8,39 @@ import {svcServe, type ServeProcess} from '../helpers/cli.js'
 import {createTestDatabase, openTestStore, pg, rawQuery} from '../helpers/pg.js'
 import {tempDir} from '../helpers/world.js'
 
-/** Round-robin over `upstreams`; a connection refused (the request never reached it) goes to the next one. */
+/**
+ * Round-robin over `upstreams`; a connection refused (the request never reached it) goes to the
+ * next one. A new upstream connection per request: a kept-alive one that the instance closes as
+ * idle would fail a request it never saw (nginx and Caddy retry those; this sketch doesn't).
+ */
 function balancer(upstreams: string[]): Promise<{url: string; server: Server}> {
-  const agent = new Agent({keepAlive: true, maxSockets: 64})
+  const agent = new Agent({keepAlive: false})
   let next = 0
   const server = createServer((req, res) => {
     const chunks: Buffer[] = []
     req.on('data', (c: Buffer) => chunks.push(c))
     req.on('end', () => {
       const body = Buffer.concat(chunks)
-      const attempt = (tries: number) => {
-        const target = new URL(upstreams[next++ % upstreams.length]!)
+      // On a refused connection, the next upstream after the one that refused (not the shared counter's).
+      const attempt = (index: number, tries: number) => {
+        const target = new URL(upstreams[index % upstreams.length]!)
         const up = httpRequest({agent, host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers}, (upRes) => {
           res.writeHead(upRes.statusCode ?? 502, upRes.headers)
           upRes.pipe(res)
         })
         up.on('error', (error: NodeJS.ErrnoException) => {
-          if (error.code === 'ECONNREFUSED' && tries < upstreams.length) return attempt(tries + 1)
+          if (error.code === 'ECONNREFUSED' && tries < upstreams.length) return attempt(index + 1, tries + 1)
           if (!res.headersSent) res.writeHead(502).end()
           else res.destroy()
         })
         up.end(body)
       }
-      attempt(1)
+      attempt(next++, 1)
     })
   })
+  // Longer than any pause of a loaded test process: the client never reuses a socket the balancer just closed.
+  server.keepAliveTimeout = 120_000
+  server.headersTimeout = 130_000
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server})))
 }
 
@@ -66,9 +74,9 @@ describe.runIf(pg)('three instances over one PostgreSQL database behind a balanc
     }
     // A fast scheduler tick (test hook) so a per-second cron shows many occurrences in a few seconds.
     instances.push(...(await Promise.all(dataDirs.map((dir) =>
-      svcServe(dir, ['--database-url', databaseUrl, '--quiet'], {env: {SVC_SCHEDULER_TICK_MS: '100'}})))))
+      svcServe(dir, ['--database-url', databaseUrl, '--quiet'], {env: {SVC_SCHEDULER_TICK_MS: '100'}, timeoutMs: 90_000})))))
     lb = await balancer(instances.map((i) => i.url))
-  }, 60_000)
+  }, 120_000)
 
   afterAll(async () => {
     lb?.server.closeAllConnections()
@@ -115,6 +123,7 @@ describe.runIf(pg)('three instances over one PostgreSQL database behind a balanc
     const db = (await call(lb.url, 'POST', '/svc/dbs.json', {db: {name: 'Many', code: 'many', schema: {fields: {n: 'integer'}, indexed_fields: ['n']}}})).json
     const ids = new Set<number>()
     let n = 0
+    const started = Date.now()
     const worker = async () => {
       while (n < 10_000) {
         const mine = n++
@@ -124,6 +133,7 @@ describe.runIf(pg)('three instances over one PostgreSQL database behind a balanc
       }
     }
     await Promise.all(Array.from({length: 32}, worker))
+    console.log(`10,000 creates through the balancer in ${((Date.now() - started) / 1000).toFixed(1)} s`)
     expect(ids.size).toBe(10_000)
     const rows = await rawQuery({dataDir: dataDirs[0]!, databaseUrl}, 'SELECT id FROM db_records WHERE db_id = ?', [db.id])
     expect(new Set(rows.map((r) => Number(r.id)))).toEqual(ids)
@@ -132,7 +142,7 @@ describe.runIf(pg)('three instances over one PostgreSQL database behind a balanc
       const page = await call(i.url, 'GET', `/svc/dbs/${db.id}/records.json?limit=1&filter[n]=9999`)
       expect(page.json).toHaveLength(1)
     }
-  }, 120_000)
+  }, 900_000)
 
   it('killing one instance loses no acknowledged write, and the other two keep serving', async () => {
     const db = (await call(lb.url, 'POST', '/svc/dbs.json', {db: {name: 'Killed', code: 'killed', schema: {fields: {n: 'integer'}}}})).json
@@ -151,12 +161,12 @@ describe.runIf(pg)('three instances over one PostgreSQL database behind a balanc
       }
     }
     const writers = Array.from({length: 16}, worker)
-    while (acknowledged.size < 300) await new Promise((r) => setTimeout(r, 20))
+    while (acknowledged.size < 100) await new Promise((r) => setTimeout(r, 20))
     const victim = instances[2]!
     victim.child.kill('SIGKILL')
     await new Promise((r) => (victim.child.exitCode !== null || victim.child.signalCode ? r(null) : victim.child.once('exit', r)))
     const atKill = acknowledged.size
-    while (acknowledged.size < atKill + 300) await new Promise((r) => setTimeout(r, 20))
+    while (acknowledged.size < atKill + 100) await new Promise((r) => setTimeout(r, 20))
     stop = true
     await Promise.all(writers)
     // After the kill the two others served every create the balancer sent them.
@@ -165,5 +175,5 @@ describe.runIf(pg)('three instances over one PostgreSQL database behind a balanc
     for (const r of after) acknowledged.add(r.json.id)
     const stored = new Set((await rawQuery({dataDir: dataDirs[0]!, databaseUrl}, 'SELECT id FROM db_records WHERE db_id = ?', [db.id])).map((r) => Number(r.id)))
     for (const id of acknowledged) expect(stored.has(id), `acknowledged record ${id} is missing`).toBe(true)
-  }, 60_000)
+  }, 120_000)
 })

@@ -111,11 +111,21 @@ describeWithChromium('console in Chromium', () => {
       await page.waitForFunction(() => document.querySelector('[data-testid=dashboard-name]')?.textContent === 'CRM board')
       expect(await page.getAttribute('.tile iframe', 'src')).toBe(`/a/${appId}`)
       expect(await page.getAttribute(`.tile[data-key="svc_app:${appId}"]`, 'data-size')).toBe('three_quarters')
+      const tile = page.frameLocator('.tile iframe')
+      // The tile runs the app on its own origin, signed in there (a cookie a cross-site frame keeps).
+      await tile.getByText('hello').waitFor({timeout: 15_000})
+      expect(page.frames().map((f) => new URL(f.url()).hostname)).toContain('hello-app.localhost')
 
       await page.click('[data-tab=apps]')
       await page.waitForSelector('[data-testid=apps] td:has-text("Hello app")')
       expect(await page.textContent('[data-testid=apps] tbody')).toContain('served as is')
       expect(await page.getAttribute('[data-testid=apps] a', 'href')).toBe('/a/hello-app')
+      // The link opens the app on its own origin, signed in there through the hand-over (issue 15).
+      const [appTab] = await Promise.all([page.context().waitForEvent('page'), page.click('[data-testid=apps] a')])
+      await appTab.getByText('hello').waitFor({timeout: 15_000})
+      expect(new URL(appTab.url()).hostname).toBe('hello-app.localhost')
+      expect(new URL(appTab.url()).pathname).toBe('/')
+      await appTab.close()
 
       await page.click('[data-tab=runs]')
       await page.waitForSelector('[data-testid=runs]')

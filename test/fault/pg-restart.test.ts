@@ -2,9 +2,10 @@
 // database is away, writes answer 503 with Retry-After (never a 500, never a crash); when it is
 // back, the same `svc serve` serves again without a restart; no acknowledged write is lost.
 // The test stops and starts a cluster of its own (scripts/pg-test-cluster.sh), never the shared one.
-import {execFileSync} from 'node:child_process'
+import {execFile, execFileSync} from 'node:child_process'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
+import {promisify} from 'node:util'
 import {fileURLToPath} from 'node:url'
 import {afterAll, expect, it} from 'vitest'
 import {svcServe, type ServeProcess} from '../helpers/cli.js'
@@ -14,7 +15,10 @@ import {tempDir} from '../helpers/world.js'
 const SCRIPT = join(fileURLToPath(new URL('../..', import.meta.url)), 'scripts', 'pg-test-cluster.sh')
 // Right under the temp folder: the cluster's owner (postgres) cannot enter mkdtemp's private folders.
 const clusterDir = join(tmpdir(), `svc-pg-restart-${process.pid}-${Date.now()}`)
-const cluster = (command: string) => execFileSync(SCRIPT, [command], {env: {...process.env, SVC_PG_TEST_DIR: clusterDir}, encoding: 'utf8'}).trim()
+const clusterEnv = {...process.env, SVC_PG_TEST_DIR: clusterDir}
+const cluster = (command: string) => execFileSync(SCRIPT, [command], {env: clusterEnv, encoding: 'utf8'}).trim()
+/** Under load, never block the event loop (the writers' sockets would sit unread past svc's keep-alive timeout). */
+const clusterAsync = (command: string) => promisify(execFile)(SCRIPT, [command], {env: clusterEnv})
 
 let server: ServeProcess | undefined
 afterAll(async () => {
@@ -61,9 +65,9 @@ it.runIf(pg)('a restart of PostgreSQL under load: 503 with Retry-After meanwhile
   const writers = Array.from({length: 8}, worker)
   while (acknowledged.size < 200) await new Promise((r) => setTimeout(r, 20))
   phase = 'down'
-  cluster('down')
+  await clusterAsync('down')
   while ((statuses.get(503) ?? 0) < 10) await new Promise((r) => setTimeout(r, 20))
-  cluster('up')
+  await clusterAsync('up')
   phase = 'after'
   for (let i = 0; i < 600 && okAfter < 200; i++) await new Promise((r) => setTimeout(r, 50))
   stop = true

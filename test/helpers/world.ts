@@ -116,7 +116,7 @@ export function inProcess(app: SvcApp): Transport {
   const origin = 'http://localhost'
   return {
     name: 'in-process', origin, close: async () => {},
-    fetch: checkedFetch(async (path, init) => app.request(/^https?:\/\//.test(path) ? path : origin + path, init)),
+    fetch: checkedFetch(async (path, init) => app.request(/^https?:\/\//.test(path) ? path : origin + path, init), origin),
   }
 }
 
@@ -132,7 +132,7 @@ export async function overHttp(app: SvcApp): Promise<Transport> {
       if (!/^https?:\/\//.test(path)) return fetch(origin + path, init)
       const url = new URL(path)
       return url.host === new URL(origin).host ? fetch(path, init) : fetchWithHost(origin, url, init)
-    }),
+    }, origin),
     close: () => new Promise((resolve) => {
       ;(server as import('node:http').Server).closeAllConnections?.()
       server.close(() => resolve())

@@ -1,8 +1,11 @@
 // Apps on their own origin (docs/security.md "Apps on their own origin"): what answers on an app's
 // host, which credentials count there, the hand-over from `/a/:key`, and that the console session
 // never reaches nor counts on an app origin. Both transports; app hosts are reached with their Host.
-import {expect, it} from 'vitest'
-import {describeBothTransports, type Ctx} from '../helpers/scenarios.js'
+import {describe, expect, it} from 'vitest'
+import {createApp} from '../../src/http/app.js'
+import {parseAppsUrl} from '../../src/http/app-origin/hosts.js'
+import {createWorld, openTransport, TRANSPORTS} from '../helpers/world.js'
+import {describeBothTransports, makeCall, type Ctx} from '../helpers/scenarios.js'
 import {openApp} from '../helpers/app-origin.js'
 import {createFixtures, MARKER, type Fixtures} from './fixtures.js'
 
@@ -198,6 +201,52 @@ describeBothTransports('app origins', undefined, (ctx) => {
     }
     const login = await ctx().transport.fetch('/svc/login')
     expect(login.headers.get('content-security-policy')).toContain("script-src 'self'")
-    expect(login.headers.get('content-security-policy')).toContain('frame-src http://*.localhost:*')
+    expect(login.headers.get('content-security-policy')).toContain("frame-src 'self' http://*.localhost:*")
   })
+})
+
+describe('--apps-url: apps on a deployment\'s own domain', () => {
+  it('parses the template, or says what is wrong with it', () => {
+    expect(parseAppsUrl('https://{code}.apps.example.com')).toEqual({protocol: 'https:', suffix: '.apps.example.com', port: ''})
+    expect(parseAppsUrl('http://{code}.apps.test:8080')).toEqual({protocol: 'http:', suffix: '.apps.test', port: ':8080'})
+    for (const bad of ['https://apps.example.com', 'https://apps.{code}.example.com', 'https://{code}.com', 'ftp://{code}.a.b',
+      'https://{code}.apps.example.com/path', 'not a url {code}']) expect(() => parseAppsUrl(bad), bad).toThrow(/--apps-url/)
+    expect(() => createApp({store: {} as never, systemPromptsDirs: [], appsUrl: 'https://{code}.apps.example.com'})).toThrow(/--public-url/)
+  })
+
+  for (const name of TRANSPORTS) {
+    it(`[${name}] /a/ hands over to https://<code>.apps.example.test; that host serves the app, its sign-in cookie is Secure`, async () => {
+      const world = await createWorld(undefined, {appsUrl: 'https://{code}.apps.example.test', publicUrl: 'https://svc.example.test', trustProxy: true})
+      const transport = await openTransport(name, world.app)
+      try {
+        const call = makeCall(world, transport)
+        const app = await call('POST', '/svc/apps.json', {body: {app: {name: 'Deal', url_code: 'deal', app_engine: 'html', css_engine: 'none', source_code: '<p>deal</p>'}}})
+        expect(app.status).toBe(201)
+        const session = await world.store.accounts.createToken(world.users.admin!.id, 'session', 3600)
+        const hand = await transport.fetch('/a/deal', {headers: {cookie: `svc_session=${session}`}, redirect: 'manual'})
+        const location = new URL(hand.headers.get('location')!)
+        expect(location.origin).toBe('https://deal.apps.example.test')
+        // Reach it as the TLS proxy would: plain http to the server with the app's Host and X-Forwarded-Proto.
+        const port = new URL(transport.origin).port
+        const at = (path: string) => `http://deal.apps.example.test${port ? `:${port}` : ''}${path}`
+        const signin = await transport.fetch(at(location.pathname + location.search), {redirect: 'manual', headers: {'x-forwarded-proto': 'https'}})
+        expect(signin.status).toBe(303)
+        expect(signin.headers.get('set-cookie')).toMatch(/^svc_app_session=[^;]+;.*Secure.*SameSite=None/i)
+        const cookie = signin.headers.get('set-cookie')!.split(';')[0]!
+        const page = await transport.fetch(at('/'), {headers: {cookie}})
+        expect(page.status).toBe(200)
+        expect(await page.text()).toContain('<p>deal</p>')
+        expect(page.headers.get('content-security-policy')).toContain("frame-ancestors 'self' https://svc.example.test")
+        // A private app without the cookie goes back to the main origin of --public-url.
+        const back = await transport.fetch(at('/'), {redirect: 'manual'})
+        expect(back.headers.get('location')).toBe(`https://svc.example.test/a/${app.json.id}`)
+        // `*.localhost` is not an app origin under --apps-url; the main origin still serves the API.
+        expect((await transport.fetch(`http://deal.localhost${port ? `:${port}` : ''}/`)).status).not.toBe(200)
+        expect((await call('GET', '/svc/apps.json')).status).toBe(200)
+      } finally {
+        await transport.close()
+        await world.close()
+      }
+    })
+  }
 })

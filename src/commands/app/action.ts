@@ -29,10 +29,10 @@ export default class AppAction extends BackendCommand {
     const body = parseJsonArg(flags['data-json'], '--data-json')
     if (!body || typeof body !== 'object' || Array.isArray(body)) throw new SvcError('usage', 0, '--data-json must be a JSON object')
     const client = await this.client(flags)
-    const path = `/svc/apps/${await resolveAppId(client, args.app)}/action/${encodeURIComponent(args.name)}`
-    const first = await client.post<ActionReply>(path, body)
+    const params = {id: await resolveAppId(client, args.app), name: args.name}
+    const first = await client.call('runAppAction', {params, body: body as Record<string, unknown>})
     if (first.status === 'pending') this.note(`pending (flow process ${first.flow_process_id}), waiting...`)
-    const reply = await pollUntilEnded(() => client.get<ActionReply>(`${path}/status`, {query: {flow_process_id: first.flow_process_id}}), first, flags.timeout)
+    const reply = await pollUntilEnded(() => client.call('getAppActionStatus', {params, query: {flow_process_id: first.flow_process_id}}), first, flags.timeout)
     if (reply.status === 'error') {
       this.note(`Error: ${reply.error}`)
       process.exitCode = 1

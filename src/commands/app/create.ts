@@ -36,7 +36,7 @@ export default class AppCreate extends BackendCommand {
     if (app.source_code === undefined) throw new SvcError('usage', 0, 'give the source with --file FILE or --template ENGINE')
     app.name ??= flags.template ? `My ${flags.template} app` : undefined
     const client = await this.client(flags)
-    const created = await client.post<AppView>('/svc/apps.json', {app}).catch((error) => {
+    const created = await client.call('createApp', {body: {app}}).catch((error) => {
       throw withTypeScriptHint(error, flags.file, String(app.app_engine ?? ''))
     })
     for (const line of describeApp(created, client.backend.baseUrl)) this.say(line)

@@ -14,13 +14,13 @@ export default class AppDelete extends BackendCommand {
     const {args, flags} = await this.parse(AppDelete)
     const client = await this.client(flags)
     const id = await resolveAppId(client, args.app)
-    const app = await client.get<AppView>(`/svc/apps/${id}.json`)
+    const app = await client.call('getApp', {params: {id}})
     const what = `app ${app.url_code} (${app.name})`
     if (!(await confirmDestructive({yes: flags.yes, action: `delete ${what}`, message: `Delete ${what}? /a/${app.url_code} stops working.`}))) {
       this.say('Nothing deleted.')
       return {id, deleted: false}
     }
-    await client.delete(`/svc/apps/${id}.json`)
+    await client.call('deleteApp', {params: {id}})
     this.say(`Deleted ${what}`)
     return {id, deleted: true}
   }

@@ -12,7 +12,7 @@ export default class AppGet extends BackendCommand {
   async run() {
     const {args, flags} = await this.parse(AppGet)
     const client = await this.client(flags)
-    const app = await client.get<AppView>(`/svc/apps/${await resolveAppId(client, args.app)}.json`)
+    const app = await client.call('getApp', {params: {id: await resolveAppId(client, args.app)}})
     if (flags.source) this.say(app.source_code)
     else for (const line of describeApp(app, client.backend.baseUrl)) this.say(line)
     return app

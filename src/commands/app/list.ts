@@ -12,7 +12,7 @@ export default class AppList extends BackendCommand {
 
   async run() {
     const {flags} = await this.parse(AppList)
-    const apps = await (await this.client(flags)).get<AppView[]>('/svc/apps.json', {query: {q: flags.q, app_engine: flags.engine}})
+    const apps = await (await this.client(flags)).call('listApps', {query: {q: flags.q, app_engine: flags.engine}})
     if (apps.length === 0 && (flags.q || flags.engine)) this.say('No apps match.')
     else if (apps.length === 0) this.say('No apps yet. Create one: svc app create --template svelte --name "My app"')
     else this.say(table(['id', 'name', 'url_code', 'engine', 'css', 'public', 'active'],

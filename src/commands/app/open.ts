@@ -13,7 +13,7 @@ export default class AppOpen extends BackendCommand {
   async run() {
     const {args, flags} = await this.parse(AppOpen)
     const client = await this.client(flags)
-    const app = await client.get<AppView>(`/svc/apps/${await resolveAppId(client, args.app)}.json`)
+    const app = await client.call('getApp', {params: {id: await resolveAppId(client, args.app)}})
     const url = `${client.backend.baseUrl}/a/${app.url_code}`
     this.say(url)
     if (client.backend.kind === 'embedded') {

@@ -20,7 +20,7 @@ export default class AppPull extends BackendCommand {
   async run() {
     const {args, flags} = await this.parse(AppPull)
     const client = await this.client(flags)
-    const app = await client.get<AppView>(`/svc/apps/${await resolveAppId(client, args.app)}.json`)
+    const app = await client.call('getApp', {params: {id: await resolveAppId(client, args.app)}})
     const dir = args.dir ?? app.url_code
     const files = projectFiles(app)
     const {state} = await appSyncState(dir, client.backend.description)
@@ -38,7 +38,10 @@ export default class AppPull extends BackendCommand {
         .catch(() => {
           throw refusal
         })
-      if (!ok) throw refusal
+      if (!ok) {
+        this.say('Nothing written.')
+        return {id: app.id, file: null}
+      }
     }
     const file = await writeProject(dir, app)
     for (const [name, text] of Object.entries(files)) state.set(key(name), text)

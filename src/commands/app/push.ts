@@ -26,7 +26,7 @@ export default class AppPush extends BackendCommand {
     const {state} = await appSyncState(args.dir, client.backend.description)
     let app: AppView
     if (!remote) {
-      app = await client.post<AppView>('/svc/apps.json', {app: local.body})
+      app = await client.call('createApp', {body: {app: local.body}})
       this.say(`Created app ${app.url_code}`)
     } else {
       const plan = planPush([local], [{...appResource(remote as unknown as Record<string, unknown>), id: remote.id}], {prune: false})
@@ -41,7 +41,7 @@ export default class AppPush extends BackendCommand {
             'svc app pull to take the backend\'s version, or push --force to overwrite it (the diff above shows what would be lost)')
         }
         this.say(colorDiff(change.diff))
-        app = await client.patch<AppView>(`/svc/apps/${remote.id}.json`, {app: local.body})
+        app = await client.call('updateApp', {params: {id: remote.id}, body: {app: local.body}})
       }
     }
     for (const [path, text] of Object.entries(projectResource({...loaded, legacy: false}, app).files)) state.set(path, text)

@@ -19,9 +19,9 @@ export default class AppReplace extends BackendCommand {
     const {args, flags} = await this.parse(AppReplace)
     const client = await this.client(flags)
     const id = await resolveAppId(client, args.app)
-    const app = await client.patch<AppView>(`/svc/apps/${id}/replace.json`, {
+    const app = await client.call('replaceInApp', {params: {id}, body: {
       field: flags.field, old_string: flags.old, new_string: flags.new, replace_all: flags.all,
-    })
+    }})
     for (const line of describeApp(app, client.backend.baseUrl)) this.say(line)
     return app
   }

@@ -15,7 +15,7 @@ export default class AppUpdate extends BackendCommand {
     const app = await appBody(flags)
     if (Object.keys(app).length === 0) throw new SvcError('usage', 0, 'nothing to change', undefined, 'see svc app update --help')
     const client = await this.client(flags)
-    const updated = await client.patch<AppView>(`/svc/apps/${await resolveAppId(client, args.app)}.json`, {app})
+    const updated = await client.call('updateApp', {params: {id: await resolveAppId(client, args.app)}, body: {app}})
     for (const line of describeApp(updated, client.backend.baseUrl)) this.say(line)
     return updated
   }

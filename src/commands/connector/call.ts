@@ -23,9 +23,7 @@ export default class ConnectorCall extends BackendCommand {
     const data = flags['data-json'] === undefined ? {} : parseJsonArg(flags['data-json'], '--data-json')
     if (!data || typeof data !== 'object' || Array.isArray(data)) throw new SvcError('usage', 0, '--data-json must be a JSON object')
     const params = {...(data as Record<string, unknown>), ...parsePairs(flags.param, '--param')}
-    const result = await (await this.client(flags)).post<unknown>(
-      `/svc/connector/${encodeURIComponent(args.code)}/${encodeURIComponent(args.method)}`, params,
-    )
+    const result = await (await this.client(flags)).call('callConnectorPost', {params: {code: args.code, method: args.method}, body: params})
     this.say(JSON.stringify(result, null, 2))
     return result
   }

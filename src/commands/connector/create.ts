@@ -29,9 +29,9 @@ export default class ConnectorCreate extends BackendCommand {
   async run() {
     const {args, flags} = await this.parse(ConnectorCreate)
     const methods = (flags.method ?? []).map(parseMethod)
-    const connector = await (await this.client(flags)).post<Resource>('/svc/resources.json', {
+    const connector = await (await this.client(flags)).call('createResource', {body: {
       resource: {kind: 'svc/custom_connector', code: args.code, name: flags.name, url: flags['base-url'], secret_token: flags['secret-token'], fields: {methods}},
-    })
+    }})
     this.say(`Created connector ${connector.code} (id ${connector.id}, ${methods.length} methods, secret ${connector.has_secret_token ? 'set' : 'not set'})`)
     return connector
   }

@@ -8,7 +8,7 @@ export default class ConnectorList extends BackendCommand {
 
   async run() {
     const {flags} = await this.parse(ConnectorList)
-    const connectors = await (await this.client(flags)).get<Resource[]>('/svc/resources.json', {query: {kind: 'svc/custom_connector'}})
+    const connectors = await (await this.client(flags)).call('listResources', {query: {kind: 'svc/custom_connector'}})
     const methods = (c: Resource) => ((c.fields.methods ?? []) as ConnectorMethod[]).map((m) => `${m.name}${m.public ? ' (public)' : ''}`).join(', ')
     this.say(connectors.length
       ? table(['id', 'code', 'name', 'url', 'secret', 'methods'], connectors.map((c) => [c.id, c.code, c.name, c.url, c.has_secret_token ? 'set' : '-', methods(c)]))

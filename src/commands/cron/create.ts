@@ -17,9 +17,9 @@ export default class CronCreate extends BackendCommand {
 
   async run() {
     const {flags} = await this.parse(CronCreate)
-    const cron = await (await this.client(flags)).post<CronJob>('/account/crons.json', {
+    const cron = await (await this.client(flags)).call('createCron', {body: {
       cron: {kind: 'flow', target_code: flags.flow, schedule: flags.schedule, timezone: flags.timezone, active: flags.active},
-    })
+    }})
     this.say(`Created cron ${cron.id}: ${cron.target_code} at "${cron.schedule}"${cron.active ? `, next run ${cron.next_run_at}` : ' (inactive)'}`)
     return cron
   }

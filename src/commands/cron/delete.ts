@@ -10,12 +10,12 @@ export default class CronDelete extends BackendCommand {
   async run() {
     const {args, flags} = await this.parse(CronDelete)
     const client = await this.client(flags)
-    await client.get(`/account/crons/${args.id}.json`)
+    await client.call('getCron', {params: {id: args.id}})
     if (!(await confirmDestructive({yes: flags.yes, action: `delete cron ${args.id}`, message: `Delete cron ${args.id}?`}))) {
       this.say('Nothing deleted.')
       return {id: args.id, deleted: false}
     }
-    await client.delete(`/account/crons/${args.id}.json`)
+    await client.call('deleteCron', {params: {id: args.id}})
     this.say(`Deleted cron ${args.id}`)
     return {id: args.id, deleted: true}
   }

@@ -7,7 +7,7 @@ export default class CronList extends BackendCommand {
 
   async run() {
     const {flags} = await this.parse(CronList)
-    const crons = await (await this.client(flags)).get<CronJob[]>('/account/crons.json')
+    const crons = await (await this.client(flags)).call('listCrons')
     this.say(crons.length
       ? table(['id', 'flow', 'schedule', 'active', 'next run', 'last run', 'last process'],
         crons.map((c) => [c.id, c.target_code, c.schedule + (c.timezone ? ` (${c.timezone})` : ''), c.active ? 'yes' : 'no', c.next_run_at, c.last_run_at, c.last_flow_process_id]))

@@ -14,7 +14,7 @@ export default class CronRun extends BackendCommand {
   async run() {
     const {args, flags} = await this.parse(CronRun)
     const client = await this.client(flags)
-    let run = await client.post<FlowProcess>(`/account/crons/${args.id}/run.json`)
+    let run = await client.call('runCron', {params: {id: args.id}})
     if (flags.wait) run = await waitForProcess(client, run, flags.timeout)
     for (const line of processLines(run)) this.say(line)
     if (run.status === 'error') process.exitCode = 1

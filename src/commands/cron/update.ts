@@ -18,7 +18,7 @@ export default class CronUpdate extends BackendCommand {
     const {args, flags} = await this.parse(CronUpdate)
     const change = {target_code: flags.flow, schedule: flags.schedule, timezone: flags.timezone, active: flags.active}
     if (Object.values(change).every((v) => v === undefined)) throw new SvcError('usage', 0, 'nothing to change', undefined, 'give --flow, --schedule, --timezone or --active/--no-active')
-    const cron = await (await this.client(flags)).patch<CronJob>(`/account/crons/${args.id}.json`, {cron: change})
+    const cron = await (await this.client(flags)).call('updateCron', {params: {id: args.id}, body: {cron: change}})
     this.say(`Cron ${cron.id}: ${cron.target_code} at "${cron.schedule}"${cron.active ? `, next run ${cron.next_run_at}` : ' (inactive)'}`)
     return cron
   }

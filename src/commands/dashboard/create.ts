@@ -20,7 +20,7 @@ export default class DashboardCreate extends BackendCommand {
     const file = flags['layout-file']
     const layout = file === undefined ? undefined : layoutFromJson(parseJsonArg(await readFileOrStdin(file), file), file)
     const dashboard = {name: flags.name, context: flags.context, layout, shared: flags.shared, is_default: flags.default}
-    const d = await (await this.client(flags)).post<DashboardView>('/toolkit/dashboards.json', {dashboard})
+    const d = await (await this.client(flags)).call('createDashboard', {body: {dashboard}})
     this.say(`Created dashboard #${d.id} "${d.name}" (context ${d.context}, ${d.layout.length} tiles)`)
     return d
   }

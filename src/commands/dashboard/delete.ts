@@ -11,13 +11,13 @@ export default class DashboardDelete extends BackendCommand {
   async run() {
     const {args, flags} = await this.parse(DashboardDelete)
     const client = await this.client(flags)
-    const d = await client.get<DashboardView>(`/toolkit/dashboards/${args.id}.json`)
+    const d = await client.call('getDashboard', {params: {id: args.id}})
     const what = `dashboard #${args.id} "${d.name}"${d.shared ? ' (company)' : ''}`
     if (!(await confirmDestructive({yes: flags.yes, action: `delete ${what}`, message: `Delete ${what}?`}))) {
       this.say('Nothing deleted.')
       return {id: args.id, deleted: false}
     }
-    await client.delete(`/toolkit/dashboards/${args.id}.json`)
+    await client.call('deleteDashboard', {params: {id: args.id}})
     this.say(`Deleted ${what}`)
     return {id: args.id, deleted: true}
   }

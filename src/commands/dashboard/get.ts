@@ -10,7 +10,7 @@ export default class DashboardGet extends BackendCommand {
 
   async run() {
     const {args, flags} = await this.parse(DashboardGet)
-    const d = await (await this.client(flags)).get<DashboardView>(`/toolkit/dashboards/${args.id}.json`)
+    const d = await (await this.client(flags)).call('getDashboard', {params: {id: args.id}})
     this.say(`#${d.id} ${d.name} (context ${d.context}, ${kindOf(d)}${d.editable ? ', editable' : ''}), updated ${d.updated_at}`)
     this.say(table(['id', 'tile', 'key', 'size', 'config'], d.layout.map((i) => [i.id, tileName(i.key), i.key, i.size, configLines(i.config).join('; ')])))
     return d

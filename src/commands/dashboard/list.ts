@@ -10,7 +10,7 @@ export default class DashboardList extends BackendCommand {
 
   async run() {
     const {flags} = await this.parse(DashboardList)
-    const list = await (await this.client(flags)).get<DashboardView[]>('/toolkit/dashboards.json', {query: {context: flags.context}})
+    const list = await (await this.client(flags)).call('listDashboards', {query: {context: flags.context}})
     if (list.length === 0) this.say('No dashboards.')
     else {
       this.say(table(['id', 'name', 'context', 'kind', 'editable', 'tiles'],

@@ -11,7 +11,7 @@ export default class DashboardSelect extends BackendCommand {
   async run() {
     const {args, flags} = await this.parse(DashboardSelect)
     const body = {context: flags.context, dashboard_id: selectTarget(args.target)}
-    const r = await (await this.client(flags)).patch<SelectView>('/toolkit/dashboards/select.json', body)
+    const r = await (await this.client(flags)).call('selectDashboard', {body})
     this.say(`Context ${r.context} now shows: ${describeCurrent(r, r.context)}`)
     return r
   }

@@ -14,11 +14,11 @@ export default class DashboardShow extends BackendCommand {
   async run() {
     const {flags} = await this.parse(DashboardShow)
     const client = await this.client(flags)
-    const w = await client.get<WidgetsView>('/toolkit/dashboards/widgets.json', {query: {context: flags.context}})
+    const w = await client.call('getWidgets', {query: {context: flags.context}})
     // App tiles are named after their app.
     const names = new Map<string, string>()
     for (const key of new Set(w.layout.map((i) => i.key).filter((k) => k.startsWith('svc_app:')))) {
-      names.set(key, (await client.get<WidgetView>('/toolkit/dashboards/widget.json', {query: {key}})).name)
+      names.set(key, (await client.call('getWidget', {query: {key}})).name)
     }
     const tiles = w.layout.map((i) => ({name: names.get(i.key) ?? tileName(i.key), size: i.size, lines: configLines(i.config)}))
     const title = describeCurrent(w, flags.context)

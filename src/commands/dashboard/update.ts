@@ -21,7 +21,7 @@ export default class DashboardUpdate extends BackendCommand {
     if (Object.values(dashboard).every((v) => v === undefined)) {
       throw new SvcError('usage', 0, 'nothing to change', undefined, 'give --name, --layout-file or --[no-]default')
     }
-    const d = await (await this.client(flags)).patch<DashboardView>(`/toolkit/dashboards/${args.id}.json`, {dashboard})
+    const d = await (await this.client(flags)).call('updateDashboard', {params: {id: args.id}, body: {dashboard}})
     this.say(`Updated dashboard #${d.id} "${d.name}" (${d.layout.length} tiles${d.is_default ? ', company default' : ''})`)
     return d
   }

@@ -11,7 +11,7 @@ export default class DashboardWidget extends BackendCommand {
 
   async run() {
     const {args, flags} = await this.parse(DashboardWidget)
-    const w = await (await this.client(flags)).get<WidgetView>('/toolkit/dashboards/widget.json', {query: {key: args.key}})
+    const w = await (await this.client(flags)).call('getWidget', {query: {key: args.key}})
     this.say(`${w.name} (${w.key})`)
     const rows = Object.entries(w.settings).map(([name, s]) => [
       name, s.text ? 'text' : s.multiple ? 'list' : 'choice', s.options ? s.options.join(', ') : '', show(s.default),

@@ -11,7 +11,7 @@ export default class DashboardWidgets extends BackendCommand {
 
   async run() {
     const {flags} = await this.parse(DashboardWidgets)
-    const w = await (await this.client(flags)).get<WidgetsView>('/toolkit/dashboards/widgets.json', {query: {context: flags.context}})
+    const w = await (await this.client(flags)).call('getWidgets', {query: {context: flags.context}})
     this.say(`Showing: ${describeCurrent(w, flags.context)}`)
     this.say(table(['id', 'tile', 'size', 'config'], w.layout.map((i) => [i.id, tileName(i.key), i.size, configLines(i.config).join('; ')])))
     if (w.dashboards.length) this.say(`Choices: ${w.dashboards.map((d) => `#${d.id} ${d.name} (${kindOf(d)})`).join(', ')}`)

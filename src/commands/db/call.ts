@@ -24,8 +24,7 @@ export default class DbCall extends BackendCommand {
     if (flags.id !== undefined) body.id = flags.id
     if (args.data !== undefined) body.data = parseJsonArg(args.data, 'DATA')
     const client = await this.client(flags)
-    const path = `/svc/db/${encodeURIComponent(args.code)}/${encodeURIComponent(args.method)}`
-    const result = await client.post<unknown>(path, body)
+    const result = await client.call('callPublicMethodPost', {params: {db_code: args.code, method_name: args.method}, body})
     this.say(JSON.stringify(result, null, 2))
     return result
   }

@@ -21,7 +21,7 @@ export default class DbCreate extends BackendCommand {
     if (flags['app-id'] !== undefined) db.app_id = flags['app-id']
     if (flags.schema !== undefined) db.schema = parseJsonArg(flags.schema, '--schema')
     if (flags['public-methods'] !== undefined) db.public_methods = parseJsonArg(flags['public-methods'], '--public-methods')
-    const created = await (await this.client(flags)).post<DbView>('/svc/dbs.json', {db})
+    const created = await (await this.client(flags)).call('createDb', {body: {db}})
     this.say(`Created database ${created.id}${created.code ? ` (${created.code})` : ''}: ${created.name}`)
     return created
   }

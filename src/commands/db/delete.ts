@@ -12,14 +12,14 @@ export default class DbDelete extends BackendCommand {
   async run() {
     const {args, flags} = await this.parse(DbDelete)
     const client = await this.client(flags)
-    const db = await client.get<DbView>(`/svc/dbs/${encodeURIComponent(args.db)}.json`)
+    const db = await client.call('getDb', {params: {id: args.db}})
     const what = `database ${db.code ?? db.id} (${db.name})`
     const records = db.records_count === 1 ? '1 record' : `${db.records_count} records`
     if (!(await confirmDestructive({yes: flags.yes, action: `delete ${what}`, message: `Delete ${what} and its ${records}?`}))) {
       this.say('Nothing deleted.')
       return {deleted: false, id: db.id, code: db.code, records: db.records_count}
     }
-    await client.delete(`/svc/dbs/${db.id}.json`)
+    await client.call('deleteDb', {params: {id: db.id}})
     this.say(`Deleted ${what} and its ${records}`)
     return {deleted: true, id: db.id, code: db.code, records: db.records_count}
   }

@@ -32,7 +32,7 @@ export default class DbExport extends BackendCommand {
     let count = 0
     try {
       for (let after = 0; ;) {
-        const page = await client.get<RecordView[]>(`/svc/dbs/${encodeURIComponent(args.db)}/records.json`, {query: {after_id: after, limit: 100}})
+        const page = await client.call('listRecords', {params: {db_id: args.db}, query: {after_id: after, limit: 100}})
         if (page.length === 0) break
         const chunk = page.map((r) => JSON.stringify(r)).join('\n') + '\n'
         if (!out.write(chunk)) await once(out, 'drain')

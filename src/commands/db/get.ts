@@ -8,7 +8,7 @@ export default class DbGet extends BackendCommand {
 
   async run() {
     const {args, flags} = await this.parse(DbGet)
-    const db = await (await this.client(flags)).get<DbView>(`/svc/dbs/${encodeURIComponent(args.db)}.json`)
+    const db = await (await this.client(flags)).call('getDb', {params: {id: args.db}})
     this.say(JSON.stringify(db, null, 2))
     return db
   }

@@ -22,7 +22,7 @@ export default class DbImport extends BackendCommand {
   async run() {
     const {args, flags} = await this.parse(DbImport)
     const client = await this.client(flags)
-    const path = `/svc/dbs/${encodeURIComponent(args.db)}/import.json`
+    const params = {db_id: args.db}
     const source = args.file === '-' ? await stdinLines() : args.file
     const total = typeof source === 'string' ? safeSize(source) : source.reduce((n, l) => n + Buffer.byteLength(l) + 1, 0)
     const show = !this.jsonEnabled()
@@ -34,7 +34,7 @@ export default class DbImport extends BackendCommand {
       try {
         for await (const b of batches(source, args.file, flags.batch, flags['from-line'])) {
           try {
-            await client.post(path, {records: b.records}, {query: {dry_run: 1}})
+            await client.call('importRecords', {params, body: {records: b.records as Record<string, unknown>[]}, query: {dry_run: 1}})
           } catch (error) {
             if (!isSvcError(error) || error.code !== 'validation') throw error
             problems.push(...lineErrors(error.details, b.lines))
@@ -47,7 +47,7 @@ export default class DbImport extends BackendCommand {
         bar.stop()
       }
       if (problems.length) {
-        throw new SvcError('validation', 422, `nothing imported: ${problems.length >= 20 ? 'at least ' : ''}${problems.length} invalid record(s) (first: ${problems[0]})`,
+        throw new SvcError('validation', 422, `nothing imported: ${problems.length >= 20 ? 'at least ' : ''}${problems.length} invalid record(s):\n  ${problems.slice(0, 20).join('\n  ')}`,
           {records: problems.slice(0, 20)}, 'fix those lines, then import again')
       }
       if (show && checked > 0) this.note(`Checked ${checked} records`)
@@ -59,7 +59,7 @@ export default class DbImport extends BackendCommand {
     try {
       for await (const b of batches(source, args.file, flags.batch, flags['from-line'])) {
         try {
-          imported += (await client.post<{imported: number}>(path, {records: b.records})).imported
+          imported += (await client.call('importRecords', {params, body: {records: b.records as Record<string, unknown>[]}})).imported
         } catch (error) {
           if (!isSvcError(error)) throw error
           const detail = error.code === 'validation' ? lineErrors(error.details, b.lines).join('; ') : error.message

@@ -7,7 +7,7 @@ export default class DbList extends BackendCommand {
 
   async run() {
     const {flags} = await this.parse(DbList)
-    const dbs = await (await this.client(flags)).get<DbView[]>('/svc/dbs.json')
+    const dbs = await (await this.client(flags)).call('listDbs')
     if (dbs.length === 0) this.say('No databases.')
     else this.say(table(['id', 'code', 'name', 'records', 'public methods'],
       dbs.map((d) => [d.id, d.code, d.name, d.records_count, Object.keys(d.public_methods).filter((m) => d.public_methods[m] !== false).join(', ')])))

@@ -11,7 +11,7 @@ export default class DbPull extends BackendCommand {
 
   async run() {
     const {args, flags} = await this.parse(DbPull)
-    const db = await (await this.client(flags)).get<DbView>(`/svc/dbs/${encodeURIComponent(args.db)}.json`)
+    const db = await (await this.client(flags)).call('getDb', {params: {id: args.db}})
     const definition = definitionOf(db)
     const file = flags.out ?? `${db.code ?? db.id}.json`
     await writeFile(`${file}.tmp`, JSON.stringify(definition, null, 2) + '\n')

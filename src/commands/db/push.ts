@@ -20,7 +20,7 @@ async function invalidRecords(client: Client, db: DbView, changes: Change[], sch
   const check = recordCheck(changes, schema)
   if (!check || db.records_count === 0) return report
   for (let after = 0; ;) {
-    const page = await client.get<RecordView[]>(`/svc/dbs/${db.id}/records.json`, {query: {after_id: after, limit: 100}})
+    const page = await client.call('listRecords', {params: {db_id: db.id}, query: {after_id: after, limit: 100}})
     if (page.length === 0) return report
     report = addInvalid(report, check, page)
     after = page[page.length - 1]!.id
@@ -72,13 +72,13 @@ export default class DbPush extends BackendCommand {
     for (const {file, definition} of await definitions(path)) {
       let current: DbView | null = null
       try {
-        current = await client.get<DbView>(`/svc/dbs/${encodeURIComponent(definition.code)}.json`)
+        current = await client.call('getDb', {params: {id: definition.code}})
       } catch (error) {
         if (!isSvcError(error) || error.code !== 'not_found') throw error
       }
       const changes = diffDb(current && definitionOf(current), definition)
       const drops = changes.some((c) => c.kind === 'field_removed' || c.kind === 'table_removed')
-      const loss = current && drops ? dataLoss(changes, await client.get<Usage>(`/svc/dbs/${current.id}/usage.json`)) : []
+      const loss = current && drops ? dataLoss(changes, await client.call('getDbUsage', {params: {id: current.id}})) : []
       const invalid = current ? await invalidRecords(client, current, changes, definition.schema) : emptyInvalidReport()
       plans.push({file, definition, current, changes, loss, invalid})
     }
@@ -117,8 +117,8 @@ export default class DbPush extends BackendCommand {
     for (const p of pending) {
       const db = {name: p.definition.name, code: p.definition.code, schema: p.definition.schema ?? null, public_methods: p.definition.public_methods ?? {},
         ...(p.definition.app_id !== undefined ? {app_id: p.definition.app_id} : {}), ...(p.definition.fields !== undefined ? {fields: p.definition.fields} : {})}
-      if (p.current) await client.patch(`/svc/dbs/${p.current.id}.json`, {db})
-      else await client.post('/svc/dbs.json', {db})
+      if (p.current) await client.call('updateDb', {params: {id: p.current.id}, body: {db}})
+      else await client.call('createDb', {body: {db}})
       this.say(`${p.current ? 'Updated' : 'Created'} ${p.definition.code}`)
     }
     return {applied: true, dry_run: false, databases: summary}

@@ -15,8 +15,7 @@ export default class DbReplace extends BackendCommand {
 
   async run() {
     const {args, flags} = await this.parse(DbReplace)
-    const db = await (await this.client(flags)).patch<DbView>(`/svc/dbs/${encodeURIComponent(args.db)}/replace.json`,
-      {field: flags.field, old_string: flags.old, new_string: flags.new, replace_all: flags.all})
+    const db = await (await this.client(flags)).call('replaceInDb', {params: {id: args.db}, body: {field: flags.field, old_string: flags.old, new_string: flags.new, replace_all: flags.all}})
     this.say(JSON.stringify(flags.field === 'schema' ? db.schema : db[flags.field as 'public_methods' | 'fields'], null, 2))
     return db
   }

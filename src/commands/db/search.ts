@@ -23,7 +23,7 @@ export default class DbSearch extends BackendCommand {
       q: flags.q, search_in: flags['search-in'], table_name: flags.table, sort: flags.sort, fields: flags.fields, limit: flags.limit, offset: flags.offset,
     }
     for (const [k, v] of Object.entries(parsePairs(flags.filter, '--filter'))) query[`filter[${k}]`] = v
-    const rows = await (await this.client(flags)).get<Record<string, unknown>[]>(`/svc/dbs/${encodeURIComponent(args.db)}/search.json`, {query})
+    const rows = await (await this.client(flags)).call('searchRecords', {params: {db_id: args.db}, query})
     for (const row of rows) this.say(JSON.stringify(row))
     if (rows.length === 0) this.note(flags.offset ? `No more records (offset ${flags.offset}).` : 'No records match.')
     return rows

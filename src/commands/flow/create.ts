@@ -24,9 +24,9 @@ export default class FlowCreate extends BackendCommand {
     else if (flags['program-json']) program = parseJsonArg(flags['program-json'], '--program-json')
     if (program && typeof program === 'object' && !Array.isArray(program) && 'program' in program) program = (program as {program: unknown}).program
     if (!Array.isArray(program)) throw new SvcError('usage', 0, 'the program must be a JSON array of steps')
-    const flow = await (await this.client(flags)).post<Resource>('/svc/resources.json', {
+    const flow = await (await this.client(flags)).call('createResource', {body: {
       resource: {kind: 'svc/custom_flow', code: args.code, name: flags.name, fields: {program}},
-    })
+    }})
     this.say(`Created flow ${flow.code} (id ${flow.id}, ${program.length} steps)`)
     return flow
   }

@@ -9,7 +9,7 @@ export default class FlowList extends BackendCommand {
 
   async run() {
     const {flags} = await this.parse(FlowList)
-    const flows = await (await this.client(flags)).get<Resource[]>('/svc/resources.json', {query: {kind: 'svc/custom_flow', q: flags.q}})
+    const flows = await (await this.client(flags)).call('listResources', {query: {kind: 'svc/custom_flow', q: flags.q}})
     const steps = (f: Resource) => (Array.isArray(f.fields.program) ? f.fields.program.length : 0)
     this.say(flows.length ? table(['id', 'code', 'name', 'steps', 'updated'], flows.map((f) => [f.id, f.code, f.name, steps(f), f.updated_at])) : 'No flows.')
     return flows

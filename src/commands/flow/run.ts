@@ -21,7 +21,7 @@ export default class FlowRun extends BackendCommand {
     if (!input || typeof input !== 'object' || Array.isArray(input)) throw new SvcError('usage', 0, '--data-json must be a JSON object')
     const client = await this.client(flags)
     const flow = await flowByCode(client, args.code)
-    let run = await client.post<FlowProcess>(`/svc/resources/${flow.id}/run.json`, {input})
+    let run = await client.call('runFlow', {params: {id: flow.id}, body: {input}})
     if (flags.wait) run = await waitForProcess(client, run, flags.timeout)
     for (const line of processLines(run)) this.say(line)
     if (run.status === 'error') process.exitCode = 1

@@ -16,9 +16,7 @@ export default class FlowRuns extends BackendCommand {
 
   async run() {
     const {flags} = await this.parse(FlowRuns)
-    const runs = await (await this.client(flags)).get<FlowProcess[]>('/connect/flow_processes.json', {
-      query: {flow_code: flags.flow, status: flags.status, trigger: flags.trigger, cron_id: flags.cron, limit: flags.limit, offset: flags.offset},
-    })
+    const runs = await (await this.client(flags)).call('listFlowProcesses', {query: {flow_code: flags.flow, status: flags.status, trigger: flags.trigger, cron_id: flags.cron, limit: flags.limit, offset: flags.offset}})
     this.say(runs.length
       ? table(['id', 'flow', 'status', 'trigger', 'started', 'ms', 'error'],
         runs.map((r) => [r.id, r.flow_code, r.status, r.trigger + (r.cron_id ? ` ${r.cron_id}` : ''), r.started_at, r.duration_ms, r.error?.slice(0, 60)]))

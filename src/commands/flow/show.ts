@@ -19,11 +19,11 @@ export async function pollUntilEnded<T extends {status: string}>(read: () => Pro
 
 /** Waits for a flow process to end. */
 export const waitForProcess = (client: Client, run: FlowProcess, timeoutSeconds: number) =>
-  pollUntilEnded(() => client.get<FlowProcess>(`/connect/flow_processes/${run.id}.json`), run, timeoutSeconds)
+  pollUntilEnded(() => client.call('getFlowProcess', {params: {id: run.id}}), run, timeoutSeconds)
 
 /** The flow (svc/custom_flow) with this code, or a 404 with a hint. */
 export async function flowByCode(client: Client, code: string): Promise<Resource> {
-  const [flow] = await client.get<Resource[]>('/svc/resources.json', {query: {kind: 'svc/custom_flow', code}})
+  const [flow] = await client.call('listResources', {query: {kind: 'svc/custom_flow', code}})
   if (!flow) throw new SvcError('not_found', 404, `no flow "${code}"`, undefined, 'list flows with: svc flow list')
   return flow
 }
@@ -44,7 +44,7 @@ export default class FlowShow extends BackendCommand {
 
   async run() {
     const {args, flags} = await this.parse(FlowShow)
-    const run = await (await this.client(flags)).get<FlowProcess>(`/connect/flow_processes/${encodeURIComponent(args.id)}.json`)
+    const run = await (await this.client(flags)).call('getFlowProcess', {params: {id: args.id}})
     for (const line of processLines(run)) this.say(line)
     return run
   }

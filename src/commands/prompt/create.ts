@@ -66,7 +66,7 @@ export default class PromptCreate extends BackendCommand {
     await askMissing(body)
     const client = await this.client(flags)
     await resolveScope(client, body)
-    const created = await client.post<PromptView>('/svc/prompts.json', {prompt: body})
+    const created = await client.call('createPrompt', {body: {prompt: body}})
     this.say(`Created prompt ${created.code} (${created.id}), scope ${created.scope}${created.scope_id === null ? '' : ` ${created.scope_id}`}`)
     return created
   }

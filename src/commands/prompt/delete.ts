@@ -17,13 +17,13 @@ export default class PromptDelete extends BackendCommand {
     const {args, flags} = await this.parse(PromptDelete)
     const client = await this.client(flags)
     const id = await resolvePromptId(client, args.prompt, flags.scope)
-    const p = await client.get<PromptView>(`/svc/prompts/${encodeURIComponent(id)}.json`)
+    const p = await client.call('getPrompt', {params: {id}})
     const what = `prompt ${p.code} (${p.scope}${p.scope_id === null ? '' : ` ${p.scope_id}`})`
     if (!(await confirmDestructive({yes: flags.yes, action: `delete ${what}`, message: `Delete ${what}?`}))) {
       this.say('Nothing deleted.')
       return {id, deleted: false}
     }
-    await client.delete(`/svc/prompts/${encodeURIComponent(id)}.json`)
+    await client.call('deletePrompt', {params: {id}})
     this.say(`Deleted prompt ${id}: ${what.slice('prompt '.length)}`)
     return {id, deleted: true}
   }

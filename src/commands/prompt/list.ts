@@ -16,9 +16,7 @@ export default class PromptList extends BackendCommand {
 
   async run(): Promise<PromptView[]> {
     const {flags} = await this.parse(PromptList)
-    const prompts = await (await this.client(flags)).get<PromptView[]>('/svc/prompts.json', {
-      query: {q: flags.q, code: flags.code, kind: flags.kind, scope: flags.scope, order_by: flags['order-by']},
-    })
+    const prompts = await (await this.client(flags)).call('listPrompts', {query: {q: flags.q, code: flags.code, kind: flags.kind, scope: flags.scope, order_by: flags['order-by']}})
     if (prompts.length === 0) this.say(flags.q || flags.code || flags.kind || flags.scope ? 'No prompts match.' : 'No prompts.')
     else this.say(table(['id', 'code', 'name', 'kind', 'scope', 'scope_id'], prompts.map((p) => [p.id, p.code, p.name, p.kind, p.scope, p.scope_id])))
     return prompts

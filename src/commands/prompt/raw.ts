@@ -10,7 +10,7 @@ export default class PromptRaw extends BackendCommand {
     const {args, flags} = await this.parse(PromptRaw)
     const client = await this.client(flags)
     const id = await resolvePromptId(client, args.id)
-    const content = await client.text('GET', `/svc/prompts/${encodeURIComponent(id)}.md`, {headers: {accept: 'text/markdown'}})
+    const content = await client.call('getPromptContent', {params: {id}})
     if (!this.jsonEnabled()) process.stdout.write(content)
     return {id, content}
   }

@@ -12,11 +12,11 @@ export default class PromptSystem extends BackendCommand {
     const {args, flags} = await this.parse(PromptSystem)
     const client = await this.client(flags)
     if (args.code === undefined) {
-      const list = await client.get<SystemPrompt[]>('/svc/prompts/system.json')
+      const list = await client.call('listSystemPrompts')
       this.say(table(['code', 'kind', 'name', 'source'], list.map((p) => [p.code, p.kind, p.name, p.source])))
       return list
     }
-    const content = await client.text('GET', `/svc/prompts/system/${encodeURIComponent(args.code)}.md`, {headers: {accept: 'text/markdown'}})
+    const content = await client.call('getSystemPrompt', {params: {code: args.code}})
     if (!this.jsonEnabled()) process.stdout.write(content)
     return {code: args.code, content}
   }

@@ -16,9 +16,9 @@ export default class PromptUpdate extends BackendCommand {
     if (Object.keys(body).length === 0) throw noChanges()
     const client = await this.client(flags)
     const id = await resolvePromptId(client, args.prompt)
-    if (body.scope_id !== undefined && body.scope === undefined) body.scope = (await client.get<PromptView>(`/svc/prompts/${id}.json`)).scope
+    if (body.scope_id !== undefined && body.scope === undefined) body.scope = (await client.call('getPrompt', {params: {id}})).scope
     await resolveScope(client, body)
-    const updated = await client.patch<PromptView>(`/svc/prompts/${encodeURIComponent(id)}.json`, {prompt: body})
+    const updated = await client.call('updatePrompt', {params: {id}, body: {prompt: body}})
     this.say(`Updated prompt ${updated.code} (${updated.id})`)
     return updated
   }

@@ -77,7 +77,7 @@ export const RecordInput = z.looseObject({
 
 export const RecordBody = z.object({record: RecordInput.optional()})
 export const ImportBody = z.object({records: z.array(RecordInput).max(1000)}).openapi('ImportBody')
-export const ImportResult = z.object({imported: z.number().int()})
+export const ImportResult = z.object({imported: z.number().int(), valid: z.number().int().optional().openapi({description: 'dry_run: records that would be written'})})
 
 const common = {
   limit: z.string().optional().openapi({description: '1-100 (default 20)', pattern: '^[0-9]+$'}),

@@ -37,7 +37,9 @@ export const OPERATIONS = {
   getAppActionStatus: {method: 'get', path: '/svc/apps/{id}/action/{name}/status'},
   // app pages (HTML)
   appPage: {method: 'get', path: '/a/{url_code}'},
-  appAsset: {method: 'get', path: '/a/{url_code}/{asset}'},
+  appOriginAsset: {method: 'get', path: '/app.{hash}.{ext}'},
+  appOriginSignIn: {method: 'get', path: '/_svc/signin'},
+  appOriginCheck: {method: 'get', path: '/_svc/check'},
   appLibrary: {method: 'get', path: '/_svc/lib/{name}'},
   loginPage: {method: 'get', path: '/svc/login'},
   login: {method: 'post', path: '/svc/login'},

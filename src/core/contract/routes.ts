@@ -19,6 +19,10 @@ import {Cron, CronBody, FlowProcess, ProcessQuery, Resource, ResourceBody, Resou
 import {operation} from './operations.js'
 import {Prompt, PromptBody, PromptListQuery, RenderQuery, SystemPrompt} from './prompts.js'
 
+/** The origin an app is served from (its own, not the API's): cookies there are the app's own. */
+const APP_SERVER = {url: 'http://{code}.localhost:{port}', description: 'An app\'s own origin', variables: {code: {default: 'app'}, port: {default: '8080'}}}
+const APP_ORIGIN: Record<string, string[]>[] = [{}, {app_session: []}]
+
 const body = <S extends z.ZodType>(schema: S, description?: string) =>
   ({description, required: false, content: {'application/json': {schema}}}) as {description?: string; required: false; content: {'application/json': {schema: S}}}
 const params = <K extends string>(...names: K[]) =>
@@ -191,13 +195,27 @@ export const pageRoutes = {
     request: {params: params('url_code')},
     responses: {200: html('The app page'), 302: redirect('Not signed in: to the login page'), 404: html('No app here')},
   }),
-  appAsset: createRoute({
-    ...operation('appAsset'), tags: ['pages'], security: PUBLIC, summary: 'Compiled script or style of an app (`app.<hash>.js|css`)',
-    request: {params: params('url_code', 'asset')},
+  appOriginAsset: createRoute({
+    ...operation('appOriginAsset'), tags: ['pages'], security: APP_ORIGIN,
+    summary: 'On an app\'s own origin: its compiled script or style (`app.<hash>.js|css`)',
+    servers: [APP_SERVER],
+    request: {params: params('hash', 'ext')},
     responses: {
       200: {description: 'The asset', content: {'text/javascript': {schema: z.string()}, 'text/css': {schema: z.string()}}},
-      404: json(ErrorBody, 'Unknown asset'),
+      404: json(ErrorBody, 'Unknown asset, or a private app without its sign-in'),
     },
+  }),
+  appOriginSignIn: createRoute({
+    ...operation('appOriginSignIn'), tags: ['pages'], security: APP_ORIGIN, servers: [APP_SERVER],
+    summary: 'On an app\'s own origin: takes a one-time sign-in from the main origin and sets the app\'s own cookie',
+    request: {query: z.object({token: z.string().optional().openapi({description: 'One-time, app-scoped'}), next: z.string().optional()})},
+    responses: {303: redirect('On to `/_svc/check` or `next`'), 400: json(ErrorBody, 'Bad sign-in'), 404: json(ErrorBody, 'No such app')},
+  }),
+  appOriginCheck: createRoute({
+    ...operation('appOriginCheck'), tags: ['pages'], security: APP_ORIGIN, servers: [APP_SERVER],
+    summary: 'On an app\'s own origin: on to the app when the browser kept its sign-in, else a page that says so',
+    request: {query: z.object({next: z.string().optional()})},
+    responses: {200: html('The browser did not keep the sign-in'), 303: redirect('On to `next`'), 404: json(ErrorBody, 'No such app')},
   }),
   appLibrary: createRoute({
     ...operation('appLibrary'), tags: ['pages'], security: PUBLIC, summary: 'A library the server serves to app pages (offline)',
@@ -219,8 +237,14 @@ export const pageRoutes = {
     responses: {303: redirect('To the login page'), 403: json(ErrorBody, 'Cross-origin request')},
   }),
   consolePage: createRoute({
-    ...operation('consolePage'), tags: ['pages'], security: PUBLIC, summary: 'The web console',
-    responses: {200: html('The console'), 303: redirect('Not signed in: to the login page'), 404: json(ErrorBody, 'Console not built')},
+    ...operation('consolePage'), tags: ['pages'], security: PUBLIC,
+    summary: 'The web console on the main origin; on an app\'s own origin (`http://<code>.localhost:<port>` or `--apps-url`), the app\'s page',
+    responses: {
+      200: html('The console, or the app page'),
+      302: redirect('A private app without its sign-in: to the main origin'),
+      303: redirect('Not signed in: to the login page'),
+      404: json(ErrorBody, 'Console not built, or no such app'),
+    },
   }),
   consoleAsset: createRoute({
     ...operation('consoleAsset'), tags: ['pages'], security: PUBLIC, summary: 'A file of the web console',
@@ -291,8 +315,11 @@ export const dbRoutes = {
   }),
   importRecords: createRoute({
     ...operation('importRecords'), tags: ['records'], security: PRIVATE, summary: 'Insert up to 1000 records, all or nothing',
-    request: {params: dbParam, body: body(ImportBody)},
-    responses: {201: json(ImportResult, 'How many were inserted'), ...WRITE_ERRORS},
+    request: {
+      params: dbParam, body: body(ImportBody),
+      query: z.object({dry_run: z.string().optional().openapi({description: '`1`: check only, write nothing (200 `{imported: 0, valid}`)'})}),
+    },
+    responses: {200: json(ImportResult, 'dry_run=1: nothing written'), 201: json(ImportResult, 'How many were inserted'), ...WRITE_ERRORS},
   }),
   getRecord: createRoute({
     ...operation('getRecord'), tags: ['records'], security: PRIVATE, summary: 'A record',

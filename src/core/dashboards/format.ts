@@ -1,19 +1,11 @@
 /** Response shapes of the dashboard endpoints and the pure helpers `svc dashboard` prints them with. */
 import {SvcError} from '../errors.js'
-import type {LayoutItem} from './layout.js'
+import type {WidgetsView} from '../contract/dashboards.js'
 import {tileDef} from './tiles.js'
 
-export interface DashboardView {
-  id: number
-  name: string
-  context: string
-  layout: LayoutItem[]
-  shared: boolean
-  is_default: boolean
-  editable: boolean
-  created_by_id: number
-  updated_at: string
-}
+
+/** The response objects of the API are the contract's (src/core/contract/dashboards.ts). */
+export type {DashboardView, SelectView, WidgetView, WidgetsView} from '../contract/dashboards.js'
 
 export interface DashboardChoice {
   id: number
@@ -22,23 +14,8 @@ export interface DashboardChoice {
   is_default: boolean
 }
 
-export interface WidgetsView {
-  current_id: number | 'builtin'
-  layout: LayoutItem[]
-  dashboards: DashboardChoice[]
-}
 
-export interface SelectView extends WidgetsView {
-  context: string
-  dashboard_id: number | 'builtin' | ''
-}
 
-export interface WidgetView {
-  key: string
-  name: string
-  settings: Record<string, {options: string[] | null; default: string | string[] | null; multiple: boolean; text: boolean}>
-  config: Record<string, unknown>
-}
 
 /** The name of a tile key for a terminal (catalog name, or the key itself when unknown). */
 export const tileName = (key: string) => tileDef(key)?.name ?? key

@@ -2,23 +2,9 @@ import {Cron} from 'croner'
 import {FieldErrorBag} from '../errors.js'
 import {CODE_RE} from './program.js'
 
-/** A cron as the API shows it. */
-export interface CronJob {
-  id: number
-  kind: 'flow'
-  target_code: string
-  schedule: string
-  /** IANA time zone the schedule is read in; null = the server's local time. */
-  timezone: string | null
-  active: boolean
-  /** When the scheduler starts it next (null when inactive). */
-  next_run_at: string | null
-  last_run_at: string | null
-  last_flow_process_id: string | null
-  created_by_id: number | null
-  created_at: string
-  updated_at: string
-}
+/** As the API shows it: the contract's (src/core/contract/flows.ts). */
+export type {CronView as CronJob} from '../contract/flows.js'
+import type {CronView as CronJob} from '../contract/flows.js'
 
 export interface CronWrite {
   kind: 'flow'

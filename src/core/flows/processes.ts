@@ -6,28 +6,9 @@ export type ProcessStatus = (typeof PROCESS_STATUSES)[number]
 export const TRIGGERS = ['action', 'cron', 'manual'] as const
 export type Trigger = (typeof TRIGGERS)[number]
 
-/** One run of a flow (`/connect/flow_processes`). */
-export interface FlowProcess {
-  /** UUID (a string, as the spec's `flow_process_id`). */
-  id: string
-  flow_id: number | null
-  flow_code: string
-  status: ProcessStatus
-  trigger: Trigger
-  cron_id: number | null
-  app_id: string | null
-  action: string | null
-  user_id: number | null
-  input: JsonObject
-  output: JsonObject | null
-  error: string | null
-  /** Steps executed. */
-  steps: number
-  started_at: string
-  finished_at: string | null
-  duration_ms: number | null
-  created_at: string
-}
+/** As the API shows it: the contract's (src/core/contract/flows.ts). */
+export type {FlowProcessView as FlowProcess} from '../contract/flows.js'
+import type {FlowProcessView as FlowProcess} from '../contract/flows.js'
 
 export interface ProcessFilter {
   status?: ProcessStatus

@@ -9,20 +9,9 @@ export const FLOW_KIND = 'svc/custom_flow'
 export const RESOURCE_KINDS = [CONNECTOR_KIND, FLOW_KIND] as const
 export type ResourceKind = (typeof RESOURCE_KINDS)[number]
 
-/** A resource as the API shows it: `secret_token` is never part of it. */
-export interface Resource {
-  id: number
-  kind: ResourceKind
-  code: string
-  name: string
-  url: string | null
-  /** Whether a secret token is stored (the token itself is write-only). */
-  has_secret_token: boolean
-  fields: JsonObject
-  created_by_id: number | null
-  created_at: string
-  updated_at: string
-}
+/** As the API shows it: the contract's (src/core/contract/flows.ts). */
+export type {ResourceView as Resource} from '../contract/flows.js'
+import type {ResourceView as Resource} from '../contract/flows.js'
 
 /** What is written: `secret_token` undefined keeps the stored one, null clears it. */
 export interface ResourceWrite {

@@ -30,21 +30,9 @@ export interface PromptRecord extends PromptData {
   updatedAt: string
 }
 
-/** The JSON object of the API. */
-export interface PromptView {
-  id: string
-  name: string
-  code: string
-  content: string
-  kind: Kind
-  scope: Scope
-  scope_id: number | null
-  ai_placeholder: string | null
-  fields: Record<string, unknown>
-  created_by_id: number | null
-  created_at: string
-  updated_at: string
-}
+/** The JSON object of the API: the contract's (src/core/contract/prompts.ts). */
+export type {PromptView} from '../contract/prompts.js'
+import type {PromptView} from '../contract/prompts.js'
 
 /** Who is looking: decides which stored prompts exist for the caller. */
 export interface Viewer {

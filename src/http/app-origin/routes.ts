@@ -159,10 +159,11 @@ async function signIn(c: Context<AppEnv>, deps: Deps, app: AppRecord) {
   if (!user || user.accountId !== app.account_id) return c.redirect(next, 303)
   await accounts.revokeToken(raw)
   const session = await accounts.createToken(user.id, `app:${app.id}`, APP_SESSION_TTL)
-  const https = isHttps(c, deps)
-  // https: SameSite=None so a dashboard tile (a frame in the console) keeps it; cross-site requests
-  // never get to use it anyway (cookiesAllowed).
-  setCookie(c, APP_SESSION_COOKIE, session, {httpOnly: true, path: '/', maxAge: APP_SESSION_TTL, secure: https, sameSite: https ? 'None' : 'Lax'})
+  // Over https (and on `*.localhost`, which browsers treat as secure) SameSite=None, so a dashboard
+  // tile (a frame in the console, another site) keeps it; requests of other sites never get to use it
+  // anyway (cookiesAllowed). Plain http elsewhere: Lax.
+  const secure = isHttps(c, deps) || new URL(c.req.url).hostname.endsWith('.localhost')
+  setCookie(c, APP_SESSION_COOKIE, session, {httpOnly: true, path: '/', maxAge: APP_SESSION_TTL, secure, sameSite: secure ? 'None' : 'Lax'})
   c.header('Referrer-Policy', 'no-referrer')
   c.header('Cache-Control', 'no-store')
   return c.redirect(`/_svc/check?next=${encodeURIComponent(next)}`, 303)
@@ -174,6 +175,8 @@ function check(c: Context<AppEnv>, deps: Deps, app: AppRecord) {
   c.header('Cache-Control', 'no-store')
   if (c.get('user')) return c.redirect(next, 303)
   const link = `${mainOrigin(c, deps)}/a/${app.id}`
+  // Shown where the app would have been, a dashboard tile included.
+  c.header('Content-Security-Policy', `default-src 'none'; frame-ancestors ${frameAncestors(c, deps)}; base-uri 'none'`)
   return c.html(page('Sign-in not kept', `<h1>${escapeHtml(app.name)}</h1><p>Your browser did not keep this app's sign-in ` +
     `(it may refuse cookies in a frame). <a href="${escapeHtml(link)}" target="_blank" rel="noopener">Open the app in its own tab</a>.</p>`), 403)
 }

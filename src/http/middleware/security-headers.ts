@@ -14,7 +14,7 @@ export const API_CSP = "default-src 'none'; frame-ancestors 'none'; base-uri 'no
  *  tiles frame them; the sign-in form's redirect may end on one, which `form-action` also governs). */
 export const consoleCsp = (appOrigins: string) =>
   `default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; ` +
-  `frame-src ${appOrigins}; frame-ancestors 'none'; base-uri 'none'; form-action 'self' ${appOrigins}; object-src 'none'`
+  `frame-src 'self' ${appOrigins}; frame-ancestors 'none'; base-uri 'none'; form-action 'self' ${appOrigins}; object-src 'none'`
 
 /** An app page on its own origin; `frameAncestors`: the main origin (dashboard tiles frame apps). */
 export const appCsp = (frameAncestors: string) =>

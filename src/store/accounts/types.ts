@@ -21,22 +21,9 @@ export interface NewUser {
   name?: string
 }
 
-/** Public shape of a user (never carries a token). */
-export interface UserView {
-  id: number
-  account_id: number
-  login: string
-  email: string
-  name: string
-  role: Role
-  permissions: string[]
-  team_ids: number[]
-  group_ids: number[]
-  department_ids: number[]
-  team_names: string[]
-  group_names: string[]
-  department_names: string[]
-}
+/** Public shape of a user (never carries a token): the contract's (src/core/contract/account.ts). */
+export type {UserView} from '../../core/contract/account.js'
+import type {UserView} from '../../core/contract/account.js'
 
 /** `api` (bearer), `session` (console cookie), `app:<app id>` (an app origin's sign-in: nothing else),
  *  `handover:<app id>` (one use, minutes: carries a console sign-in over to that app's origin). */

@@ -3,27 +3,10 @@ import type {DbInput} from '../../core/dbs/db.js'
 import type {QuerySpec} from '../../core/dbs/query.js'
 import type {Data, IndexValues} from '../../core/dbs/records.js'
 
-/** The database object of the API (decisions.md). */
-export interface DbView {
-  id: number
-  name: string
-  code: string | null
-  app_id: string | null
-  schema: Record<string, unknown> | null
-  public_methods: Record<string, unknown>
-  fields: Record<string, unknown>
-  records_count: number
-  created_at: string
-  updated_at: string
-}
+/** The database and record objects of the API are the contract's (src/core/contract/dbs.ts). */
+export type {DbView, RecordView, TableUsage} from '../../core/contract/dbs.js'
+import type {DbView, RecordView, TableUsage} from '../../core/contract/dbs.js'
 
-export interface RecordView {
-  id: number
-  table_name: string | null
-  data: Data
-  created_at: string
-  updated_at: string
-}
 
 /** A record ready to be written: data converted, index column values computed. */
 export interface RecordWrite {
@@ -35,12 +18,6 @@ export interface RecordWrite {
 /** Computes the index columns of a stored record (used when a schema change rebuilds them). */
 export type Indexer = (tableName: string | null, data: Data) => IndexValues
 
-/** Per-table record counts and per-field counts of records holding a non-null value. */
-export interface TableUsage {
-  table_name: string | null
-  records_count: number
-  fields: Record<string, number>
-}
 
 export interface DbsRepo {
   list(accountId: number): Promise<DbView[]>

@@ -2,7 +2,7 @@ import {createHash, randomBytes, timingSafeEqual} from 'node:crypto'
 import {applyModuleChange} from '../../core/account/set-field.js'
 import type {Principal, Role} from '../../core/auth/permissions.js'
 import {notFound, validation} from '../../core/errors.js'
-import type {Account, AccountsRepo, NewUser, UserView} from '../accounts/types.js'
+import type {Account, AccountsRepo, NewUser, TokenKind, UserView} from '../accounts/types.js'
 import {deepFreeze} from '../sqlite/connection.js'
 import {isUniqueViolation, type PgDb, PgEpochCache, type Q} from './connection.js'
 
@@ -171,7 +171,7 @@ export class PgAccountsRepo implements AccountsRepo {
     return row ? toPrincipal(row) : null
   }
 
-  async createToken(userId: number, kind: 'api' | 'session' = 'api', ttlSeconds?: number): Promise<string> {
+  async createToken(userId: number, kind: TokenKind = 'api', ttlSeconds?: number): Promise<string> {
     const raw = randomBytes(32).toString('base64url')
     const expires = ttlSeconds ? new Date(Date.now() + ttlSeconds * 1000).toISOString() : null
     const inserted = await this.db.tx((q) => q.run(
@@ -183,7 +183,7 @@ export class PgAccountsRepo implements AccountsRepo {
     return raw
   }
 
-  async authenticate(rawToken: string, kind: 'api' | 'session' = 'api'): Promise<Principal | null> {
+  async authenticate(rawToken: string, kind: TokenKind = 'api'): Promise<Principal | null> {
     if (!rawToken || rawToken.length > 512) return null
     const hash = sha256(rawToken)
     const found = await this.byTokenHash.get(hash, async () => {

@@ -72,15 +72,19 @@ export class PgAppsRepo implements AppsRepo {
   }
 
   async urlCodeTaken(accountId: number, urlCode: string, exceptId?: string): Promise<boolean> {
-    return !!(await this.db.get('SELECT 1 FROM apps WHERE account_id = ? AND url_code = ? AND id != ?', [accountId, urlCode, exceptId ?? '']))
+    void accountId // url_codes are unique server-wide: an app's host and `/a/:url_code` name no account
+    return !!(await this.db.get('SELECT 1 FROM apps WHERE url_code = ? AND id != ?', [urlCode, exceptId ?? '']))
   }
 
   async create(accountId: number, userId: number, input: AppInput, build: AppBuild): Promise<AppRecord> {
     const id = randomUUID()
     const at = now()
     try {
-      // The unique (account_id, url_code) index decides between concurrent creates.
-      await this.db.tx((q) => q.run(
+      // url_codes are unique server-wide (checked here); the unique (account_id, url_code) index decides
+      // between concurrent creates in one account.
+      await this.db.tx(async (q) => {
+        if (await q.get('SELECT 1 FROM apps WHERE url_code = ?', [input.url_code])) throw urlCodeTaken()
+        await q.run(
         `INSERT INTO apps (id, account_id, name, url_code, description, app_engine, css_engine, source_code, public, active,
            db_code, show_in_module, prompt, actions, fields, config, app_code, css_code, build_hash, app_build_time,
            css_build_time, token, created_by_id, updated_by_id, created_at, updated_at)
@@ -90,7 +94,8 @@ export class PgAppsRepo implements AppsRepo {
           JSON.stringify(input.actions), JSON.stringify(input.fields), JSON.stringify(input.config),
           build.app_code, build.css_code, build.hash, build.app_build_time, build.css_build_time,
           randomBytes(24).toString('base64url'), userId, at, at],
-      ))
+      )
+      })
     } catch (e) {
       if (isUniqueViolation(e)) throw urlCodeTaken()
       throw e
@@ -101,7 +106,9 @@ export class PgAppsRepo implements AppsRepo {
   async update(accountId: number, id: string, userId: number, input: AppInput, build: AppBuild): Promise<AppRecord> {
     let changed: number
     try {
-      changed = await this.db.tx((q) => q.run(
+      changed = await this.db.tx(async (q) => {
+        if (await q.get('SELECT 1 FROM apps WHERE url_code = ? AND id != ?', [input.url_code, id])) throw urlCodeTaken()
+        return q.run(
         `UPDATE apps SET name = ?, url_code = ?, description = ?, app_engine = ?, css_engine = ?, source_code = ?, public = ?,
            active = ?, db_code = ?, show_in_module = ?, prompt = ?, actions = ?, fields = ?, config = ?, app_code = ?,
            css_code = ?, build_hash = ?, app_build_time = ?, css_build_time = ?, updated_by_id = ?, updated_at = ?
@@ -111,7 +118,8 @@ export class PgAppsRepo implements AppsRepo {
           JSON.stringify(input.actions), JSON.stringify(input.fields), JSON.stringify(input.config),
           build.app_code, build.css_code, build.hash, build.app_build_time, build.css_build_time, userId, now(),
           accountId, id],
-      ))
+        )
+      })
     } catch (e) {
       if (isUniqueViolation(e)) throw urlCodeTaken()
       throw e

@@ -109,14 +109,18 @@ export class PgDbsRepo implements DbsRepo {
     return row ? toDb(row) : null
   }
 
-  async findByCode(code: string): Promise<(DbView & {account_id: number}) | null> {
-    const row = await this.db.get<DbRow>(`${DB_SELECT_NO_COUNT} WHERE d.code = ? ORDER BY d.id LIMIT 1`, [code])
+  async findByCode(code: string, accountId?: number): Promise<(DbView & {account_id: number}) | null> {
+    const row = accountId === undefined
+      ? await this.db.get<DbRow>(`${DB_SELECT_NO_COUNT} WHERE d.code = ? ORDER BY d.public_methods::text = '{}', d.id LIMIT 1`, [code])
+      : await this.db.get<DbRow>(`${DB_SELECT_NO_COUNT} WHERE d.code = ? AND d.account_id = ?`, [code, accountId])
     return row ? {...toDb(row), account_id: row.account_id} : null
   }
 
-  private async codeTaken(q: Q, accountId: number, code: string | null, exceptId: number): Promise<void> {
+  /** A code is unique in its account; a db with public methods also needs a code no other account's public db has. */
+  private async codeTaken(q: Q, accountId: number, code: string | null, exceptId: number, isPublic = false): Promise<void> {
     if (code === null) return
-    if (await q.get('SELECT 1 FROM dbs WHERE account_id = ? AND code = ? AND id != ?', [accountId, code, exceptId])) {
+    if (await q.get('SELECT 1 FROM dbs WHERE account_id = ? AND code = ? AND id != ?', [accountId, code, exceptId]) ||
+      (isPublic && await q.get(`SELECT 1 FROM dbs WHERE code = ? AND account_id != ? AND public_methods::text != '{}'`, [code, accountId]))) {
       throw validation({code: ['has already been taken']})
     }
   }
@@ -133,7 +137,7 @@ export class PgDbsRepo implements DbsRepo {
 
   async create(accountId: number, input: DbInput): Promise<DbView> {
     const id = await this.write(async (q) => {
-      await this.codeTaken(q, accountId, input.code, 0)
+      await this.codeTaken(q, accountId, input.code, 0, Object.keys(input.public_methods).length > 0)
       const t = now()
       return (await q.get<{id: number}>(
         `INSERT INTO dbs (account_id, name, code, app_id, schema, public_methods, fields, created_at, updated_at)
@@ -150,7 +154,7 @@ export class PgDbsRepo implements DbsRepo {
     const found = await this.write(async (q) => {
       // FOR UPDATE: two schema changes of one db (on two instances) reindex one after the other.
       if (!(await q.get('SELECT 1 FROM dbs WHERE account_id = ? AND id = ? FOR UPDATE', [accountId, id]))) return false
-      await this.codeTaken(q, accountId, input.code, id)
+      await this.codeTaken(q, accountId, input.code, id, Object.keys(input.public_methods).length > 0)
       await q.run(
         `UPDATE dbs SET name = ?, code = ?, app_id = ?, schema = ?, public_methods = ?, fields = ?, updated_at = ?
          WHERE account_id = ? AND id = ?`,

@@ -9,7 +9,7 @@ export default class AdminAccountCreate extends AdminCommand {
 
   async run() {
     const {args, flags} = await this.parse(AdminAccountCreate)
-    const account = await createAccount(this.target(flags, {existing: false}).dataDir, args.name)
+    const account = await createAccount(this.target(flags, {existing: false}), args.name)
     this.say(`Created account ${account.id} (${account.name})`)
     return account
   }

@@ -7,7 +7,7 @@ export default class AdminAccountList extends AdminCommand {
 
   async run() {
     const {flags} = await this.parse(AdminAccountList)
-    const accounts = await listAccounts(this.target(flags, {existing: true}).dataDir)
+    const accounts = await listAccounts(this.target(flags, {existing: true}))
     this.say(accounts.length ? table(['id', 'name', 'modules'], accounts.map((a) => [a.id, a.name, a.modules.join(', ')])) : 'No accounts yet.')
     return accounts
   }

@@ -9,7 +9,7 @@ export default class AdminModuleDisable extends AdminCommand {
 
   async run() {
     const {args, flags} = await this.parse(AdminModuleDisable)
-    const result = await setModule(this.target(flags, {existing: true}).dataDir, args.module, false, flags.account)
+    const result = await setModule(this.target(flags, {existing: true}), args.module, false, flags.account)
     this.say(`Modules of account ${result.account_id}: ${result.value.join(', ') || '(none)'}`)
     return result
   }

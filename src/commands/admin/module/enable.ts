@@ -9,7 +9,7 @@ export default class AdminModuleEnable extends AdminCommand {
 
   async run() {
     const {args, flags} = await this.parse(AdminModuleEnable)
-    const result = await setModule(this.target(flags, {existing: true}).dataDir, args.module, true, flags.account)
+    const result = await setModule(this.target(flags, {existing: true}), args.module, true, flags.account)
     this.say(`Modules of account ${result.account_id}: ${result.value.join(', ') || '(none)'}`)
     return result
   }

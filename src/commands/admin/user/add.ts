@@ -21,7 +21,7 @@ export default class AdminUserAdd extends AdminCommand {
 
   async run() {
     const {args, flags} = await this.parse(AdminUserAdd)
-    const user = await addUser(this.target(flags, {existing: false}).dataDir, {
+    const user = await addUser(this.target(flags, {existing: false}), {
       login: args.login, accountId: flags.account, role: flags.role, permissions: flags.permission,
       teams: flags.team, department: flags.department, email: flags.email, name: flags.name,
     })

@@ -10,7 +10,7 @@ export default class AdminUserList extends AdminCommand {
 
   async run() {
     const {flags} = await this.parse(AdminUserList)
-    const users = await listUsers(this.target(flags, {existing: true}).dataDir, flags.account)
+    const users = await listUsers(this.target(flags, {existing: true}), flags.account)
     this.say(users.length
       ? table(['id', 'login', 'role', 'email', 'permissions'], users.map((u) => [u.id, u.login, u.role, u.email, u.permissions.join(', ')]))
       : 'No users yet. Add one: svc admin user add LOGIN --role admin')

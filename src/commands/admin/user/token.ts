@@ -14,7 +14,7 @@ export default class AdminUserToken extends AdminCommand {
 
   async run() {
     const {args, flags} = await this.parse(AdminUserToken)
-    const {dataDir} = this.target(flags, {existing: true})
+    const target = this.target(flags, {existing: true})
     if (!(await confirmDestructive({
       yes: flags.yes, action: `revoking the API tokens of ${args.login}`,
       message: `Issue a new token for ${args.login}? Every token ${args.login} has now stops working.`,
@@ -22,7 +22,7 @@ export default class AdminUserToken extends AdminCommand {
       this.say('Nothing changed.')
       return {login: args.login, token: null, revoked: 0}
     }
-    const result = await newToken(dataDir, args.login, flags.account)
+    const result = await newToken(target, args.login, flags.account)
     this.say(`Revoked ${result.revoked} old token(s) of ${result.login} (id ${result.id})`)
     this.say(`New token (shown only now): ${result.token}`)
     return result

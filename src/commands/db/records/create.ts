@@ -17,7 +17,7 @@ export default class DbRecordsCreate extends BackendCommand {
   async run() {
     const {args, flags} = await this.parse(DbRecordsCreate)
     const record = {table_name: flags.table, data: parseJsonArg(args.data, 'DATA')}
-    const created = await (await this.client(flags)).post<RecordView>(`/svc/dbs/${encodeURIComponent(args.db)}/records.json`, {record})
+    const created = await (await this.client(flags)).call('createRecord', {params: {db_id: args.db}, body: {record}})
     this.say(`Created record ${created.id}: ${JSON.stringify(created.data)}`)
     return created
   }

@@ -13,13 +13,13 @@ export default class DbRecordsDelete extends BackendCommand {
   async run() {
     const {args, flags} = await this.parse(DbRecordsDelete)
     const client = await this.client(flags)
-    const path = `/svc/dbs/${encodeURIComponent(args.db)}/records/${args.id}.json`
-    await client.get(path)
+    const params = {db_id: args.db, id: args.id}
+    await client.call('getRecord', {params})
     if (!(await confirmDestructive({yes: flags.yes, action: `delete record ${args.id} of ${args.db}`, message: `Delete record ${args.id} of ${args.db}?`}))) {
       this.say('Nothing deleted.')
       return {id: args.id, deleted: false}
     }
-    await client.delete(path)
+    await client.call('deleteRecord', {params})
     this.say(`Deleted record ${args.id}`)
     return {id: args.id, deleted: true}
   }

@@ -14,9 +14,7 @@ export default class DbRecordsList extends BackendCommand {
 
   async run() {
     const {args, flags} = await this.parse(DbRecordsList)
-    const records = await (await this.client(flags)).get<RecordView[]>(`/svc/dbs/${encodeURIComponent(args.db)}/records.json`, {
-      query: {table_name: flags.table, sort: flags.sort, limit: flags.limit, offset: flags.offset},
-    })
+    const records = await (await this.client(flags)).call('listRecords', {params: {db_id: args.db}, query: {table_name: flags.table, sort: flags.sort, limit: flags.limit, offset: flags.offset}})
     for (const r of records) this.say(`${r.id}\t${r.table_name ?? '-'}\t${JSON.stringify(r.data)}`)
     if (records.length === 0) this.note(flags.offset ? `No more records (offset ${flags.offset}).` : `No records${flags.table ? ` in table ${flags.table}` : ''}.`)
     return records

@@ -17,7 +17,7 @@ export default class DbRecordsUpdate extends BackendCommand {
   async run() {
     const {args, flags} = await this.parse(DbRecordsUpdate)
     const record = {table_name: flags.table, data: parseJsonArg(args.data, 'DATA')}
-    const updated = await (await this.client(flags)).patch<RecordView>(`/svc/dbs/${encodeURIComponent(args.db)}/records/${args.id}.json`, {record})
+    const updated = await (await this.client(flags)).call('updateRecord', {params: {db_id: args.db, id: args.id}, body: {record}})
     this.say(`Updated record ${updated.id}: ${JSON.stringify(updated.data)}`)
     return updated
   }

@@ -1,0 +1,32 @@
+import {writeFile} from 'node:fs/promises'
+import {Flags} from '@oclif/core'
+import {SvcCommand} from '../cli/base-command.js'
+
+export default class OpenApi extends SvcCommand {
+  static description = 'Print the OpenAPI 3.1 document of the API (generated from the route schemas; a server serves the same at /svc/openapi.json)'
+  static examples = [
+    '<%= config.bin %> openapi > svc-openapi.json',
+    '<%= config.bin %> openapi --output svc-openapi.json --server-url https://svc.example.com',
+  ]
+
+  static flags = {
+    output: Flags.string({char: 'o', description: 'write the document to this file instead of stdout'}),
+    'server-url': Flags.string({description: 'base URL to put in the document\'s servers list', env: 'SVC_PUBLIC_URL'}),
+  }
+
+  async run(): Promise<{output: string | null; paths: number; operations: number}> {
+    const {flags} = await this.parse(OpenApi)
+    // The routes are described without a store: nothing is read or written.
+    const [{createApp}, {openapiDocument, packageVersion}] = await Promise.all([import('../http/app.js'), import('../http/openapi.js')])
+    const app = createApp({store: {} as never, systemPromptsDirs: []})
+    const document = openapiDocument(app, packageVersion(), flags['server-url'])
+    const text = JSON.stringify(document, null, 2) + '\n'
+    const paths = Object.keys(document.paths ?? {}).length
+    const operations = Object.values(document.paths ?? {}).reduce((n, item) => n + Object.keys(item ?? {}).length, 0)
+    if (flags.output) {
+      await writeFile(flags.output, text)
+      this.say(`wrote ${flags.output}: ${operations} operations on ${paths} paths`)
+    } else if (!this.jsonEnabled()) process.stdout.write(text)
+    return {output: flags.output ?? null, paths, operations}
+  }
+}

@@ -1,0 +1,56 @@
+/**
+ * The typed client for scripts: `import {createClient} from 'svc'`.
+ *
+ *   const svc = createClient({url: 'http://127.0.0.1:4000', token: process.env.SVC_TOKEN})
+ *   const prompts = await svc.listPrompts({query: {kind: 'agent'}})
+ *   const db = await svc.call('createDb', {body: {db: {name: 'Leads', code: 'leads'}}})
+ *
+ * One method per operation of the OpenAPI document (its operationId), typed from the same
+ * schemas the server validates with. Errors are thrown as SvcError (`status`, `message`, and for a
+ * 422 the field map in `details`). It loads neither zod nor the server.
+ */
+import {Client, type Backend} from './client/backend.js'
+import {remoteBackend} from './client/remote.js'
+import type {CallArgs, CallOutput} from './client/typed.js'
+import {OPERATIONS, type OperationId} from './core/contract/operations.js'
+
+export {SvcError, isSvcError, type FieldErrors} from './core/errors.js'
+export {OPERATIONS, type OperationId} from './core/contract/operations.js'
+export type {CallArgs, CallInput, CallOutput} from './client/typed.js'
+export type {Backend} from './client/backend.js'
+export type {PromptView, PromptInput, SystemPromptInfo} from './core/contract/prompts.js'
+export type {DashboardView, WidgetsView, WidgetView, SelectView} from './core/contract/dashboards.js'
+export type {AppView} from './core/contract/apps.js'
+export type {DbView, RecordView, TableUsage} from './core/contract/dbs.js'
+export type {ResourceView, CronView, FlowProcessView} from './core/contract/flows.js'
+export type {UserView, MeView} from './core/contract/account.js'
+
+export interface ClientOptions {
+  /** Server URL, e.g. `http://127.0.0.1:4000`. */
+  url?: string
+  /** API token (sent as `Authorization: Bearer`). */
+  token?: string
+  /** Or any Backend (the CLI's embedded one, a test double). */
+  backend?: Backend
+}
+
+/** `svc.getPrompt({params: {id}})`, ..., and `svc.call(operationId, input)`. */
+export type SvcClient = {
+  [K in OperationId]: (...args: CallArgs<K>) => Promise<CallOutput<K>>
+} & {
+  call<K extends OperationId>(op: K, ...args: CallArgs<K>): Promise<CallOutput<K>>
+  /** The untyped escape hatch: `raw('GET', '/svc/me.json')` answers the Response. */
+  raw: Client['raw']
+}
+
+export function createClient(options: ClientOptions): SvcClient {
+  const backend = options.backend ?? (options.url ? remoteBackend(options.url, options.token) : undefined)
+  if (!backend) throw new TypeError('createClient needs {url, token} or {backend}')
+  const client = new Client(backend)
+  const api: Record<string, unknown> = {
+    call: (op: OperationId, input?: never) => client.call(op, input as never),
+    raw: client.raw.bind(client),
+  }
+  for (const op of Object.keys(OPERATIONS) as OperationId[]) api[op] = (input?: never) => client.call(op, input as never)
+  return api as SvcClient
+}
