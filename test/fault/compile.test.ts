@@ -3,7 +3,8 @@
 import {expect, it, vi} from 'vitest'
 import {describeBothTransports} from '../helpers/scenarios.js'
 
-vi.setConfig({testTimeout: 90_000})
+// Each crash starts a fresh compile worker (under the TypeScript sources, tsx loads Vite again): generous on a loaded machine.
+vi.setConfig({testTimeout: 300_000})
 
 const GOOD = `<script>\n  let n = $state(0)\n</script>\n<button onclick={() => n++}>count {n}</button>\n`
 const BROKEN = `<script>\n  let n = $state(0\n</script>\n<button>{n</button>\n`
@@ -13,8 +14,9 @@ describeBothTransports('a failing compile', undefined, (ctx) => {
     const created = await ctx().call('POST', '/svc/apps.json', {body: {app: {name: 'Counter', url_code: 'counter', app_engine: 'svelte', css_engine: 'none', public: true, source_code: GOOD}}})
     expect(created.status, created.text).toBe(201)
     const id = created.json.id
+    // `/a/:key` on the main origin now hands over to the app's own origin (issue 15): a 302 there.
     const pageBefore = await ctx().call('GET', '/a/counter', {as: null})
-    expect(pageBefore.status).toBe(200)
+    expect([200, 302]).toContain(pageBefore.status)
 
     const update = await ctx().call('PATCH', `/svc/apps/${id}.json`, {body: {app: {source_code: BROKEN, name: 'Renamed'}}})
     expect(update.status).toBe(422)
@@ -27,6 +29,7 @@ describeBothTransports('a failing compile', undefined, (ctx) => {
     expect(after.json.name).toBe('Counter')
     expect(after.json.updated_at).toBe(created.json.updated_at)
     const pageAfter = await ctx().call('GET', '/a/counter', {as: null})
+    expect(pageAfter.status).toBe(pageBefore.status)
     expect(pageAfter.text).toBe(pageBefore.text)
   })
 })
