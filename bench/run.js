@@ -22,6 +22,7 @@ const SCRIPTS = [
   {id: 'compile', title: 'App compile per engine', script: 'apps-compile.mjs', args: [quick ? '3' : '5']},
   {id: 'dev', title: '`svc app dev`: save → update in the browser', script: 'apps-dev.mjs', args: ['all', quick ? '6' : '10']},
   {id: 'jsonServer', title: 'Side by side with json-server', script: 'json-server.js', args: [quick ? '5000' : '10000', quick ? '5' : '10']},
+  {id: 'noisy', title: 'Noisy neighbour: account A while account B attacks', script: 'noisy-neighbour.mjs', args: [quick ? '200' : '400']},
 ]
 
 /** The last JSON document a script printed (some print a table first). */
@@ -106,6 +107,9 @@ function summary(r) {
   for (const row of get(r.dev, 'engines') ?? []) {
     add(`\`svc app dev\` ${row.engine} save → update p50, ms`, row.save_to_dom_p50_ms, undefined, '≤ 150 ms', row.save_to_dom_p50_ms <= 150)
   }
+  const n = r.noisy
+  add('noisy neighbour: A `me.json` p99 under B\'s attack, ms (baseline: quiet p99)', get(n, 'noisy.me.p99_ms'), get(n, 'quiet.me.p99_ms'), '≤ 3×',
+    get(n, 'me_p99_ratio') <= 3)
   const j = r.jsonServer
   add('create, req/s (baseline: json-server)', get(j, 'svc.create.req_per_s'), get(j, 'json_server.create.req_per_s'), '—')
   add('list newest 20, req/s (baseline: json-server)', get(j, 'svc.list.req_per_s'), get(j, 'json_server.list.req_per_s'), '—')

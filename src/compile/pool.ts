@@ -20,7 +20,7 @@ import type {WorkerReply, WorkerRequest} from './worker.js'
 export interface CompileLimits {
   /** Worker processes at most (compiles beyond that wait in a queue). */
   workers: number
-  /** Milliseconds one compile may take (the worker's first compile includes importing Vite). */
+  /** Milliseconds one compile may take once the compilers are loaded (loading them has its own bound). */
   timeoutMs: number
   /** Heap of a worker in MB (`--max-old-space-size`). */
   memoryMb: number
@@ -29,6 +29,9 @@ export interface CompileLimits {
 }
 
 export const DEFAULT_COMPILE_LIMITS: CompileLimits = {workers: 2, timeoutMs: 30_000, memoryMb: 512, idleMs: 10 * 60_000}
+
+/** Extra time a compile may spend loading the compilers in a fresh worker. */
+const PREPARE_MS = 120_000
 
 let limits: CompileLimits = {...DEFAULT_COMPILE_LIMITS}
 
@@ -94,6 +97,13 @@ function finish(worker: Worker, reply: WorkerReply): void {
   const job = worker.job
   if (!job || reply.id !== job.id) return
   clearTimeout(worker.jobTimer)
+  if ('prepared' in reply) {
+    worker.jobTimer = setTimeout(() => {
+      worker.timedOut = true
+      stopWorker(worker)
+    }, limits.timeoutMs)
+    return
+  }
   worker.job = null
   worker.warm.add(job.input.engine)
   if (reply.ok) job.resolve(reply.build)
@@ -136,10 +146,11 @@ function start(worker: Worker, job: Job): void {
   worker.job = job
   worker.timedOut = false
   setRef(worker, true)
+  // Until the worker has loaded the compilers: a generous bound (a loaded machine imports Vite slowly).
   worker.jobTimer = setTimeout(() => {
     worker.timedOut = true
     stopWorker(worker)
-  }, limits.timeoutMs)
+  }, limits.timeoutMs + PREPARE_MS)
   const request: WorkerRequest = {type: 'compile', id: job.id, input: job.input, hash: job.hash}
   worker.child.send(request, (error) => {
     if (error) stopWorker(worker)

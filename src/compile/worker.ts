@@ -3,13 +3,14 @@
  * time. A compiler that crashes (rolldown's native stack overflow is a SIGSEGV), runs out of its
  * heap (`--max-old-space-size`) or runs too long takes down this process only.
  */
-import {compileNow} from './build.js'
+import {compileNow, prepare} from './build.js'
 import {CompileError} from './errors.js'
 import type {CompileInput} from './index.js'
 
 export type WorkerRequest = {type: 'compile'; id: number; input: CompileInput; hash: string}
 
 export type WorkerReply =
+  | {id: number; prepared: true}
   | {id: number; ok: true; build: import('../store/apps/types.js').AppBuild}
   | {id: number; ok: false; compileError: {message: string; line?: number; column?: number}}
   | {id: number; ok: false; internal: string}
@@ -17,7 +18,12 @@ export type WorkerReply =
 const send = (reply: WorkerReply) => process.send?.(reply)
 
 process.on('message', (message: WorkerRequest) => {
-  compileNow(message.input, message.hash).then(
+  // Importing the compilers (~0.8 s, once per worker) is not the source's doing: the pool starts
+  // the compile's time limit when this says the compilers are loaded.
+  prepare(message.input.engine, message.input.cssEngine)
+    .then(() => send({id: message.id, prepared: true}))
+    .then(() => compileNow(message.input, message.hash))
+    .then(
     (build) => send({id: message.id, ok: true, build}),
     (error: unknown) => {
       if (error instanceof CompileError) send({id: message.id, ok: false, compileError: {message: error.message, line: error.line, column: error.column}})

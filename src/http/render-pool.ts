@@ -4,7 +4,8 @@
  *   `deadlineMs` has its thread terminated (V8 stops it wherever it is) and answers 422;
  * - a heap limit per thread (`resourceLimits`): running out of it is a 422 too;
  * - fairness: one account renders on at most one thread at a time and may queue at most
- *   `queuePerAccount` renders (then 429), so one account's renders cannot starve another's.
+ *   `queuePerAccount` renders (then 429); among waiting renders, the account that used the least
+ *   render time lately goes first, so one account's slow renders cannot starve another's.
  * Threads start on the first render, stay warm, and never hold the process open while idle.
  */
 import {createRequire} from 'node:module'
@@ -39,6 +40,7 @@ interface Lane {
   job: Job | null
   /** The thread has loaded and can take a render. */
   ready: boolean
+  started: number
   timer?: NodeJS.Timeout
   stopped: 'deadline' | null
 }
@@ -63,14 +65,18 @@ export function createRenderPool(overrides: Partial<RenderPoolLimits> = {}): Ren
   const lanes: Lane[] = []
   const queue: Job[] = []
   let nextId = 1
-  /** When each account last got a thread: the waiting render of the account served longest ago goes first. */
-  const lastServed = new Map<string, number>()
-  let served = 0
+  /** Render time each account used lately (halved at each of its renders): the waiting render of the
+   *  account that used least goes first, so slow renders of one account queue behind everyone else's. */
+  const used = new Map<string, number>()
+  const charge = (job: Job, started: number) => {
+    used.set(job.account, (used.get(job.account) ?? 0) / 2 + (Date.now() - started))
+    if (used.size > 10_000) used.clear()
+  }
 
   const busyAccounts = () => new Set(lanes.flatMap((l) => (l.job ? [l.job.account] : [])))
 
   function spawn(): Lane {
-    const lane: Lane = {worker: workerFor(limits.memoryMb), job: null, ready: false, stopped: null}
+    const lane: Lane = {worker: workerFor(limits.memoryMb), job: null, ready: false, started: 0, stopped: null}
     lane.worker.unref()
     lane.worker.on('message', (reply: RenderReply) => {
       if ('ready' in reply) {
@@ -80,6 +86,7 @@ export function createRenderPool(overrides: Partial<RenderPoolLimits> = {}): Ren
       const job = lane.job
       if (!job || reply.id !== job.id) return
       clearTimeout(lane.timer)
+      charge(job, lane.started)
       lane.job = null
       lane.worker.unref()
       if ('text' in reply) job.resolve(reply.text)
@@ -93,6 +100,7 @@ export function createRenderPool(overrides: Partial<RenderPoolLimits> = {}): Ren
       const job = lane.job
       lane.job = null
       if (job) {
+        charge(job, lane.started)
         const outOfMemory = (error as {code?: string} | undefined)?.code === 'ERR_WORKER_OUT_OF_MEMORY'
         job.reject(validation({content: [lane.stopped === 'deadline'
           ? `cannot be rendered: render limit exceeded (stopped after ${limits.deadlineMs} ms)`
@@ -115,16 +123,15 @@ export function createRenderPool(overrides: Partial<RenderPoolLimits> = {}): Ren
       for (let i = 0; i < queue.length; i++) {
         const account = queue[i]!.account
         if (busy.has(account)) continue
-        if (index < 0 || (lastServed.get(account) ?? -1) < (lastServed.get(queue[index]!.account) ?? -1)) index = i
+        if (index < 0 || (used.get(account) ?? 0) < (used.get(queue[index]!.account) ?? 0)) index = i
       }
       if (index < 0) return
       if (lanes.length < limits.threads && !lanes.some((l) => !l.ready || !l.job)) spawn()
       const lane = lanes.find((l) => l.ready && !l.job)
       if (!lane) return
       const job = queue.splice(index, 1)[0]!
-      lastServed.set(job.account, ++served)
-      if (lastServed.size > 10_000) lastServed.clear()
       lane.job = job
+      lane.started = Date.now()
       lane.stopped = null
       lane.worker.ref()
       lane.timer = setTimeout(() => {

@@ -4,7 +4,8 @@ import {openApp} from '../helpers/app-origin.js'
 import {expect, it, vi} from 'vitest'
 import {describeBothTransports} from '../helpers/scenarios.js'
 
-vi.setConfig({testTimeout: 90_000})
+// Each crash starts a fresh compile worker (under the TypeScript sources, tsx loads Vite again): generous on a loaded machine.
+vi.setConfig({testTimeout: 300_000})
 
 const GOOD = `<script>\n  let n = $state(0)\n</script>\n<button onclick={() => n++}>count {n}</button>\n`
 const BROKEN = `<script>\n  let n = $state(0\n</script>\n<button>{n</button>\n`
