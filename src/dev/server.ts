@@ -154,6 +154,14 @@ export async function startDevServer(options: DevOptions): Promise<DevServer> {
       return null
     },
     configureServer(server: any) {
+      // Some compile errors reach the page without a failed request (the Svelte plugin reports them
+      // from its hot update): every error sent to the page is also written to the terminal.
+      const hot = server.environments?.client?.hot ?? server.ws
+      const send = hot.send.bind(hot)
+      hot.send = (payload: any, ...rest: unknown[]) => {
+        if (payload?.type === 'error') logger.error(String(payload.err?.message ?? ''), {error: payload.err})
+        return send(payload, ...rest)
+      }
       server.ws.on('svc:updated', () => {
         if (changedAt !== null) log(`updated in ${Math.round(performance.now() - changedAt)} ms`)
         changedAt = null
@@ -189,7 +197,7 @@ export async function startDevServer(options: DevOptions): Promise<DevServer> {
             scriptUrl: engine === 'html' ? undefined : ENTRY,
             html: engine === 'html' ? await readFile(loaded.sourceFile, 'utf8') : undefined,
             tailwindBrowserUrl,
-          }).replace(`<script src="${ENTRY}">`, `<script type="module" src="${OVERLAY_MODULE}"></script>\n<script type="module" src="${ENTRY}">`)
+          }).replace('</head>', `<script type="module" src="${OVERLAY_MODULE}"></script>\n</head>`) // module scripts run in order: the overlay listens before the app loads
           const out = await server.transformIndexHtml(req.url ?? '/', html)
           res.writeHead(200, {'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store'})
           res.end(out)

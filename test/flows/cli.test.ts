@@ -27,7 +27,8 @@ describe('svc connector | flow | cron | app action (embedded and remote)', {time
     const admin = await run(['admin', 'user', 'add', 'admin', '--role', 'admin', '--data', data, '--json'])
     expect(admin.code, admin.stderr).toBe(0)
     token = admin.json.token
-    server = await svcServe(data)
+    // The cron test runs a schedule of every second: svc serve allows that only with --cron-seconds.
+    server = await svcServe(data, ['--cron-seconds'])
   })
 
   afterAll(async () => {

@@ -177,9 +177,9 @@ describe('resource validation', () => {
   }
 
   it('normalises a connector and never needs the secret back', () => {
-    const w = validateResource({kind: 'svc/custom_connector', code: 'weather', url: 'http://127.0.0.1:9/api', secret_token: 's3cr3t',
+    const w = validateResource({kind: 'svc/custom_connector', code: 'weather', url: 'http://127.0.0.1:9/api', secret_token: 's3cr3t-token',
       fields: {methods: [{name: 'current', http_method: 'get', path: '/weather/{city}', public: true}]}})
-    expect(w).toMatchObject({name: 'weather', secret_token: 's3cr3t', fields: {methods: [{name: 'current', http_method: 'GET', public: true}]}})
+    expect(w).toMatchObject({name: 'weather', secret_token: 's3cr3t-token', fields: {methods: [{name: 'current', http_method: 'GET', public: true}]}})
   })
 
   it('collects field errors', () => {

@@ -72,7 +72,7 @@ describe.skipIf(pg)('read caches of a running server follow changes made by othe
 
   it('a database deleted by the embedded CLI is gone for the server at once', async () => {
     expect((await call(admin.token, '/svc/dbs/cached/records.json')).status).toBe(200)
-    const cli = await svc(['db', 'delete', 'cached', '--data', data])
+    const cli = await svc(['db', 'delete', 'cached', '--data', data, '--yes'])
     expect(cli.code, cli.stderr).toBe(0)
     expect((await call(admin.token, '/svc/dbs/cached/records.json')).status).toBe(404)
   })
