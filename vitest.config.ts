@@ -16,5 +16,8 @@ export default defineConfig({
     globalSetup: ['test/helpers/pg-setup.ts'],
     // Two cores here: a few files at a time keeps CLI and browser tests from starving each other.
     maxWorkers: 2,
+    // The in-process CLI runs read colour support once per file, at import: no colour there, as the
+    // spawned binary gets none (cliEnv). Under CI=true colour libraries would otherwise turn it on.
+    env: {NO_COLOR: '1'},
   },
 })
