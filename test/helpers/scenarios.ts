@@ -38,7 +38,9 @@ export function makeCall(world: World, transport: Transport) {
     if (options.rawBody !== undefined) body = options.rawBody
     else if (options.body !== undefined) body = JSON.stringify(options.body)
     if (body !== undefined) headers['content-type'] ??= 'application/json'
-    const res = await transport.fetch(path, {method, headers, body})
+    // Redirects are answers, as in-process: over HTTP a followed hand-over to `<code>.localhost` would
+    // leave the server's address (Node does not resolve *.localhost).
+    const res = await transport.fetch(path, {method, headers, body, redirect: 'manual'})
     const text = await res.text()
     let json: unknown
     try {
