@@ -72,9 +72,9 @@ describe.runIf(pg)('three instances over one PostgreSQL database behind a balanc
     } finally {
       await store.close()
     }
-    // A fast scheduler tick (test hook) so a per-second cron shows many occurrences in a few seconds.
+    // A fast scheduler tick (test hook) and --cron-seconds, so a per-second cron shows many occurrences in a few seconds.
     instances.push(...(await Promise.all(dataDirs.map((dir) =>
-      svcServe(dir, ['--database-url', databaseUrl, '--quiet'], {env: {SVC_SCHEDULER_TICK_MS: '100'}, timeoutMs: 90_000})))))
+      svcServe(dir, ['--database-url', databaseUrl, '--quiet', '--cron-seconds'], {env: {SVC_SCHEDULER_TICK_MS: '100'}, timeoutMs: 90_000})))))
     lb = await balancer(instances.map((i) => i.url))
   }, 120_000)
 
