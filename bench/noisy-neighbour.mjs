@@ -73,36 +73,18 @@ log('quiet phase')
 const quiet = await light(REQUESTS)
 log(`quiet: ${JSON.stringify(quiet)}`)
 
-let stop = false
-const counts = {renders: 0, compiles: 0, writes: 0, statuses: {}}
-const count = (status) => (counts.statuses[status] = (counts.statuses[status] ?? 0) + 1)
-/** The neighbour's calls: a refused connection (the server may answer 429 before reading a body) counts as `reset`. */
-const neighbour = (account, method, path, body) => call(account, method, path, body).catch(() => 'reset')
-const loops = [
-  ...Array.from({length: 3}, async () => {
-    while (!stop) count(await neighbour('b', 'GET', '/svc/prompt/slow.md')), counts.renders++
-  }),
-  (async () => {
-    for (let i = 0; !stop; i++) {
-      const deep = i % 4 === 3
-      const source = deep
-        ? `export default function App() { return ${'<div>'.repeat(1500)}x${'</div>'.repeat(1500)} }`
-        : `export default function App() { const n = ${i}; return <p className="p-4">count {n}</p> }`
-      count(await neighbour('b', 'POST', '/svc/apps.json', {app: {name: `app${i}`, app_engine: 'react', css_engine: 'tailwind', source_code: source}}))
-      counts.compiles++
-    }
-  })(),
-  ...Array.from({length: 4}, async () => {
-    const blob = 'w'.repeat(100_000)
-    while (!stop) count(await neighbour(null, 'POST', '/svc/db/wall/create', {data: {blob}})), counts.writes++
-  }),
-]
+// The neighbour runs in a process of its own (bench/noisy-attacker.mjs): its client-side work
+// (100 KB bodies built and sent as fast as the server takes them) must not delay A's timer here.
+const attacker = spawn(process.execPath, [join(root, 'bench/noisy-attacker.mjs'), url, tokens.b], {stdio: ['pipe', 'pipe', 'inherit']})
+let attackerOut = ''
+attacker.stdout.on('data', (d) => (attackerOut += d))
 await new Promise((r) => setTimeout(r, 1500)) // let the neighbour get going
 log('noisy phase')
 const noisy = await light(REQUESTS)
+attacker.stdin.end() // stop: the attacker prints its counts and exits
+await new Promise((r) => attacker.once('exit', r))
+const counts = JSON.parse(attackerOut.trim() || '{}')
 log(`noisy: ${JSON.stringify(noisy)} ${JSON.stringify(counts)}`)
-stop = true
-await Promise.all(loops)
 
 server.kill('SIGTERM')
 const killer = setTimeout(() => server.kill('SIGKILL'), 15_000)

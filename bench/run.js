@@ -3,9 +3,10 @@
 // they never compete for the two cores), and writes docs/benchmarks.md: a summary against the
 // targets of the issues, then every figure each script reported. `--quick` uses smaller sizes
 // (100k records instead of 1M, fewer runs) for a run of a few minutes; `--only=startup,render`
-// runs some (the doc then shows only those).
+// runs some and keeps the other scripts' last figures (bench/results.json holds every script's
+// last result with its date and the machine's load when it ran).
 import {spawnSync} from 'node:child_process'
-import {existsSync, writeFileSync} from 'node:fs'
+import {existsSync, readFileSync, writeFileSync} from 'node:fs'
 import {cpus, loadavg, release, totalmem} from 'node:os'
 import {fileURLToPath} from 'node:url'
 
@@ -13,6 +14,7 @@ const quick = process.argv.includes('--quick')
 const only = process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.length).split(',')
 const root = fileURLToPath(new URL('..', import.meta.url))
 const out = fileURLToPath(new URL('../docs/benchmarks.md', import.meta.url))
+const saved = fileURLToPath(new URL('./results.json', import.meta.url))
 
 const SCRIPTS = [
   {id: 'startup', title: 'CLI cold start: `svc --help`', script: 'startup.js', args: [quick ? '10' : '15']},
@@ -22,7 +24,7 @@ const SCRIPTS = [
   {id: 'compile', title: 'App compile per engine', script: 'apps-compile.mjs', args: [quick ? '3' : '5']},
   {id: 'dev', title: '`svc app dev`: save → update in the browser', script: 'apps-dev.mjs', args: ['all', quick ? '6' : '10']},
   {id: 'jsonServer', title: 'Side by side with json-server', script: 'json-server.js', args: [quick ? '5000' : '10000', quick ? '5' : '10']},
-  {id: 'noisy', title: 'Noisy neighbour: account A while account B attacks', script: 'noisy-neighbour.mjs', args: [quick ? '200' : '400']},
+  {id: 'noisy', title: 'Noisy neighbour: account A while account B attacks', script: 'noisy-neighbour.mjs', args: [quick ? '400' : '1000']},
 ]
 
 /** The last JSON document a script printed (some print a table first). */
@@ -132,32 +134,43 @@ if (!existsSync(new URL('../dist/index.js', import.meta.url))) {
   if (b.status !== 0) process.exit(b.status ?? 1)
 }
 
-const load = loadavg()[0]
-const results = {}
-const sections = []
+/** Every script's last run: {result, error, seconds, date, load}, by script id. */
+const runs = existsSync(saved) ? JSON.parse(readFileSync(saved, 'utf8')) : {}
 for (const s of SCRIPTS.filter((x) => !only || only.includes(x.id))) {
   process.stderr.write(`bench: ${s.script} ${s.args.join(' ')} ...\n`)
+  const load = +loadavg()[0].toFixed(2)
   const {result, error, seconds} = run(s)
-  results[s.id] = result
+  runs[s.id] = {result, error, seconds, args: s.args, date: new Date().toISOString().slice(0, 16).replace('T', ' '), load}
   process.stderr.write(error ? `  failed: ${error}\n` : `  done in ${seconds} s\n`)
-  const command = `node bench/${s.script}${s.args.length ? ` ${s.args.join(' ')}` : ''}`
+}
+writeFileSync(saved, `${JSON.stringify(runs, null, 1)}\n`)
+
+const results = {}
+const sections = []
+for (const s of SCRIPTS.filter((x) => runs[x.id])) {
+  const {result, error, seconds, args, date, load} = runs[s.id]
+  results[s.id] = result
+  const command = `node bench/${s.script}${args.length ? ` ${args.join(' ')}` : ''}`
   let body
   if (error) body = `Did not produce a result: \`${error.replace(/`/g, "'").slice(0, 300)}\``
   else if (Array.isArray(result?.engines)) {
     const rows = result.engines
     body = table(Object.keys(rows[0] ?? {}), rows.map((row) => Object.values(row).map(fmt)))
   } else body = table(['figure', 'value'], flatten(result).filter(([k]) => k !== 'machine'))
-  sections.push(`### ${s.title}\n\n\`${command}\`${s.env ? ` (env ${Object.entries(s.env).map(([k, v]) => `${k}=${v}`).join(' ')})` : ''}, ${seconds} s\n\n${body}\n`)
+  // What a table cannot say (how to read it, what was found) is written by hand in bench/notes/<id>.md.
+  const notes = existsSync(new URL(`./notes/${s.id}.md`, import.meta.url)) ? `\n${readFileSync(new URL(`./notes/${s.id}.md`, import.meta.url), 'utf8').trim()}\n` : ''
+  sections.push(`### ${s.title}\n\n\`${command}\`, ${seconds} s, run ${date} UTC at load average ${load}\n\n${body}\n${notes}`)
 }
 
 const cpu = cpus()
 const doc = `# Benchmarks
 
-Written by \`npm run bench\`${quick ? ' (`--quick`: smaller sizes)' : ''} on ${new Date().toISOString().slice(0, 10)}. Every figure is
-a median (p50) or a percentile of several runs, each baseline measured in the same run.
+Written by \`npm run bench\` (last run ${new Date().toISOString().slice(0, 10)}). Every figure is a median (p50) or a
+percentile of several runs, each baseline measured in the same run; each script's section says when
+it ran and the machine's 1-minute load average then (a loaded machine makes every figure slower, the
+ratios less so).
 
-Machine: ${cpu.length} × ${cpu[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Linux ${release()}, Node ${process.version};
-1-minute load average at start ${load.toFixed(2)} (a loaded machine makes every figure slower, the ratios less so).
+Machine: ${cpu.length} × ${cpu[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Linux ${release()}, Node ${process.version}.
 
 ## Summary against the targets
 

@@ -3,9 +3,13 @@
  * time. A compiler that crashes (rolldown's native stack overflow is a SIGSEGV), runs out of its
  * heap (`--max-old-space-size`) or runs too long takes down this process only.
  */
+import {setPriority} from 'node:os'
 import {compileNow, prepare} from './build.js'
 import {CompileError} from './errors.js'
 import type {CompileInput} from './index.js'
+
+/** The niceness of a compile worker (0 is the server's; 19 the lowest). */
+export const COMPILE_NICENESS = 10
 
 export type WorkerRequest = {type: 'compile'; id: number; input: CompileInput; hash: string}
 
@@ -16,6 +20,13 @@ export type WorkerReply =
   | {id: number; ok: false; internal: string}
 
 const send = (reply: WorkerReply) => process.send?.(reply)
+
+// Below the server in the scheduler's eyes (nice 10): a compile uses the cores the server's requests
+// leave, so one account's builds cannot slow other accounts' requests (bench/noisy-neighbour.mjs).
+// Threads the compilers start later inherit it. A quiet machine still gives a compile every core.
+try {
+  setPriority(COMPILE_NICENESS)
+} catch {}
 
 process.on('message', (message: WorkerRequest) => {
   // Importing the compilers (~0.8 s, once per worker) is not the source's doing: the pool starts

@@ -2,6 +2,7 @@
  * A render worker thread (src/http/render-pool.ts): renders one prompt at a time off the server's
  * event loop, so a slow template cannot stall other requests, and the pool can stop it mid-tag.
  */
+import {setPriority} from 'node:os'
 import {parentPort} from 'node:worker_threads'
 import {isSvcError} from '../core/errors.js'
 import {renderPrompt, type RenderInput} from '../core/prompts/render.js'
@@ -14,6 +15,15 @@ export type RenderReply =
   | {ready: true; id?: undefined}
   | {id: number; ok: true; text: string}
   | {id: number; ok: false; error: {code: string; status: number; message: string; details?: Record<string, unknown>}}
+
+// On Linux a priority set with pid 0 is this thread's alone: renders run below the server's event
+// loop (nice 10), so a slow template takes only the CPU requests leave. Elsewhere it would lower the
+// whole server process, so it is not set.
+if (process.platform === 'linux') {
+  try {
+    setPriority(10)
+  } catch {}
+}
 
 parentPort!.on('message', (message: RenderRequest) => {
   renderPrompt(message.input).then(

@@ -139,9 +139,10 @@ export function publicDbRoutes(deps: Deps) {
     const options = methodOptions(config, method)
     if (!options) throw notFound(`method "${method.slice(0, 40)}" is not enabled`)
     const name = method as PublicMethod
-    const params = await callParams(c)
+    // A write past the visitor's limit is refused before its body is read (a flood costs no parsing).
     const ip = peerAddress(c, deps.trustProxy ?? false)
     if (WRITES.has(name)) await limit(ip)
+    const params = await callParams(c)
 
     const needed = neededVariables(config, name)
     let cookieKey = ''
