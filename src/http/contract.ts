@@ -5,7 +5,8 @@
  * query and body parsed by the route's schemas (errors through `validationHook`) → handler with
  * typed input → JSON answer (`application/json; charset=utf-8`).
  */
-import {OpenAPIHono, z as zod, type RouteConfig, type z} from '@hono/zod-openapi'
+import {OpenAPIHono, type RouteConfig, type z} from '@hono/zod-openapi'
+import {svcMessage} from '../core/contract/messages.js'
 import type {Context, MiddlewareHandler} from 'hono'
 import {badRequest, validation, type FieldErrors, type SvcError} from '../core/errors.js'
 import type {AppEnv} from './env.js'
@@ -21,24 +22,53 @@ function fieldName(path: readonly PropertyKey[]): string {
   return out
 }
 
+/** The member of a body that wraps the resource (`prompt` of `{prompt: {...}}`), if the body is such an envelope. */
+function envelopeKey(schema: z.ZodType | undefined): string | undefined {
+  const def = (schema as unknown as {_zod?: {def: {type: string; shape?: Record<string, z.ZodType>}}} | undefined)?._zod?.def
+  if (def?.type !== 'object' || !def.shape) return undefined
+  const keys = Object.keys(def.shape)
+  if (keys.length !== 1) return undefined
+  let inner = def.shape[keys[0]!] as unknown as {_zod: {def: {type: string; innerType?: unknown}}}
+  while (['optional', 'nullable', 'default', 'prefault'].includes(inner._zod.def.type)) inner = inner._zod.def.innerType as typeof inner
+  return inner._zod.def.type === 'object' ? keys[0] : undefined
+}
+
+const KIND_OF_MEMBER: Record<string, string> = {object: 'an object', record: 'an object', array: 'an array'}
+
 /**
- * THE hook: a schema failure as the SvcError of today's shapes (decisions.md). A query value:
- * 400 `{error}` (the schema's message is the sentence). A body: the member of the body itself
- * (`"prompt" must be an object`, `"records" must be an array`) is a 400 too; anything deeper is
- * a 422 field map, named without the envelope (`{prompt: {name}}` → `name`).
+ * THE hook: a schema failure as the SvcError of today's shapes (decisions.md), with the wording of
+ * core/contract/messages.ts. A query value: 400 `{error}` (`kind must be chat or agent`). A body
+ * that is not what it must be at its top (`"prompt" must be an object`, `"records" must be an
+ * array`, `at most 1000 records per request`): 400. A field: a 422 field map with every field's
+ * messages, named inside the envelope (`{prompt: {name}}` → `name`, `records[0].data`).
  */
-export function validationError(target: Target, issues: readonly Issue[]): SvcError {
+export function validationError(target: Target, issues: readonly Issue[], body?: z.ZodType): SvcError {
   const first = issues[0]
   if (target !== 'json' && target !== 'form') {
     const name = first ? fieldName(first.path) : target
     const message = first?.message ?? 'is invalid'
     return badRequest(message.startsWith(name) ? message : `${name} ${message}`)
   }
-  const shallow = issues.find((i) => i.path.length <= 1)
-  if (shallow) return badRequest(shallow.message)
+  const wrapper = envelopeKey(body)
+  const top = issues.find((i) => i.path.length === 0 || (i.path.length === 1 && isMemberKind(i)))
+  if (top) {
+    const key = top.path[0]
+    if (key === undefined) return badRequest(top.message)
+    const kind = (top as {expected?: string}).expected
+    return badRequest(top.code === 'invalid_type' && kind && KIND_OF_MEMBER[kind] ? `"${String(key)}" must be ${KIND_OF_MEMBER[kind]}` : top.message)
+  }
   const fields: FieldErrors = {}
-  for (const issue of issues) (fields[fieldName(issue.path.slice(1))] ??= []).push(issue.message)
+  for (const issue of issues) {
+    const path = wrapper !== undefined && issue.path[0] === wrapper ? issue.path.slice(1) : issue.path
+    ;(fields[fieldName(path) || 'body'] ??= []).push(issue.message)
+  }
   return validation(fields)
+}
+
+/** A top-level member that is not of its kind (an envelope that is not an object, a list over its bound). */
+function isMemberKind(issue: Issue): boolean {
+  if (issue.code === 'invalid_type') return ['object', 'record', 'array'].includes((issue as {expected?: string}).expected ?? '') && issue.input !== undefined
+  return issue.code === 'too_big' && (issue as {origin?: string}).origin === 'array'
 }
 
 /** The defaultHook of every OpenAPIHono router: a failed validation throws the mapped SvcError (onError answers it). */
@@ -76,7 +106,11 @@ function schemaOf(route: RouteConfig): {query?: z.ZodType; body?: z.ZodType} {
 
 /**
  * Serves `route` on `app`: registers it in the document and mounts `middleware` (the area's
- * loaders) then the validators of its query and JSON body, then `handler` with the typed input.
+ * loaders) then the validation of its query and JSON body by the route's own schemas (every field:
+ * types, lengths, choices, with the messages of core/contract/messages.ts), then `handler` with the
+ * typed input. What only code can say (a field required on create but not on PATCH is the route's
+ * own schema; a scope against the user's teams, Liquid, a record against its db's schema) runs in
+ * the handler through core and answers the same 422 field map.
  * Bodies are read as JSON whatever the Content-Type (apps' pages post with text/plain), with the
  * 400s of middleware/body.ts for malformed JSON or a non-object.
  */
@@ -92,52 +126,17 @@ export function handle<R extends RouteConfig, E extends AppEnv = AppEnv>(
   app.on([route.method.toUpperCase()], [honoPath(route.path)], ...middleware, async (c: Context<E>) => {
     const input = {query: {}, body: undefined} as Input<R>
     if (query) {
-      const parsed = query.safeParse(presentValues(c.req.query()))
+      const parsed = await query.safeParseAsync(presentValues(c.req.query()), {error: svcMessage})
       if (!parsed.success) throw validationError('query', parsed.error.issues)
       input.query = parsed.data as Query<R>
     }
     if (body) {
-      const parsed = structural(body).safeParse(await jsonObject(c))
-      if (!parsed.success) throw validationError('json', parsed.error.issues)
+      const parsed = await body.safeParseAsync(await jsonObject(c), {error: svcMessage})
+      if (!parsed.success) throw validationError('json', parsed.error.issues, body)
       input.body = parsed.data as Json<R>
     }
     return handler(c, input)
   })
-}
-
-const structures = new WeakMap<z.ZodType, z.ZodType>()
-
-/**
- * What the middleware checks of a body before the handler: its members' kinds (an envelope such
- * as `prompt` is an object, `records` an array within its bound), with today's 400 messages. The
- * fields inside are checked by the area's rules in core (required on create but not on PATCH,
- * lengths, a scope against the user's teams, a record against its db's own schema, Liquid...), which
- * answer one 422 with every field's messages; the schema describes them for the document and the client.
- */
-function structural(schema: z.ZodType): z.ZodType {
-  let out = structures.get(schema)
-  if (out) return out
-  out = schema
-  const def = (schema as unknown as {_zod: {def: {type: string; shape?: Record<string, z.ZodType>}}})._zod.def
-  if (def.type === 'object' && def.shape) {
-    const shape: Record<string, z.ZodType> = {}
-    for (const [key, member] of Object.entries(def.shape)) {
-      const optional = member.safeParse(undefined).success
-      let inner = member as unknown as {_zod: {def: {type: string; innerType?: unknown}; bag: {maximum?: number}}}
-      while (inner._zod.def.type === 'optional' || inner._zod.def.type === 'nullable') inner = inner._zod.def.innerType as typeof inner
-      let check: z.ZodType
-      if (inner._zod.def.type === 'object' || inner._zod.def.type === 'record') check = zod.looseObject({}, {error: `"${key}" must be an object`})
-      else if (inner._zod.def.type === 'array') {
-        const max = inner._zod.bag.maximum
-        const array = zod.array(zod.unknown(), {error: `"${key}" must be an array`})
-        check = max === undefined ? array : array.max(max, `at most ${max} ${key} per request`)
-      } else check = zod.unknown()
-      shape[key] = optional ? check.optional() : check
-    }
-    out = zod.looseObject(shape)
-  }
-  structures.set(schema, out)
-  return out
 }
 
 /** Registers a route served by a plain Hono handler elsewhere (pages, streamed answers) so the document has it. */

@@ -1,4 +1,5 @@
 /** Prompt shapes (platform-api.md "Prompt"): the API object, the write input and the list query. */
+import {PROMPT_CODE_RE, PROMPT_LIMITS} from '../prompts/types.js'
 import {z, Timestamp, Uuid} from './common.js'
 
 export const PROMPT_KINDS = ['chat', 'agent'] as const
@@ -20,22 +21,58 @@ export const Prompt = z.object({
   updated_at: Timestamp,
 }).openapi('Prompt')
 
+
+/** A text a prompt must have: absent, null, `''` or spaces are "can't be blank". */
+const required = (max: number) => z.string().max(max).refine((v) => v.trim() !== '', "can't be blank")
+const code = required(PROMPT_LIMITS.code)
+  .refine((v) => v.trim() === '' || PROMPT_CODE_RE.test(v), 'may contain only letters, digits, _ and -')
+  .openapi({pattern: '^[A-Za-z0-9_-]+$'})
+const kind = z.enum(PROMPT_KINDS, {error: 'must be chat or agent'})
+const scope = z.enum(PROMPT_SCOPES, {error: 'must be one of user, team, department, account'})
+/** `scope_id`: a positive integer (or its digits); null or `''` clears it. */
+const positive = 'must be a positive integer'
+const scopeId = z.union([
+  z.null(), z.literal(''), z.number().int(positive).positive(positive).max(Number.MAX_SAFE_INTEGER, positive), z.string().regex(/^[1-9][0-9]{0,15}$/, positive),
+], {error: positive}).transform((v) => (v === null || v === '' ? null : Number(v)))
+const placeholder = z.string().max(PROMPT_LIMITS.aiPlaceholder).nullable()
+/** Content: a Liquid template that parses (liquidjs is loaded on the first write, not to list routes). */
+const content = required(PROMPT_LIMITS.content).openapi({description: 'Liquid template'}).superRefine(async (value, ctx) => {
+  if (value.trim() === '' || value.length > PROMPT_LIMITS.content) return
+  const {templateError} = await import('../prompts/render.js')
+  const message = templateError(value)
+  if (message !== null) ctx.addIssue({code: 'custom', message, input: value})
+})
+
 /**
- * The writable members of a prompt. Types only: presence, lengths, the code's characters, the
- * scope against the user's teams and the Liquid syntax are rules of core/prompts/validate.ts
- * (they depend on create vs PATCH, on the stored prompt and on the user), run from the body schema.
+ * The members of a prompt a create takes (unknown and read-only members such as `id` or `token` are
+ * ignored, so a GET answer can be sent back). The scope against the user's own id, teams and
+ * department is a rule of core/prompts/validate.ts: it depends on the user and the stored prompt.
  */
 export const PromptInput = z.looseObject({
-  name: z.string().max(255).optional(),
-  code: z.string().max(100).openapi({pattern: '^[A-Za-z0-9_-]+$'}).optional(),
-  content: z.string().max(200_000).optional(),
-  kind: z.enum(PROMPT_KINDS).optional().openapi({default: 'chat'}),
-  scope: z.enum(PROMPT_SCOPES).optional().openapi({default: 'account'}),
-  scope_id: z.union([z.number().int().positive(), z.string(), z.null()]).optional(),
-  ai_placeholder: z.string().max(1000).nullable().optional(),
+  name: required(PROMPT_LIMITS.name),
+  code,
+  content,
+  kind: kind.nullish().openapi({default: 'chat'}),
+  scope: scope.nullish().openapi({default: 'account'}),
+  scope_id: scopeId.optional(),
+  ai_placeholder: placeholder.optional(),
 }).openapi('PromptInput')
 
-export const PromptBody = z.object({prompt: PromptInput.optional()}).openapi('PromptBody')
+/** A PATCH: any member of a create; what is absent keeps its value (null is not "absent" for name, code, content, kind, scope). */
+export const PromptPatch = z.looseObject({
+  name: required(PROMPT_LIMITS.name).optional(),
+  code: code.optional(),
+  content: content.optional(),
+  kind: kind.optional(),
+  scope: scope.optional(),
+  scope_id: scopeId.optional(),
+  ai_placeholder: placeholder.optional(),
+}).openapi('PromptPatch')
+
+const prompt = {error: '"prompt" must be an object'}
+/** An absent envelope is an empty one: its missing members are named (`name: can't be blank`). */
+export const PromptBody = z.object({prompt: PromptInput.prefault({} as z.input<typeof PromptInput>)}, prompt).openapi('PromptBody')
+export const PromptPatchBody = z.object({prompt: PromptPatch.prefault({})}, prompt).openapi('PromptPatchBody')
 
 const ORDER_VALUES = PROMPT_ORDER_COLUMNS.flatMap((c) => [c, `${c}_desc`]) as [string, ...string[]]
 
@@ -63,5 +100,7 @@ export const RenderQuery = z.looseObject({
 }).openapi({description: 'Any other query parameter is a Liquid variable'})
 
 export type PromptView = z.infer<typeof Prompt>
-export type PromptInput = z.infer<typeof PromptInput>
+export type PromptInput = z.input<typeof PromptInput>
+export type PromptCreate = z.output<typeof PromptInput>
+export type PromptPatch = z.output<typeof PromptPatch>
 export type SystemPromptInfo = z.infer<typeof SystemPrompt>

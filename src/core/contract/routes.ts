@@ -17,7 +17,7 @@ import {
 } from './dbs.js'
 import {Cron, CronBody, FlowProcess, ProcessQuery, Resource, ResourceBody, ResourceQuery, RunBody} from './flows.js'
 import {operation} from './operations.js'
-import {Prompt, PromptBody, PromptListQuery, RenderQuery, SystemPrompt} from './prompts.js'
+import {Prompt, PromptBody, PromptListQuery, PromptPatchBody, RenderQuery, SystemPrompt} from './prompts.js'
 
 /** The origin an app is served from (its own, not the API's): cookies there are the app's own. */
 const APP_SERVER = {url: 'http://{code}.localhost:{port}', description: 'An app\'s own origin', variables: {code: {default: 'app'}, port: {default: '8080'}}}
@@ -79,7 +79,7 @@ export const promptRoutes = {
   }),
   updatePrompt: createRoute({
     ...operation('updatePrompt'), tags: ['prompts'], security: PRIVATE, summary: 'Change a prompt (its creator or an admin)',
-    request: {params: idParam('Prompt id (UUID)'), body: body(PromptBody)},
+    request: {params: idParam('Prompt id (UUID)'), body: body(PromptPatchBody)},
     responses: {200: json(Prompt, 'The full prompt'), ...WRITE_ERRORS},
   }),
   deletePrompt: createRoute({

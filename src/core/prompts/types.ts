@@ -1,6 +1,11 @@
 /** Shapes of the prompts area (platform-api.md "Prompt"). Pure types, no I/O. */
 import type {Principal} from '../auth/permissions.js'
 
+/** Field limits of a prompt write (the schemas of src/core/contract/prompts.ts use them). */
+export const PROMPT_LIMITS = {name: 255, code: 100, content: 200_000, aiPlaceholder: 1000} as const
+/** A prompt code: letters, digits, `_` and `-` (no dots: `:code.agent.md` must stay unambiguous). */
+export const PROMPT_CODE_RE = /^[A-Za-z0-9_-]+$/
+
 export const KINDS = ['chat', 'agent'] as const
 export type Kind = (typeof KINDS)[number]
 export const SCOPES = ['user', 'team', 'department', 'account'] as const

@@ -88,11 +88,6 @@ export function promptsRoutes(deps: Deps) {
       await next()
     })
 
-  /** The checked prompt of a write: rules that depend on the user, the stored prompt and Liquid (loaded only here). */
-  async function validated(user: Principal, input: Record<string, unknown> | undefined, existing?: PromptRecord) {
-    const {templateError} = await import('../../core/prompts/render.js')
-    return promptData(input ?? {}, user, existing, templateError)
-  }
 
   /** Stored prompts and system files, as the cascade of the render endpoint reads them. */
   const sources: PromptSources = {
@@ -119,7 +114,7 @@ export function promptsRoutes(deps: Deps) {
 
   handle(app, routes.createPrompt, writer, async (c, {body}) => {
     const user = requireCan(c, 'prompt.write')
-    const data = await validated(user, body?.prompt)
+    const data = promptData(body.prompt, user)
     mayWriteScope(user, data.scope)
     return json(c, toView(await repo.create(user.accountId, user.id, data)), 201)
   })
@@ -144,7 +139,7 @@ export function promptsRoutes(deps: Deps) {
     const user = requireCan(c, 'prompt.write')
     const existing = loaded.get(c)
     mayWriteScope(user, existing.scope)
-    const data = await validated(user, body?.prompt, existing)
+    const data = promptData(body.prompt, user, existing)
     mayWriteScope(user, data.scope)
     const updated = await repo.update(user.accountId, existing.id, data)
     if (!updated) throw notFound('prompt not found')
