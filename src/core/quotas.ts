@@ -63,18 +63,21 @@ export function parseQuotas(pairs: readonly string[]): Partial<Quotas> {
 /** JSON size of a value in bytes (UTF-8). */
 export const jsonBytes = (value: unknown): number => Buffer.byteLength(JSON.stringify(value) ?? '')
 
-/** A sliding one-minute budget of bytes per key (client address, database). */
-export function byteBudget(perMinute: number) {
-  const used = new Map<string, {start: number; bytes: number}>()
+/**
+ * A budget of `limit` per key and fixed window of `windowMs` (client address, database), in this
+ * process: the SQLite store's (src/store/sqlite/cluster.ts); PostgreSQL keeps it in a shared table.
+ */
+export function windowBudget(limit: number, windowMs = 60_000) {
+  const used = new Map<string, {start: number; amount: number}>()
   return {
-    /** Charges `bytes` to `key`; false (nothing charged) when that would pass the budget. */
-    take(key: string, bytes: number, now = Date.now()): boolean {
-      if (perMinute <= 0) return true
-      if (used.size > 50_000) for (const [k, v] of used) if (now - v.start >= 60_000) used.delete(k)
+    /** Charges `amount` to `key`; false (nothing charged) when that would pass the budget. */
+    take(key: string, amount: number, now = Date.now()): boolean {
+      if (limit <= 0) return true
+      if (used.size > 50_000) for (const [k, v] of used) if (now - v.start >= windowMs) used.delete(k)
       let entry = used.get(key)
-      if (!entry || now - entry.start >= 60_000) used.set(key, (entry = {start: now, bytes: 0}))
-      if (entry.bytes + bytes > perMinute) return false
-      entry.bytes += bytes
+      if (!entry || now - entry.start >= windowMs) used.set(key, (entry = {start: now, amount: 0}))
+      if (entry.amount + amount > limit) return false
+      entry.amount += amount
       return true
     },
   }

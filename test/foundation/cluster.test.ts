@@ -1,5 +1,5 @@
 // What N instances over one database agree on (ClusterRepo): a run owner's liveness, the upkeep
-// leader, shared rate limits. PostgreSQL: two clusters over one database stand for two instances.
+// leader, shared rate limits and budgets. PostgreSQL: two clusters over one database stand for two instances.
 import {randomBytes} from 'node:crypto'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import type {ClusterRepo} from '../../src/store/cluster/types.js'
@@ -24,6 +24,15 @@ describe('SQLite (one process)', () => {
     expect(await cluster.takeToken('b', 'ip', 2, 1)).toBeGreaterThanOrEqual(1)
     expect(await cluster.takeToken('b', 'other', 2, 1)).toBe(0)
     expect([await cluster.countHit('w', 'ip', 60), await cluster.countHit('w', 'ip', 60), await cluster.countHit('w', 'x', 60)]).toEqual([1, 2, 1])
+  })
+
+  it('a budget per window charges only what fits', async () => {
+    const cluster = sqliteCluster()
+    expect(await cluster.chargeWithin('bytes', 'ip', 600, 1000, 60)).toBe(true)
+    expect(await cluster.chargeWithin('bytes', 'ip', 600, 1000, 60)).toBe(false) // 1200 > 1000: nothing charged
+    expect(await cluster.chargeWithin('bytes', 'ip', 400, 1000, 60)).toBe(true) // 1000 fits exactly
+    expect(await cluster.chargeWithin('bytes', 'other', 1000, 1000, 60)).toBe(true)
+    expect(await cluster.chargeWithin('bytes', 'big', 1001, 1000, 60)).toBe(false)
   })
 })
 
@@ -84,6 +93,17 @@ describe.runIf(pg)('PostgreSQL (instances over one database)', () => {
     expect(await b.countHit('w', 'ip', 0.001)).toBe(1) // window elapsed: a new one
     await a.expire()
     expect(await b.countHit('w', 'ip', 60)).toBe(2) // recent rows are kept
+  })
+
+  it('a budget per window is one budget across instances, charging only what fits', async () => {
+    const [a, b] = await Promise.all([open(), open()])
+    expect(await a.chargeWithin('bytes', 'ip', 600, 1000, 60)).toBe(true)
+    expect(await b.chargeWithin('bytes', 'ip', 600, 1000, 60)).toBe(false) // a's 600 counts: nothing charged
+    expect(await b.chargeWithin('bytes', 'ip', 400, 1000, 60)).toBe(true) // 1000 fits exactly
+    expect(await a.chargeWithin('bytes', 'ip', 1, 1000, 60)).toBe(false)
+    expect(await a.chargeWithin('bytes', 'big', 1001, 1000, 60)).toBe(false)
+    expect(await a.chargeWithin('bytes', 'big', 1000, 1000, 60)).toBe(true) // the refused one charged nothing
+    expect(await b.chargeWithin('bytes', 'ip', 900, 1000, 0.001)).toBe(true) // window elapsed: a new one
   })
 
   it('the session comes back after the database drops it, and takes its key again', async () => {

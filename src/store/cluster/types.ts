@@ -1,6 +1,6 @@
 /**
  * What several `svc serve` instances over one database must agree on, beyond rows: who is alive
- * (a flow run's owner), who leads the periodic upkeep (prune, reap), and the rate limits.
+ * (a flow run's owner), who leads the periodic upkeep (prune, reap), the rate limits and budgets.
  * SQLite (`src/store/sqlite/cluster.ts`) is one process: its own pid, always the leader, limits
  * in memory. PostgreSQL (`src/store/pg/cluster.ts`): session advisory locks and an UNLOGGED table.
  */
@@ -31,6 +31,12 @@ export interface ClusterRepo {
    * hits in the current window of `windowSeconds` (this one included).
    */
   countHit(bucket: string, key: string, windowSeconds: number): Promise<number>
+  /**
+   * A budget per (`bucket`, `key`) and fixed window of `windowSeconds`, shared by every instance:
+   * charges `amount` when the window's total stays within `budget` and says true; otherwise charges
+   * nothing and says false. Public writes charge their bytes here (per client address, per db).
+   */
+  chargeWithin(bucket: string, key: string, amount: number, budget: number, windowSeconds: number): Promise<boolean>
   /** Upkeep the leader runs now and then: forgets idle rate-limit rows. */
   expire(): Promise<void>
   /** Releases the locks and the session; idempotent. */

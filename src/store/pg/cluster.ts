@@ -7,7 +7,7 @@
  *   does — PostgreSQL releases the lock, and the leader reaps its pending runs.
  * - The upkeep leader holds `(LEADER_NS, 0)` on the same session (pg_try_advisory_lock); another
  *   instance takes over at its next upkeep once that session ends.
- * - Rate limits are rows of an UNLOGGED table (`svc_rate_limits`: no WAL, emptied after a crash,
+ * - Rate limits and budgets are rows of an UNLOGGED table (`svc_rate_limits`: no WAL, emptied after a crash,
  *   which only forgets counters), updated in one upsert per hit on the database's clock, so every
  *   instance counts against the same bucket.
  *
@@ -53,6 +53,17 @@ ON CONFLICT (bucket, key) DO UPDATE SET
   n = CASE WHEN EXCLUDED.at_ms - r.at_ms >= $3::float8 THEN 1 ELSE r.n + 1 END,
   at_ms = CASE WHEN EXCLUDED.at_ms - r.at_ms >= $3::float8 THEN EXCLUDED.at_ms ELSE r.at_ms END
 RETURNING n`
+
+/** Charges $3 to the window of $5 ms when the total stays within $4 (all SET terms read the old row). */
+const CHARGE_WITHIN = `
+INSERT INTO svc_rate_limits AS r (bucket, key, n, at_ms, ok)
+VALUES ($1, $2, CASE WHEN $3::float8 <= $4::float8 THEN $3::float8 ELSE 0 END, ${NOW_MS}, $3::float8 <= $4::float8)
+ON CONFLICT (bucket, key) DO UPDATE SET
+  n = CASE WHEN EXCLUDED.at_ms - r.at_ms >= $5::float8 THEN EXCLUDED.n
+           WHEN r.n + $3::float8 <= $4::float8 THEN r.n + $3::float8 ELSE r.n END,
+  ok = CASE WHEN EXCLUDED.at_ms - r.at_ms >= $5::float8 THEN EXCLUDED.ok ELSE r.n + $3::float8 <= $4::float8 END,
+  at_ms = CASE WHEN EXCLUDED.at_ms - r.at_ms >= $5::float8 THEN EXCLUDED.at_ms ELSE r.at_ms END
+RETURNING ok`
 
 const HOLDS_LOCK = `
 SELECT EXISTS (
@@ -179,6 +190,11 @@ export async function openPgCluster(options: PgClusterOptions): Promise<ClusterR
     async countHit(bucket, k, windowSeconds) {
       const rows = await query(pool, COUNT_HIT, [bucket, k, windowSeconds * 1000])
       return Number(rows[0].n)
+    },
+    async chargeWithin(bucket, k, amount, budget, windowSeconds) {
+      if (budget <= 0) return true
+      const rows = await query(pool, CHARGE_WITHIN, [bucket, k, amount, budget, windowSeconds * 1000])
+      return rows[0].ok === true
     },
     async expire() {
       await query(pool, `DELETE FROM svc_rate_limits WHERE at_ms < ${NOW_MS} - $1::float8`, [EXPIRE_MS])

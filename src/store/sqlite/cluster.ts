@@ -5,6 +5,7 @@
  */
 import {hostname} from 'node:os'
 import {RateLimiter} from '../../core/flows/rate-limit.js'
+import {windowBudget} from '../../core/quotas.js'
 import type {ClusterRepo} from '../cluster/types.js'
 
 const MAX_WINDOW_KEYS = 50_000
@@ -12,6 +13,7 @@ const MAX_WINDOW_KEYS = 50_000
 export function sqliteCluster(): ClusterRepo {
   const buckets = new Map<string, RateLimiter>()
   const windows = new Map<string, Map<string, {start: number; count: number}>>()
+  const budgets = new Map<string, ReturnType<typeof windowBudget>>()
   const runner = `${hostname()}:${process.pid}`
   return {
     runner,
@@ -39,6 +41,12 @@ export function sqliteCluster(): ClusterRepo {
         return 1
       }
       return ++entry.count
+    },
+    async chargeWithin(bucket, key, amount, budget, windowSeconds) {
+      const id = `${bucket}\0${budget}\0${windowSeconds}`
+      let within = budgets.get(id)
+      if (!within) budgets.set(id, (within = windowBudget(budget, windowSeconds * 1000)))
+      return within.take(key, amount)
     },
     async expire() {},
     async close() {},

@@ -7,7 +7,7 @@ import {
 } from '../../../core/dbs/public-methods.js'
 import {buildQuery, searchTable} from '../../../core/dbs/query.js'
 import {checkRecordSize, indexValues, validateData} from '../../../core/dbs/records.js'
-import {byteBudget, jsonBytes, quotasOf} from '../../../core/quotas.js'
+import {jsonBytes, quotasOf} from '../../../core/quotas.js'
 import {planSchema, tablePlan} from '../../../core/dbs/schema.js'
 import {badRequest, forbidden, isSvcError, notFound, rateLimited, SvcError} from '../../../core/errors.js'
 import type {RecordView} from '../../../store/dbs/types.js'
@@ -105,13 +105,19 @@ export function publicDbRoutes(deps: Deps) {
   const app = new Hono<AppEnv>()
   const limit = rateLimiter(deps, deps.dbPublicWrites ?? writeLimitFromEnv())
   const quotas = quotasOf(deps.quotas)
-  const bytesPerIp = byteBudget(quotas.public_write_bytes_per_ip)
-  const bytesPerDb = byteBudget(quotas.public_write_bytes_per_db)
-  /** Charges a public write's bytes to the visitor's address and to the database (429 past either budget). */
-  const chargeWrite = (ip: string, dbId: number, data: Record<string, unknown>) => {
+  /**
+   * Charges a public write's bytes to the visitor's address and to the database (429 past either
+   * budget), in the store's shared budgets: N instances over PostgreSQL share one budget.
+   */
+  const chargeWrite = async (ip: string, dbId: number, data: Record<string, unknown>) => {
     const bytes = jsonBytes(data)
-    if (!bytesPerIp.take(ip, bytes)) throw rateLimited(`too much data written; at most ${quotas.public_write_bytes_per_ip} bytes a minute per client address`)
-    if (!bytesPerDb.take(String(dbId), bytes)) throw rateLimited(`too much data written to this database; at most ${quotas.public_write_bytes_per_db} bytes a minute`)
+    const charge = (bucket: string, key: string, budget: number) => deps.store.cluster.chargeWithin(bucket, key, bytes, budget, 60)
+    if (!(await charge('db-public-bytes-ip', ip, quotas.public_write_bytes_per_ip))) {
+      throw rateLimited(`too much data written; at most ${quotas.public_write_bytes_per_ip} bytes a minute per client address`)
+    }
+    if (!(await charge('db-public-bytes-db', String(dbId), quotas.public_write_bytes_per_db))) {
+      throw rateLimited(`too much data written to this database; at most ${quotas.public_write_bytes_per_db} bytes a minute`)
+    }
   }
   /** Records of a public list or search, as many as fit in `public_list_bytes`. */
   const listReply = (c: Context<AppEnv>, records: RecordView[]) => {
@@ -198,18 +204,19 @@ export function publicDbRoutes(deps: Deps) {
         })
         const count = (await repo.get(account, String(db.id), {count: true}))?.records_count ?? 0
         if (count >= quotas.public_db_records) throw forbidden(`this database is full for public creates (${quotas.public_db_records} records)`)
-        chargeWrite(ip, db.id, write.data)
+        await chargeWrite(ip, db.id, write.data)
         return c.json(shape(await repo.createRecord(account, db.id, write)), 201)
       }
       case 'update': {
         const input = dataParam(params.data)
+        // The bytes sent are charged (the merged record is checked against record_bytes inside).
+        await chargeWrite(ip, db.id, input)
         const updated = await repo.updateRecord(account, db.id, idParam(params.id), (existing) => publicShape(() => {
           const data = {...existing.data, ...publicData(options, input, visitor, 'update', existing.data)}
           // Public callers cannot address tables: the record keeps its table.
           const table = tablePlan(plan, existing.table_name)
           const converted = validateData(table, data)
           checkRecordSize(converted, quotas.record_bytes)
-          chargeWrite(ip, db.id, converted)
           return {tableName: existing.table_name, data: converted, index: indexValues(table, converted)}
         }), scope)
         if (!updated) throw notFound('record not found')
