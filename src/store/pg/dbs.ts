@@ -355,7 +355,7 @@ export function buildSelect(accountId: number, dbId: number, spec: QuerySpec): {
   if (spec.q) {
     if (spec.useFts !== false) {
       for (const literal of spec.q.literals) {
-        where.push('svc_search_text(r.data) ILIKE ?')
+        where.push('r.search_text ILIKE ?')
         params.push(`%${likeEscape(literal)}%`)
       }
     }

@@ -8,7 +8,8 @@ const INDEXED = ['idx_str_1', 'idx_str_2', 'idx_str_3', 'idx_int_1', 'idx_int_2'
  * equality stays indexable, where `IS NOT DISTINCT FROM` is not); index columns are real columns
  * with `(db_id, table_name, idx_*, id)` indexes (NULLS FIRST, as SQLite orders NULL; `id` last, so
  * "newest 20 by city" stays an index walk); search uses a pg_trgm GIN index over the record's
- * scalar values as its candidate filter, the exact check (SQLite's LIKE) after it.
+ * scalar values (stored in `search_text` since migration 52) as its candidate filter, the exact
+ * check (SQLite's LIKE) after it.
  */
 export const migrations: Migration[] = [
   {
@@ -66,5 +67,18 @@ CREATE INDEX db_records_trgm ON db_records USING gin (svc_search_text(data) gin_
     name: 'full-text index written in batches: writes queue the record id, the indexer adds queued records to the trigram index',
     // SQLite only: PostgreSQL's GIN index takes writes as they come (its fast-update list is the batching).
     up: '',
+  },
+  {
+    id: 52,
+    name: 'search text stored beside the record: the trigram index\'s recheck reads a column instead of walking the JSON',
+    // A trigram match is always rechecked on the row. On the expression index that meant running
+    // svc_search_text (json_each + string_agg) again for every candidate: ~0.1 ms each, 400 ms for
+    // the 3,400 candidates of a 5-letter fragment at 300k records. A stored generated column is
+    // computed once per write; the recheck is a plain ILIKE on its text.
+    up: `
+ALTER TABLE db_records ADD COLUMN search_text TEXT GENERATED ALWAYS AS (svc_search_text(data)) STORED;
+CREATE INDEX db_records_search_trgm ON db_records USING gin (search_text gin_trgm_ops);
+DROP INDEX db_records_trgm;
+`,
   },
 ]
