@@ -53,6 +53,11 @@ runScenarios('dashboards: input errors', DASHBOARD_SEED, [
   {name: 'select without dashboard_id: 422', method: 'PATCH', url: '/toolkit/dashboards/select.json', body: {context: 'main'}, expectedStatus: 422, expectedContent: {dashboard_id: [expect.any(String)]}},
   {name: 'select with a bad context: 422', method: 'PATCH', url: '/toolkit/dashboards/select.json', body: {context: 'x', dashboard_id: ''}, expectedStatus: 422, expectedContent: {context: [expect.any(String)]}},
   {name: 'select with a bad id: 422', method: 'PATCH', url: '/toolkit/dashboards/select.json', body: {dashboard_id: 'latest'}, expectedStatus: 422},
+  {name: 'select with id 0: 422 with its message', method: 'PATCH', url: '/toolkit/dashboards/select.json', body: {dashboard_id: 0}, expectedStatus: 422,
+    expectedContent: {dashboard_id: ['must be a dashboard id, "builtin" or an empty string']}},
+  {name: 'widget with an empty key: 422', method: 'GET', url: '/toolkit/dashboards/widget.json?key=', expectedStatus: 422, expectedContent: {key: ["can't be blank"]}},
+  {name: 'list with an empty context: every context', method: 'GET', url: '/toolkit/dashboards.json?context=', expectedStatus: 200},
+  {name: 'a body that is not an object: 400', method: 'PATCH', url: '/toolkit/dashboards/select.json', body: [1], expectedStatus: 400},
   {name: 'select of a missing dashboard: 404', method: 'PATCH', url: '/toolkit/dashboards/select.json', body: {dashboard_id: 999}, expectedStatus: 404},
 ])
 

@@ -1,9 +1,13 @@
 import {describe, expect, it} from 'vitest'
 import {changeRefusal, isEditable, tileAvailable, visibleLayout, type Viewer} from '../../src/core/dashboards/access.js'
-import {parseCreate, parseSelect, parseUpdate} from '../../src/core/dashboards/input.js'
+import type {z} from '@hono/zod-openapi'
+import {ContextQuery, DashboardBody, DashboardPatchBody, SelectBody, WidgetQuery} from '../../src/core/contract/dashboards.js'
+import {svcMessage} from '../../src/core/contract/messages.js'
+import {patchRules} from '../../src/core/dashboards/input.js'
+import {validationError} from '../../src/http/contract.js'
 import {baseId, builtinLayout, isSafeUrl, normalizeConfig, normalizeLayout} from '../../src/core/dashboards/layout.js'
 import {CONTEXTS, defaultConfig, publicSettings, TILES, tileDef} from '../../src/core/dashboards/tiles.js'
-import {isSvcError} from '../../src/core/errors.js'
+import {isSvcError, validation} from '../../src/core/errors.js'
 
 const APP = '0f8fad5b-d9cb-469f-a165-70867728950e'
 const OTHER_APP = '7c9e6679-7425-40de-944b-e07fc1f90ae7'
@@ -326,40 +330,67 @@ describe('availability and permissions', () => {
 })
 
 describe('request validation', () => {
-  const fields = (fn: () => unknown) => {
+  // The route's schemas (core/contract/dashboards.ts) through the one hook of src/http/contract.ts, as `handle` runs them.
+  const parse = async (schema: z.ZodType, value: unknown) => {
+    const r = await schema.safeParseAsync(value, {error: svcMessage, reportInput: true})
+    if (r.success) return r.data
+    throw validationError('json', r.error.issues, schema)
+  }
+  const parseCreate = async (d: unknown) => ((await parse(DashboardBody, {dashboard: d})) as {dashboard: unknown}).dashboard
+  /** The schema's messages and the rules against the stored dashboard, in one 422 (as the PATCH route's `fixedMembers`). */
+  const parseUpdate = async (d: Record<string, unknown>, current: {context: string; shared: boolean}) => {
+    const rules = patchRules(d, current)
+    let out: unknown
+    let schemaFields: Record<string, unknown> = {}
     try {
-      fn()
+      out = ((await parse(DashboardPatchBody, {dashboard: d})) as {dashboard: unknown}).dashboard
+    } catch (e) {
+      if (!isSvcError(e) || e.status !== 422) throw e
+      schemaFields = e.details!
+    }
+    if (rules || Object.keys(schemaFields).length) throw validation({...(schemaFields as Record<string, string[]>), ...rules})
+    return out
+  }
+  const parseSelect = (body: unknown) => parse(SelectBody, body) as Promise<{context: unknown; target: unknown}>
+  const fields = async (fn: () => Promise<unknown>) => {
+    try {
+      await fn()
     } catch (e) {
       if (isSvcError(e) && e.status === 422) return e.details
       throw e
     }
     throw new Error('no 422')
   }
-  it('create: name required, max 100; context one of eight; booleans; is_default only when shared', () => {
-    expect(parseCreate({name: ' Mine '})).toEqual({name: 'Mine', context: 'main', layout: undefined, shared: false, is_default: false})
-    expect(parseCreate({name: 'x'.repeat(100), context: 'kb'}).context).toBe('kb')
-    expect(fields(() => parseCreate({}))).toEqual({name: ["can't be blank"]})
-    expect(fields(() => parseCreate({name: '  '}))).toEqual({name: ["can't be blank"]})
-    expect(fields(() => parseCreate({name: 'x'.repeat(101)}))).toEqual({name: ['is too long (maximum is 100 characters)']})
-    expect(fields(() => parseCreate({name: 5}))).toEqual({name: ['must be a string']})
-    expect(Object.keys(fields(() => parseCreate({name: 'a', context: 'toolkit', layout: 'x', shared: 'yes', is_default: 1}))!).sort())
+  it('create: name required, max 100; context one of eight; booleans; is_default only when shared', async () => {
+    expect(await parseCreate({name: ' Mine '})).toEqual({name: 'Mine', context: 'main', layout: undefined, shared: false, is_default: false})
+    expect(((await parseCreate({name: 'x'.repeat(100), context: 'kb'})) as {context: string}).context).toBe('kb')
+    expect(await fields(() => parseCreate({}))).toEqual({name: ["can't be blank"]})
+    expect(await fields(() => parseCreate({name: '  '}))).toEqual({name: ["can't be blank"]})
+    expect(await fields(() => parseCreate({name: 'x'.repeat(101)}))).toEqual({name: ['is too long (maximum is 100 characters)']})
+    expect(await fields(() => parseCreate({name: 5}))).toEqual({name: ['must be a string']})
+    expect(Object.keys((await fields(() => parseCreate({name: 'a', context: 'toolkit', layout: 'x', shared: 'yes', is_default: 1})))!).sort())
       .toEqual(['context', 'is_default', 'layout', 'shared'])
-    expect(fields(() => parseCreate({name: 'a', is_default: true}))).toEqual({is_default: [expect.stringContaining('company')]})
+    expect(await fields(() => parseCreate({name: 'a', is_default: true}))).toEqual({is_default: [expect.stringContaining('company')]})
   })
-  it('update: any subset; context and shared cannot change', () => {
+  it('update: any subset; context and shared cannot change', async () => {
     const current = {context: 'main', shared: false}
-    expect(parseUpdate({}, current)).toEqual({})
-    expect(parseUpdate({name: 'b', context: 'main', shared: false, id: 9, editable: true}, current)).toEqual({name: 'b'})
-    expect(fields(() => parseUpdate({context: 'crm', shared: true}, current))).toEqual({context: ['cannot be changed'], shared: ['cannot be changed']})
-    expect(fields(() => parseUpdate({is_default: true}, current))).toEqual({is_default: [expect.any(String)]})
-    expect(parseUpdate({is_default: false}, current)).toEqual({is_default: false})
+    expect(await parseUpdate({}, current)).toEqual({})
+    expect(await parseUpdate({name: 'b', context: 'main', shared: false, id: 9, editable: true}, current)).toEqual({name: 'b'})
+    expect(await fields(() => parseUpdate({context: 'crm', shared: true}, current))).toEqual({context: ['cannot be changed'], shared: ['cannot be changed']})
+    expect(await fields(() => parseUpdate({is_default: true}, current))).toEqual({is_default: [expect.any(String)]})
+    expect(await parseUpdate({is_default: false}, current)).toEqual({is_default: false})
   })
-  it('select: id, "builtin" or empty string', () => {
-    expect(parseSelect({context: 'crm', dashboard_id: 4})).toEqual({context: 'crm', target: {kind: 'dashboard', id: 4}})
-    expect(parseSelect({dashboard_id: '4'})).toEqual({context: null, target: {kind: 'dashboard', id: 4}})
-    expect(parseSelect({dashboard_id: 'builtin'}).target).toEqual({kind: 'builtin'})
-    expect(parseSelect({dashboard_id: ''}).target).toEqual({kind: 'default'})
-    for (const bad of [undefined, null, 0, -1, 1.5, 'x', true, [1]]) expect(fields(() => parseSelect({dashboard_id: bad}))).toHaveProperty('dashboard_id')
-    expect(fields(() => parseSelect({context: 'nope', dashboard_id: ''}))).toHaveProperty('context')
+  it('select: id, "builtin" or empty string', async () => {
+    expect(await parseSelect({context: 'crm', dashboard_id: 4})).toEqual({context: 'crm', target: {kind: 'dashboard', id: 4}})
+    expect(await parseSelect({dashboard_id: '4'})).toEqual({context: null, target: {kind: 'dashboard', id: 4}})
+    expect((await parseSelect({dashboard_id: 'builtin'})).target).toEqual({kind: 'builtin'})
+    expect((await parseSelect({dashboard_id: ''})).target).toEqual({kind: 'default'})
+    for (const bad of [undefined, null, 0, -1, 1.5, 'x', true, [1]]) expect(await fields(() => parseSelect({dashboard_id: bad}))).toHaveProperty('dashboard_id')
+    expect(await fields(() => parseSelect({context: 'nope', dashboard_id: ''}))).toHaveProperty('context')
+  })
+  it('a query outside the eight contexts, or a widget without key, is a field', async () => {
+    expect(await fields(() => parse(ContextQuery, {context: 'nope'}))).toEqual({context: [expect.stringContaining('is not included in the list')]})
+    expect(await parse(ContextQuery, {context: 'crm'})).toEqual({context: 'crm'})
+    expect(await fields(() => parse(WidgetQuery, {}))).toEqual({key: ["can't be blank"]})
   })
 })

@@ -42,6 +42,11 @@ runScenarios('auth and errors', undefined, [
     expectedContent: {key: [expect.stringContaining('not supported')], action_type: ['must be add or remove'], value: [expect.any(String)]},
   },
   {
+    name: 'set_field without parameters: every one named in one field map',
+    method: 'POST', url: '/account/set_field.json?value=', expectedStatus: 422,
+    expectedContent: {key: ["can't be blank"], action_type: ['must be add or remove'], value: ["can't be blank"]},
+  },
+  {
     name: 'set_field adds a module',
     method: 'POST', url: '/account/set_field.json?key=account.settings.modules&action_type=add&value=toolkit',
     expectedStatus: 200, expectedContent: {key: 'account.settings.modules', value: ['toolkit']},

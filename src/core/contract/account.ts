@@ -1,5 +1,7 @@
 /** The current user and the account settings endpoint. */
+import {isIdentifier} from '../auth/permissions.js'
 import {z} from './common.js'
+import {blankMessage} from './messages.js'
 
 export const ROLES = ['admin', 'manager', 'user', 'guest'] as const
 
@@ -23,13 +25,23 @@ export const Me = User.extend({
   account: z.object({id: z.number().int(), name: z.string(), modules: z.array(z.string())}),
 }).openapi('Me')
 
+/** Keys `set_field` can change. */
+export const SETTABLE_KEYS = ['account.settings.modules'] as const
+
+/** A choice's message, but "can't be blank" when the parameter is absent (as every other field says it). */
+const unlessAbsent = (message: string) => ({error: (issue: {input?: unknown}) => (issue.input === undefined ? blankMessage : message)})
+
+/** The query of `POST /account/set_field.json`; its failures are one 422 field map. */
 export const SetFieldQuery = z.object({
-  key: z.string().openapi({example: 'account.settings.modules'}),
-  action_type: z.enum(['add', 'remove']),
-  value: z.string().openapi({example: 'crm'}),
+  key: z.enum(SETTABLE_KEYS, unlessAbsent(`is not supported (supported: ${SETTABLE_KEYS.join(', ')})`)),
+  action_type: z.enum(['add', 'remove'], {error: 'must be add or remove'}),
+  value: z.string().refine(isIdentifier, 'must be a module name (a-z, 0-9, _)')
+    .openapi({example: 'crm', pattern: '^[a-z][a-z0-9_]{0,39}$'}),
 })
 
 export const SetFieldResult = z.object({key: z.string(), value: z.array(z.string())}).openapi('SetFieldResult')
 
 export type UserView = z.infer<typeof User>
 export type MeView = z.infer<typeof Me>
+export type SetFieldRequest = z.output<typeof SetFieldQuery>
+export type SetFieldAction = SetFieldRequest['action_type']

@@ -10,7 +10,7 @@ import {ActionReply, App, AppBody, AppListQuery, ReplaceBody} from './apps.js'
 import {
   ERRORS, ErrorBody, FieldErrors, JsonObject, PRIVATE, PUBLIC, PublicFieldErrors, WRITE_ERRORS, html, json, markdown, noContent, redirect, z,
 } from './common.js'
-import {ContextQuery, Dashboard, DashboardBody, SelectBody, Selection, Widget, WidgetQuery, Widgets} from './dashboards.js'
+import {ContextQuery, Dashboard, DashboardBody, DashboardPatchBody, SelectBody, Selection, Widget, WidgetQuery, Widgets} from './dashboards.js'
 import {
   Db, DbBody, DbUsage, FlatRecord, ImportBody, ImportResult, PublicCallParams, PublicDeleted, PublicRecord, Record_, RecordBody,
   RecordsQuery, SearchQuery,
@@ -130,7 +130,7 @@ export const dashboardRoutes = {
   }),
   updateDashboard: createRoute({
     ...operation('updateDashboard'), tags: ['dashboards'], security: PRIVATE, summary: 'Change a dashboard',
-    request: {params: dashboardId, body: body(DashboardBody)},
+    request: {params: dashboardId, body: body(DashboardPatchBody)},
     responses: {200: json(Dashboard, 'The full dashboard'), ...WRITE_ERRORS},
   }),
   deleteDashboard: createRoute({

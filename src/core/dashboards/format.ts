@@ -5,17 +5,7 @@ import {tileDef} from './tiles.js'
 
 
 /** The response objects of the API are the contract's (src/core/contract/dashboards.ts). */
-export type {DashboardView, SelectView, WidgetView, WidgetsView} from '../contract/dashboards.js'
-
-export interface DashboardChoice {
-  id: number
-  name: string
-  shared: boolean
-  is_default: boolean
-}
-
-
-
+export type {DashboardChoice, DashboardView, SelectView, WidgetView, WidgetsView} from '../contract/dashboards.js'
 
 /** The name of a tile key for a terminal (catalog name, or the key itself when unknown). */
 export const tileName = (key: string) => tileDef(key)?.name ?? key

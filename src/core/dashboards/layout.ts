@@ -5,14 +5,9 @@ export const MAX_LAYOUT_ITEMS = 60
 export const MAX_ID_LENGTH = 32
 const ID_RE = /^[a-z0-9_-]{1,32}$/
 
-export type TileConfig = Record<string, string | string[]>
-
-export interface LayoutItem {
-  id: string
-  key: string
-  size: TileSize
-  config: TileConfig
-}
+/** The API shapes of a layout item and its config are the contract's. */
+export type {LayoutItem, TileConfig} from '../contract/dashboards.js'
+import type {LayoutItem, TileConfig} from '../contract/dashboards.js'
 
 export interface NormalizeOptions {
   /** Whether an app id (lower-case UUID) is an active app of the account; `svc_app:` tiles of other ids are removed. */

@@ -1,16 +1,25 @@
-import {Hono} from 'hono'
-import {parseSetField} from '../../core/account/set-field.js'
+import type {MiddlewareHandler} from 'hono'
+import {meRoutes as routes} from '../../core/contract/routes.js'
+import {createRouter, handle} from '../contract.js'
 import type {AppEnv, Deps} from '../env.js'
 import {requireCan} from '../middleware/auth.js'
+import {queryFields} from '../query-fields.js'
 
-/** `POST /account/set_field.json`: enable or disable a module of the account (permission `account`). */
+/**
+ * `POST /account/set_field.json`: enable or disable a module of the account (permission `account`,
+ * else 403, before the query is looked at). The query is checked by the route's schema and answers
+ * a 422 field map with every parameter's message (`queryFields`).
+ */
 export function accountRoutes(deps: Deps) {
-  const app = new Hono<AppEnv>()
-  app.post('/account/set_field.json', async (c) => {
+  const app = createRouter()
+  const settings: MiddlewareHandler<AppEnv> = async (c, next) => {
+    requireCan(c, 'account.settings')
+    await next()
+  }
+  handle(app, routes.setAccountField, settings, queryFields(routes.setAccountField), async (c, {query}) => {
     const user = requireCan(c, 'account.settings')
-    const request = parseSetField(c.req.query())
-    const value = await deps.store.accounts.changeModule(user.accountId, request.action, request.value)
-    return c.json({key: request.key, value})
+    const value = await deps.store.accounts.changeModule(user.accountId, query.action_type, query.value)
+    return c.json({key: query.key, value})
   })
   return app
 }

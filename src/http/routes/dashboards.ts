@@ -1,14 +1,19 @@
-import {type Context, Hono, type MiddlewareHandler} from 'hono'
-import {canView, changeRefusal, isEditable, tileAvailable, type Viewer, visibleLayout} from '../../core/dashboards/access.js'
-import {parseContext, parseCreate, parseId, parseSelect, parseUpdate} from '../../core/dashboards/input.js'
-import {builtinLayout, type LayoutItem, normalizeLayout} from '../../core/dashboards/layout.js'
-import {appIdOf, appTile, type DashboardContext, defaultConfig, publicSettings, tileDef} from '../../core/dashboards/tiles.js'
-import {forbidden, notFound, validation} from '../../core/errors.js'
+import type {Context, MiddlewareHandler} from 'hono'
 import type {Principal} from '../../core/auth/permissions.js'
-import type {DashboardRecord, Selection} from '../../store/dashboards/types.js'
+import {svcMessage} from '../../core/contract/messages.js'
+import {dashboardRoutes as routes} from '../../core/contract/routes.js'
+import {DashboardPatchBody, type DashboardView, type LayoutItem, type SelectionTarget} from '../../core/contract/dashboards.js'
+import {canView, changeRefusal, isEditable, tileAvailable, type Viewer, visibleLayout} from '../../core/dashboards/access.js'
+import {patchRules, pathId} from '../../core/dashboards/input.js'
+import {builtinLayout, normalizeLayout} from '../../core/dashboards/layout.js'
+import {appIdOf, appTile, type DashboardContext, DEFAULT_CONTEXT, defaultConfig, publicSettings, tileDef} from '../../core/dashboards/tiles.js'
+import {FieldErrorBag, forbidden, notFound, validation} from '../../core/errors.js'
+import type {DashboardRecord} from '../../store/dashboards/types.js'
+import {createRouter, handle, param, slot, validationError} from '../contract.js'
 import type {AppEnv, Deps} from '../env.js'
+import {jsonObject} from '../middleware/body.js'
 import {requireUser} from '../middleware/auth.js'
-import {envelope, jsonObject} from '../middleware/body.js'
+import {queryFields} from '../query-fields.js'
 
 /** What the current request needs to judge tiles and dashboards: the user, the account's modules and active apps. */
 interface Caller extends Viewer {
@@ -16,25 +21,77 @@ interface Caller extends Viewer {
   appNames: Map<string, string>
 }
 
+/** The caller, loaded once per request by `who`; the dashboard of `:id`, loaded by `visible`. */
+const caller = slot<Caller>('dashboardCaller')
+const loaded = slot<DashboardRecord>('dashboard')
+
+const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v)
+
 /**
  * `/toolkit/dashboards...` of platform-api.md: CRUD, per-user selection, `widgets.json` and
- * `widget.json`. They answer whether or not the account has the `toolkit` module.
+ * `widget.json`. They answer whether or not the account has the `toolkit` module. Every route
+ * runs `who` (401, then the account's modules and active apps); those of `:id` run `visible`
+ * (404 for a foreign, hidden or unknown one) and the writes `changeable` (403). Bodies and queries
+ * are checked by the route's schemas (core/contract/dashboards.ts); the queries answer a 422
+ * field map (`queryFields`), as they always have.
  */
 export function dashboardsRoutes(deps: Deps) {
   const repo = deps.store.dashboards
-  const app = new Hono<AppEnv>()
+  const app = createRouter()
 
-  async function caller(c: Context<AppEnv>): Promise<Caller> {
+  const who: MiddlewareHandler<AppEnv> = async (c, next) => {
     const user = requireUser(c)
     const account = await deps.store.accounts.getAccount(user.accountId)
     if (!account) throw notFound()
     const apps = await repo.activeApps(user.accountId)
     const appNames = new Map(apps.map((a) => [a.id, a.name]))
-    return {user, modules: account.settings.modules, isActiveApp: (id) => appNames.has(id), appNames}
+    caller.set(c, {user, modules: account.settings.modules, isActiveApp: (id) => appNames.has(id), appNames})
+    await next()
+  }
+
+  /** A dashboard of the account the caller may see; another user's personal one is a 404 like a missing one. */
+  const visible: MiddlewareHandler<AppEnv> = async (c, next) => {
+    const user = caller.get(c).user
+    const id = pathId(param(c, 'id'))
+    const d = id === null ? null : await repo.get(user.accountId, id)
+    if (!d || !canView(user, d)) throw notFound('dashboard not found')
+    loaded.set(c, d)
+    await next()
+  }
+
+  const mayChange = (who: Caller, shared: boolean): void => {
+    const refusal = changeRefusal(who.user, who.modules, shared)
+    if (refusal) throw forbidden(refusal)
+  }
+
+  /** Like `visible`, and the caller may change it (rule 3: a company dashboard needs `account`), else 403. */
+  const changeable: MiddlewareHandler<AppEnv> = async (c, next) => {
+    mayChange(caller.get(c), loaded.get(c).shared)
+    await next()
+  }
+
+  /**
+   * A PATCH against the stored dashboard (`context`/`shared` set at creation, `is_default` of a
+   * personal one): when it breaks a rule, one 422 names those fields and whatever the schema says of
+   * the others (`{context, shared, name}` together). Otherwise the route's schema checks the body.
+   */
+  const fixedMembers: MiddlewareHandler<AppEnv> = async (c, next) => {
+    const body = await jsonObject(c)
+    const rules = isObject(body.dashboard) ? patchRules(body.dashboard, loaded.get(c)) : null
+    if (!rules) return next()
+    const errors = new FieldErrorBag()
+    const parsed = await DashboardPatchBody.safeParseAsync(body, {error: svcMessage})
+    if (!parsed.success) {
+      const schemaError = validationError('json', parsed.error.issues, DashboardPatchBody)
+      if (schemaError.status !== 422) throw schemaError
+      for (const [field, messages] of Object.entries(schemaError.details as Record<string, string[]>)) for (const m of messages) errors.add(field, m)
+    }
+    for (const [field, messages] of Object.entries(rules)) for (const m of messages) errors.add(field, m)
+    throw validation(errors.fields)
   }
 
   /** The dashboard object of decisions.md; the layout is filtered to the viewer's tiles unless they may edit it. */
-  function present(who: Caller, d: DashboardRecord) {
+  function present(who: Caller, d: DashboardRecord): DashboardView {
     const editable = isEditable(who.user, who.modules, d)
     return {
       id: d.id,
@@ -57,20 +114,6 @@ export function dashboardsRoutes(deps: Deps) {
     })
   }
 
-  /** A dashboard of the account the caller may see; another user's personal one is a 404 like a missing one. */
-  async function visible(who: Caller, idParam: string): Promise<DashboardRecord> {
-    const match = /^(.+)\.json$/.exec(idParam)
-    const id = match ? parseId(match[1]) : null
-    const d = id === null ? null : await repo.get(who.user.accountId, id)
-    if (!d || !canView(who.user, d)) throw notFound('dashboard not found')
-    return d
-  }
-
-  function mayChange(who: Caller, shared: boolean): void {
-    const refusal = changeRefusal(who.user, who.modules, shared)
-    if (refusal) throw forbidden(refusal)
-  }
-
   /** The shown dashboard of a context: the selection, then the company default, then the standard layout. */
   async function resolve(who: Caller, context: DashboardContext) {
     const selection = await repo.getSelection(who.user.accountId, who.user.id, context)
@@ -89,92 +132,72 @@ export function dashboardsRoutes(deps: Deps) {
     }
   }
 
-  // The spec's content type for these endpoints, errors included (only these paths: the router is mounted at /).
-  const charset: MiddlewareHandler<AppEnv> = async (c, next) => {
-    await next()
-    if (c.res.headers.get('content-type') === 'application/json') c.res.headers.set('content-type', 'application/json; charset=utf-8')
-  }
-  app.use('/toolkit/dashboards.json', charset)
-  app.use('/toolkit/dashboards/*', charset)
+  const selectionValue = (s: SelectionTarget) => (s.kind === 'dashboard' ? s.id : s.kind === 'builtin' ? 'builtin' : '')
+  const json = (c: Context, value: unknown, status: 200 | 201 = 200) => c.json(value, status)
 
-  const selectionValue = (s: Selection) => (s.kind === 'dashboard' ? s.id : s.kind === 'builtin' ? 'builtin' : '')
-
-  app.get('/toolkit/dashboards.json', async (c) => {
-    const who = await caller(c)
-    const contextQuery = c.req.query('context')
-    const context = contextQuery === undefined || contextQuery === '' ? undefined : parseContext(contextQuery)
-    const list = await repo.listVisible(who.user.accountId, who.user.id, context)
-    return c.json(list.map((d) => present(who, d)))
+  handle(app, routes.listDashboards, who, queryFields(routes.listDashboards), async (c, {query}) => {
+    const who = caller.get(c)
+    const list = await repo.listVisible(who.user.accountId, who.user.id, query.context)
+    return json(c, list.map((d) => present(who, d)))
   })
 
-  app.post('/toolkit/dashboards.json', async (c) => {
-    const who = await caller(c)
-    const input = parseCreate(envelope(await jsonObject(c), 'dashboard'))
+  handle(app, routes.createDashboard, who, async (c, {body}) => {
+    const who = caller.get(c)
+    const input = body.dashboard
     mayChange(who, input.shared)
     // Without a layout, the standard one of the context (for a personal dashboard, only the tiles its author can use).
     const layout = normalize(who, input.layout ?? builtinLayout(input.context), input.shared)
     const created = await repo.create(who.user.accountId, who.user.id, {
       name: input.name, context: input.context, layout, shared: input.shared, is_default: input.is_default,
     })
-    return c.json(present(who, created), 201)
+    return json(c, present(who, created), 201)
   })
 
-  app.patch('/toolkit/dashboards/select.json', async (c) => {
-    const who = await caller(c)
-    const body = await jsonObject(c)
-    const {context: given, target} = parseSelect(body)
-    let context: DashboardContext = given ?? 'main'
+  // The fixed paths before `{id}.json`, which would match them too.
+  handle(app, routes.selectDashboard, who, async (c, {body: {context: given, target}}) => {
+    const who = caller.get(c)
+    let context: DashboardContext = given ?? DEFAULT_CONTEXT
     if (target.kind === 'dashboard') {
       const d = await repo.get(who.user.accountId, target.id)
       if (!d || !canView(who.user, d)) throw notFound('dashboard not found')
       if (given && d.context !== given) throw validation({dashboard_id: [`belongs to context "${d.context}", not "${given}"`]})
-      context = d.context as DashboardContext
+      context = d.context
     }
     if (!(await repo.setSelection(who.user.accountId, who.user.id, context, target))) throw notFound('dashboard not found')
     const {selection, answer} = await resolve(who, context)
-    return c.json({context, dashboard_id: selectionValue(selection), ...answer})
+    return json(c, {context, dashboard_id: selectionValue(selection), ...answer})
   })
 
-  app.get('/toolkit/dashboards/widgets.json', async (c) => {
-    const who = await caller(c)
-    const {answer} = await resolve(who, parseContext(c.req.query('context')))
-    return c.json(answer)
+  handle(app, routes.getWidgets, who, queryFields(routes.getWidgets), async (c, {query}) => {
+    const {answer} = await resolve(caller.get(c), query.context ?? DEFAULT_CONTEXT)
+    return json(c, answer)
   })
 
-  app.get('/toolkit/dashboards/widget.json', async (c) => {
-    const who = await caller(c)
-    const key = c.req.query('key')
-    if (!key) throw validation({key: ["can't be blank"]})
+  handle(app, routes.getWidget, who, queryFields(routes.getWidget), async (c, {query: {key}}) => {
+    const who = caller.get(c)
     const appId = appIdOf(key)
     const tile = appId ? appTile(appId, who.appNames.get(appId)) : tileDef(key)
     if (!tile || !tileAvailable(who, tile)) throw notFound('tile not available')
-    return c.json({key: tile.key, name: tile.name, settings: publicSettings(tile), config: defaultConfig(tile)})
+    return json(c, {key: tile.key, name: tile.name, settings: publicSettings(tile), config: defaultConfig(tile)})
   })
 
-  app.get('/toolkit/dashboards/:file', async (c) => {
-    const who = await caller(c)
-    return c.json(present(who, await visible(who, c.req.param('file'))))
-  })
+  handle(app, routes.getDashboard, who, visible, async (c) => json(c, present(caller.get(c), loaded.get(c))))
 
-  app.patch('/toolkit/dashboards/:file', async (c) => {
-    const who = await caller(c)
-    const current = await visible(who, c.req.param('file'))
-    mayChange(who, current.shared)
-    const patch = parseUpdate(envelope(await jsonObject(c), 'dashboard'), current)
+  handle(app, routes.updateDashboard, who, visible, changeable, fixedMembers, async (c, {body: {dashboard: patch}}) => {
+    const who = caller.get(c)
+    const current = loaded.get(c)
     const updated = await repo.update(who.user.accountId, current.id, {
       name: patch.name,
       is_default: patch.is_default,
       layout: patch.layout === undefined ? undefined : normalize(who, patch.layout, current.shared),
     })
     if (!updated) throw notFound('dashboard not found')
-    return c.json(present(who, updated))
+    return json(c, present(who, updated))
   })
 
-  app.delete('/toolkit/dashboards/:file', async (c) => {
-    const who = await caller(c)
-    const current = await visible(who, c.req.param('file'))
-    mayChange(who, current.shared)
-    if (!(await repo.delete(who.user.accountId, current.id))) throw notFound('dashboard not found')
+  handle(app, routes.deleteDashboard, who, visible, changeable, async (c) => {
+    const who = caller.get(c)
+    if (!(await repo.delete(who.user.accountId, loaded.get(c).id))) throw notFound('dashboard not found')
     return c.body(null, 204)
   })
 

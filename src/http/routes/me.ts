@@ -1,12 +1,13 @@
-import {Hono} from 'hono'
+import {meRoutes as routes} from '../../core/contract/routes.js'
 import {notFound} from '../../core/errors.js'
-import type {AppEnv, Deps} from '../env.js'
+import {createRouter, handle} from '../contract.js'
+import type {Deps} from '../env.js'
 import {requireUser} from '../middleware/auth.js'
 
 /** `GET /svc/me.json`: the current user (never a token), for `svc whoami`. */
 export function meRoutes(deps: Deps) {
-  const app = new Hono<AppEnv>()
-  app.get('/svc/me.json', async (c) => {
+  const app = createRouter()
+  handle(app, routes.getMe, async (c) => {
     const principal = requireUser(c)
     const user = await deps.store.accounts.getUser(principal.accountId, principal.id)
     const account = await deps.store.accounts.getAccount(principal.accountId)

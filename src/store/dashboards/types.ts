@@ -1,23 +1,16 @@
 /** Repository interface of the dashboards area: what http needs from storage, implementation-neutral. */
-import type {LayoutItem} from '../../core/dashboards/layout.js'
+import type {DashboardView, LayoutItem, SelectionTarget} from '../../core/contract/dashboards.js'
+import type {DashboardContext} from '../../core/dashboards/tiles.js'
 
-/** A stored dashboard (http decides what a response shows: `editable` depends on the viewer). */
-export interface DashboardRecord {
-  id: number
-  account_id: number
-  name: string
-  context: string
-  layout: LayoutItem[]
-  shared: boolean
-  is_default: boolean
-  created_by_id: number
-  created_at: string
-  updated_at: string
-}
+/**
+ * A stored dashboard: the API object of the contract (core/contract/dashboards.ts) without
+ * `editable`, which depends on the viewer, and with what the store keeps besides.
+ */
+export type DashboardRecord = Omit<DashboardView, 'editable'> & {account_id: number; created_at: string}
 
 export interface NewDashboard {
   name: string
-  context: string
+  context: DashboardContext
   /** Already normalised. */
   layout: LayoutItem[]
   shared: boolean
@@ -31,7 +24,7 @@ export interface DashboardPatch {
 }
 
 /** A user's choice in one context: a dashboard, the standard layout, or none (the company default). */
-export type Selection = {kind: 'dashboard'; id: number} | {kind: 'builtin'} | {kind: 'default'}
+export type Selection = SelectionTarget
 
 export interface ActiveApp {
   id: string

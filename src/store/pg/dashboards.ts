@@ -1,4 +1,5 @@
-import type {LayoutItem} from '../../core/dashboards/layout.js'
+import type {LayoutItem} from '../../core/contract/dashboards.js'
+import type {DashboardContext} from '../../core/dashboards/tiles.js'
 import type {ActiveApp, DashboardPatch, DashboardRecord, DashboardsRepo, NewDashboard, Selection} from '../dashboards/types.js'
 import type {PgDb, Q} from './connection.js'
 
@@ -14,7 +15,7 @@ function toRecord(row: Row): DashboardRecord {
     id: row.id,
     account_id: row.account_id,
     name: row.name,
-    context: row.context,
+    context: row.context as DashboardContext, // written only through the contract's enum
     layout: JSON.parse(row.layout) as LayoutItem[],
     shared: row.shared === 1,
     is_default: row.is_default === 1,
