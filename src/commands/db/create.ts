@@ -1,7 +1,7 @@
 import {Args, Flags} from '@oclif/core'
 import {BackendCommand} from '../../cli/base-command.js'
 import {parseJsonArg} from '../../cli/read-input.js'
-import type {DbView} from '../../store/dbs/types.js'
+import type {DbSend, DbView} from '../../core/contract/dbs.js'
 
 export default class DbCreate extends BackendCommand {
   static description = 'Create a database'
@@ -21,7 +21,7 @@ export default class DbCreate extends BackendCommand {
     if (flags['app-id'] !== undefined) db.app_id = flags['app-id']
     if (flags.schema !== undefined) db.schema = parseJsonArg(flags.schema, '--schema')
     if (flags['public-methods'] !== undefined) db.public_methods = parseJsonArg(flags['public-methods'], '--public-methods')
-    const created = await (await this.client(flags)).call('createDb', {body: {db}})
+    const created = await (await this.client(flags)).call('createDb', {body: {db: db as DbSend}})
     this.say(`Created database ${created.id}${created.code ? ` (${created.code})` : ''}: ${created.name}`)
     return created
   }

@@ -1,7 +1,7 @@
 import {Args} from '@oclif/core'
 import {BackendCommand, yesFlag} from '../../cli/base-command.js'
 import {confirmDestructive} from '../../cli/confirm.js'
-import type {DbView} from '../../store/dbs/types.js'
+import type {DbView} from '../../core/contract/dbs.js'
 
 export default class DbDelete extends BackendCommand {
   static description = 'Delete a database together with its records; asks first (--yes without a terminal)'

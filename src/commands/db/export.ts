@@ -5,7 +5,7 @@ import {Args, Flags} from '@oclif/core'
 import {BackendCommand} from '../../cli/base-command.js'
 import {confirmDestructive} from '../../cli/confirm.js'
 import {SvcError} from '../../core/errors.js'
-import type {RecordView} from '../../store/dbs/types.js'
+import type {RecordView} from '../../core/contract/dbs.js'
 
 export default class DbExport extends BackendCommand {
   static description = 'Export every record as NDJSON (one {id, table_name, data, created_at, updated_at} per line); the file appears whole or not at all'

@@ -1,6 +1,6 @@
 import {Args} from '@oclif/core'
 import {BackendCommand} from '../../cli/base-command.js'
-import type {DbView} from '../../store/dbs/types.js'
+import type {DbView} from '../../core/contract/dbs.js'
 
 export default class DbGet extends BackendCommand {
   static description = 'Show a database (id or code): schema, public methods, record count'

@@ -4,6 +4,7 @@ import {BackendCommand} from '../../cli/base-command.js'
 import {batches, lineErrors, stdinLines} from '../../cli/ndjson.js'
 import {progressBar} from '../../cli/spinner.js'
 import {isSvcError, SvcError} from '../../core/errors.js'
+import type {RecordSend} from '../../core/contract/dbs.js'
 
 export default class DbImport extends BackendCommand {
   static description = 'Import NDJSON records (lines of {table_name, data}, or bare data objects). The whole file is checked first: ' +
@@ -34,7 +35,7 @@ export default class DbImport extends BackendCommand {
       try {
         for await (const b of batches(source, args.file, flags.batch, flags['from-line'])) {
           try {
-            await client.call('importRecords', {params, body: {records: b.records as Record<string, unknown>[]}, query: {dry_run: 1}})
+            await client.call('importRecords', {params, body: {records: b.records as RecordSend[]}, query: {dry_run: 1}})
           } catch (error) {
             if (!isSvcError(error) || error.code !== 'validation') throw error
             problems.push(...lineErrors(error.details, b.lines))
@@ -59,7 +60,7 @@ export default class DbImport extends BackendCommand {
     try {
       for await (const b of batches(source, args.file, flags.batch, flags['from-line'])) {
         try {
-          imported += (await client.call('importRecords', {params, body: {records: b.records as Record<string, unknown>[]}})).imported
+          imported += (await client.call('importRecords', {params, body: {records: b.records as RecordSend[]}})).imported
         } catch (error) {
           if (!isSvcError(error)) throw error
           const detail = error.code === 'validation' ? lineErrors(error.details, b.lines).join('; ') : error.message

@@ -1,6 +1,6 @@
 import {BackendCommand} from '../../cli/base-command.js'
 import {table} from '../../cli/table.js'
-import type {DbView} from '../../store/dbs/types.js'
+import type {DbView} from '../../core/contract/dbs.js'
 
 export default class DbList extends BackendCommand {
   static description = 'List the JSON databases of the account'

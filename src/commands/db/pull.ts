@@ -2,7 +2,7 @@ import {writeFile, rename} from 'node:fs/promises'
 import {Args, Flags} from '@oclif/core'
 import {BackendCommand} from '../../cli/base-command.js'
 import {definitionOf} from '../../core/dbs/diff.js'
-import type {DbView} from '../../store/dbs/types.js'
+import type {DbView} from '../../core/contract/dbs.js'
 
 export default class DbPull extends BackendCommand {
   static description = 'Write a database definition (name, code, schema, public_methods) to a JSON file for `svc db push`'

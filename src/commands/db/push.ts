@@ -8,7 +8,7 @@ import {type Change, dataLoss, type DbDefinition, definitionOf, definitionProble
 import {addInvalid, describeInvalid, emptyInvalidReport, type InvalidReport, recordCheck} from '../../core/dbs/invalid-records.js'
 import {isSvcError, SvcError} from '../../core/errors.js'
 import type {Client} from '../../client/backend.js'
-import type {DbView, RecordView} from '../../store/dbs/types.js'
+import type {DbView, RecordView} from '../../core/contract/dbs.js'
 
 interface Plan {
   file: string; definition: DbDefinition; current: DbView | null; changes: Change[]; loss: {change: Change; records: number}[]; invalid: InvalidReport

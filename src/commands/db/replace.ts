@@ -1,6 +1,6 @@
 import {Args, Flags} from '@oclif/core'
 import {BackendCommand} from '../../cli/base-command.js'
-import type {DbView} from '../../store/dbs/types.js'
+import type {DbView} from '../../core/contract/dbs.js'
 
 export default class DbReplace extends BackendCommand {
   static description = 'Replace a string inside a database\'s schema, public_methods or fields (JSON as `svc db get` shows it)'

@@ -12,8 +12,8 @@ import {
 } from './common.js'
 import {ContextQuery, Dashboard, DashboardBody, DashboardPatchBody, SelectBody, Selection, Widget, WidgetQuery, Widgets} from './dashboards.js'
 import {
-  Db, DbBody, DbUsage, FlatRecord, ImportBody, ImportResult, PublicCallParams, PublicDeleted, PublicRecord, Record_, RecordBody,
-  RecordsQuery, SearchQuery,
+  Db, DbBody, DbPatchBody, DbReplaceBody, DbUsage, FlatRecord, ImportBody, ImportQuery, ImportResult, PUBLIC_METHOD_NAMES, PublicCallBody,
+  PublicCallQuery, PublicDeleted, PublicRecord, Record_, RecordBody, RecordPatchBody, RecordsQuery, SearchQuery,
 } from './dbs.js'
 import {Cron, CronBody, FlowProcess, ProcessQuery, Resource, ResourceBody, ResourceQuery, RunBody} from './flows.js'
 import {operation} from './operations.js'
@@ -263,7 +263,7 @@ export const pageRoutes = {
 const dbId = idParam('Database id or code')
 const publicParams = z.object({
   db_code: z.string().openapi({param: {name: 'db_code', in: 'path'}}),
-  method_name: z.enum(['list', 'get', 'create', 'update', 'delete', 'search']).openapi({param: {name: 'method_name', in: 'path'}}),
+  method_name: z.enum(PUBLIC_METHOD_NAMES).openapi({param: {name: 'method_name', in: 'path'}}),
 })
 const publicResponses = {
   200: json(z.union([z.array(PublicRecord), PublicRecord, PublicDeleted]), 'list/search: records; get/update: a record; delete: `{id, deleted}`'),
@@ -288,7 +288,7 @@ export const dbRoutes = {
   }),
   updateDb: createRoute({
     ...operation('updateDb'), tags: ['dbs'], security: PRIVATE, summary: 'Change a database (a schema change re-indexes records)',
-    request: {params: dbId, body: body(DbBody)},
+    request: {params: dbId, body: body(DbPatchBody)},
     responses: {200: json(Db, 'The full database'), ...WRITE_ERRORS},
   }),
   deleteDb: createRoute({
@@ -298,7 +298,7 @@ export const dbRoutes = {
   }),
   replaceInDb: createRoute({
     ...operation('replaceInDb'), tags: ['dbs'], security: PRIVATE, summary: 'Replace a string in schema, public_methods or fields',
-    request: {params: dbId, body: body(ReplaceBody)},
+    request: {params: dbId, body: body(DbReplaceBody)},
     responses: {200: json(Db, 'The full database'), ...WRITE_ERRORS},
   }),
   getDbUsage: createRoute({
@@ -319,8 +319,7 @@ export const dbRoutes = {
   importRecords: createRoute({
     ...operation('importRecords'), tags: ['records'], security: PRIVATE, summary: 'Insert up to 1000 records, all or nothing',
     request: {
-      params: dbParam, body: body(ImportBody),
-      query: z.object({dry_run: z.string().optional().openapi({description: '`1`: check only, write nothing (200 `{imported: 0, valid}`)'})}),
+      params: dbParam, body: body(ImportBody), query: ImportQuery,
     },
     responses: {200: json(ImportResult, 'dry_run=1: nothing written'), 201: json(ImportResult, 'How many were inserted'), ...WRITE_ERRORS},
   }),
@@ -331,7 +330,7 @@ export const dbRoutes = {
   }),
   updateRecord: createRoute({
     ...operation('updateRecord'), tags: ['records'], security: PRIVATE, summary: 'Change a record (data merged over the stored one)',
-    request: {params: recordParams, body: body(RecordBody)},
+    request: {params: recordParams, body: body(RecordPatchBody)},
     responses: {200: json(Record_, 'The full record'), ...WRITE_ERRORS},
   }),
   deleteRecord: createRoute({
@@ -347,13 +346,13 @@ export const dbRoutes = {
   callPublicMethodGet: createRoute({
     ...operation('callPublicMethodGet'), tags: ['public methods'], security: PUBLIC,
     summary: 'Call a public method of a database (no login): parameters in the query string',
-    request: {params: publicParams, query: PublicCallParams},
+    request: {params: publicParams, query: PublicCallQuery},
     responses: publicResponses,
   }),
   callPublicMethodPost: createRoute({
     ...operation('callPublicMethodPost'), tags: ['public methods'], security: PUBLIC,
     summary: 'Call a public method of a database (no login): parameters in the query string and the JSON body',
-    request: {params: publicParams, query: PublicCallParams, body: body(PublicCallParams)},
+    request: {params: publicParams, query: PublicCallQuery, body: body(PublicCallBody)},
     responses: publicResponses,
   }),
 }

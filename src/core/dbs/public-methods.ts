@@ -1,8 +1,10 @@
-/** Public method configuration (`public_methods`) and the write pipeline of public calls. Pure rules. */
-import {FieldErrorBag, SvcError} from '../errors.js'
+/**
+ * Public method configuration (`public_methods`, checked by core/contract/dbs.ts) and the write
+ * pipeline of public calls. Pure rules.
+ */
+import {SvcError} from '../errors.js'
 import type {Data} from './records.js'
 import {dict} from '../safe-keys.js'
-import {isFieldName} from './schema.js'
 
 export const PUBLIC_METHODS = ['list', 'get', 'create', 'update', 'delete', 'search'] as const
 export type PublicMethod = (typeof PUBLIC_METHODS)[number]
@@ -21,74 +23,11 @@ export interface MethodOptions {
 export type MethodConfig = true | MethodOptions
 export type PublicMethods = Partial<Record<PublicMethod, MethodConfig>>
 
-const OPTION_KEYS = new Set(['allowed_fields', 'required_fields', 'default_values', 'auto_fields', 'allowed_params', 'scope_by'])
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v)
-
-function names(value: unknown, key: string, bag: FieldErrorBag): void {
-  if (!Array.isArray(value) || value.some((n) => !isFieldName(n))) bag.add(key, 'must be an array of field names')
-}
 
 /** Variables of an auto_fields template (`{ip}`, `{cookie_key}`, ...). */
 export function autoVariables(template: string): string[] {
   return [...template.matchAll(/\{([^{}]*)\}/g)].map((m) => m[1]!)
-}
-
-/**
- * Validates `public_methods` (422 under `public_methods.<method>...`). `false` disables a method.
- * Returns the value to store (unchanged but checked).
- */
-export function validatePublicMethods(raw: unknown, key = 'public_methods'): PublicMethods {
-  const bag = new FieldErrorBag()
-  if (raw === undefined || raw === null) return {}
-  if (!isObject(raw)) {
-    bag.add(key, 'must be an object mapping method names to true or options').throwIfAny()
-  }
-  const config = raw as Record<string, unknown>
-  for (const [method, value] of Object.entries(config)) {
-    const at = `${key}.${method.slice(0, 40)}`
-    if (!(PUBLIC_METHODS as readonly string[]).includes(method)) {
-      bag.add(key, `has an unknown method "${method.slice(0, 40)}"; use ${PUBLIC_METHODS.join(', ')}`)
-      continue
-    }
-    if (typeof value === 'boolean') continue
-    if (!isObject(value)) {
-      bag.add(at, 'must be true, false or an options object')
-      continue
-    }
-    const extra = Object.keys(value).filter((k) => !OPTION_KEYS.has(k))
-    if (extra.length) bag.add(at, `has unknown options: ${extra.join(', ')}`)
-    if (value.allowed_fields !== undefined) names(value.allowed_fields, `${at}.allowed_fields`, bag)
-    if (value.required_fields !== undefined) names(value.required_fields, `${at}.required_fields`, bag)
-    if (value.default_values !== undefined && !isObject(value.default_values)) bag.add(`${at}.default_values`, 'must be an object')
-    else if (value.default_values !== undefined && Object.keys(value.default_values).some((k) => !isFieldName(k))) {
-      bag.add(`${at}.default_values`, 'must map field names to values')
-    }
-    if (value.allowed_params !== undefined) {
-      if (!Array.isArray(value.allowed_params) || value.allowed_params.some((p) => !(SEARCH_PARAMS as readonly string[]).includes(p as string))) {
-        bag.add(`${at}.allowed_params`, `must be an array of ${SEARCH_PARAMS.join(', ')}`)
-      }
-    }
-    if (value.auto_fields !== undefined) {
-      if (!isObject(value.auto_fields)) bag.add(`${at}.auto_fields`, 'must be an object mapping field names to {ip}, {cookie_key}, {user_id} or {user_name}')
-      else {
-        for (const [field, template] of Object.entries(value.auto_fields)) {
-          if (!isFieldName(field)) bag.add(`${at}.auto_fields`, `has an invalid field name "${String(field).slice(0, 80)}"`)
-          else if (typeof template !== 'string' || autoVariables(template).length === 0
-            || autoVariables(template).some((v) => !(AUTO_VARIABLES as readonly string[]).includes(v))) {
-            bag.add(`${at}.auto_fields.${field}`, 'must be a string using {ip}, {cookie_key}, {user_id} or {user_name}')
-          }
-        }
-      }
-    }
-    if (value.scope_by !== undefined) {
-      if (!isFieldName(value.scope_by)) bag.add(`${at}.scope_by`, 'must be a field name')
-      else if (!scopeTemplate(config as PublicMethods, method as PublicMethod, value.scope_by as string)) {
-        bag.add(`${at}.scope_by`, `needs an auto_fields entry for "${String(value.scope_by)}" (in this method or in create)`)
-      }
-    }
-  }
-  bag.throwIfAny()
-  return config as PublicMethods
 }
 
 /** The options of an enabled method, or null when the method is not enabled. */

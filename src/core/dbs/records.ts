@@ -8,8 +8,6 @@ import {
 export type Data = Record<string, unknown>
 export type IndexValues = Record<IndexColumn, string | number | null>
 
-const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v)
-
 const DATE_RE = /^(\d{4})-(\d{2})-(\d{2})$/
 const DATETIME_RE = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/
 const TIME_RE = /^(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,6})?)?$/
@@ -136,11 +134,10 @@ export function indexValue(column: IndexColumn, value: unknown): string | number
   return c.ok ? (c.value as string) : null
 }
 
-/** Resolves and checks the `table_name` of a record write. */
-export function recordTable(plan: SchemaPlan, raw: unknown, mode: 'create' | 'update'): {tableName: string | null; table?: TablePlan} {
+/** The table of a record write (`table_name` of a body the contract has checked) against the db's own tables. */
+export function recordTable(plan: SchemaPlan, raw: string | null | undefined, mode: 'create' | 'update'): {tableName: string | null; table?: TablePlan} {
   const bag = new FieldErrorBag()
   const given = raw === undefined || raw === null || raw === '' ? null : raw
-  if (given !== null && typeof given !== 'string') bag.add('table_name', 'must be a string').throwIfAny()
   if (!plan.multi) {
     if (given !== null) bag.add('table_name', 'must be empty: this database has no tables').throwIfAny()
     return {tableName: null, table: tablePlan(plan, null)}
@@ -149,23 +146,13 @@ export function recordTable(plan: SchemaPlan, raw: unknown, mode: 'create' | 'up
     if (mode === 'create') bag.add('table_name', `is required; one of: ${tableNames(plan).join(', ')}`).throwIfAny()
     return {tableName: null}
   }
-  const table = tablePlan(plan, given as string)
+  const table = tablePlan(plan, given)
   if (!table) bag.add('table_name', `is not a table of this database; one of: ${tableNames(plan).join(', ')}`).throwIfAny()
-  return {tableName: given as string, table}
+  return {tableName: given, table}
 }
 
 /** 422 under `data` when the record's data, as JSON, is larger than `maxBytes` (the `record_bytes` quota). */
 export function checkRecordSize(data: Data, maxBytes: number): void {
   const bytes = Buffer.byteLength(JSON.stringify(data))
   if (maxBytes > 0 && bytes > maxBytes) new FieldErrorBag().add('data', `is ${bytes} bytes; a record holds at most ${maxBytes} bytes`).throwIfAny()
-}
-
-/** The `data` member of a write: an object (422 otherwise). */
-export function dataObject(raw: unknown, required = true): Data {
-  if (raw === undefined && !required) return {}
-  if (!isObject(raw)) {
-    const bag = new FieldErrorBag()
-    bag.add('data', raw === undefined ? 'is required' : 'must be an object').throwIfAny()
-  }
-  return raw as Data
 }

@@ -1,182 +1,165 @@
-import {Hono} from 'hono'
-import {applyReplace, parseDbReplace, validateDbInput, type DbInput} from '../../core/dbs/db.js'
-import {buildQuery, filtersFromQuery, searchTable, type QueryInput} from '../../core/dbs/query.js'
-import {checkRecordSize, dataObject, indexValues, recordTable, validateData} from '../../core/dbs/records.js'
+import {dbRoutes as routes} from '../../core/contract/routes.js'
+import {DbPatch, type DbView, type RecordView} from '../../core/contract/dbs.js'
+import {applyReplace, dbData, type DbInput} from '../../core/dbs/db.js'
+import {buildQuery, filtersFromQuery, searchTable} from '../../core/dbs/query.js'
+import {checkRecordSize, indexValues, recordTable, validateData, type Data} from '../../core/dbs/records.js'
 import {quotasOf} from '../../core/quotas.js'
 import {planSchema} from '../../core/dbs/schema.js'
-import {badRequest, FieldErrorBag, notFound} from '../../core/errors.js'
-import type {DbView, RecordView, RecordWrite} from '../../store/dbs/types.js'
-import type {AppEnv, Deps} from '../env.js'
-import {requireCan, requireUser} from '../middleware/auth.js'
-import {envelope, jsonObject} from '../middleware/body.js'
+import {svcMessage} from '../../core/contract/messages.js'
+import {badRequest, FieldErrorBag, isSvcError, notFound} from '../../core/errors.js'
+import type {RecordWrite} from '../../store/dbs/types.js'
+import type {Deps} from '../env.js'
+import {requireUser} from '../middleware/auth.js'
+import {createRouter, handle, param, validationError} from '../contract.js'
 import {publicDbRoutes} from './dbs/public.js'
-import {flatQuery, indexerFor, loadDb, recordId, type LoadedDb} from './dbs/shared.js'
+import {dbLoader, flatQuery, permit, indexerFor, loadedDb, recordId, type LoadedDb} from './dbs/shared.js'
 
-export const IMPORT_BATCH_MAX = 1000
+export {IMPORT_BATCH_MAX} from '../../core/contract/dbs.js'
 
 const asInput = (db: DbView): DbInput => ({
   name: db.name, code: db.code, app_id: db.app_id, schema: db.schema,
   public_methods: db.public_methods as DbInput['public_methods'], fields: db.fields,
 })
 
-const queryInput = (q: Record<string, string>): QueryInput => ({
-  q: q.q, search_in: q.search_in, sort: q.sort, fields: q.fields, limit: q.limit, offset: q.offset, after_id: q.after_id,
-  filters: filtersFromQuery(q),
-})
-
-/** A record write for `table` of a loaded db: table rules, type conversion, index values. */
-function recordWrite(loaded: LoadedDb, rawTable: unknown, data: Record<string, unknown>, mode: 'create' | 'update', maxBytes: number): RecordWrite {
-  const {tableName, table} = recordTable(loaded.plan, rawTable, mode)
-  const converted = validateData(table, data)
+/** A record write for `table` of a loaded db: the db's own table and field types (code: they are the user's), index values. */
+function recordWrite(loaded: LoadedDb, table: string | null | undefined, data: Data, mode: 'create' | 'update', maxBytes: number): RecordWrite {
+  const {tableName, table: plan} = recordTable(loaded.plan, table, mode)
+  const converted = validateData(plan, data)
   checkRecordSize(converted, maxBytes)
-  return {tableName, data: converted, index: indexValues(table, converted)}
+  return {tableName, data: converted, index: indexValues(plan, converted)}
 }
 
 /** Flat search shape: user fields at the top level, then id, created_at, updated_at. */
 function flat(record: RecordView, fields?: string[]): Record<string, unknown> {
-  const data = fields ? Object.fromEntries(fields.filter((f) => f in record.data).map((f) => [f, record.data[f]])) : record.data
+  const data = fields ? Object.fromEntries(fields.filter((f) => Object.hasOwn(record.data, f)).map((f) => [f, record.data[f]])) : record.data
   return {...data, id: record.id, created_at: record.created_at, updated_at: record.updated_at}
 }
 
-/** Routes of the dbs area: private CRUD, records, search, replace, usage, import; public methods. */
+/**
+ * Routes of the dbs area (platform-api.md "Databases"): private CRUD, replace, usage, records,
+ * search and import, then the public methods. Every route with a db in its path loads it once
+ * (`dbLoader`: 401, 403 for a write without its permission, 404 for an unknown or foreign db);
+ * bodies and queries are checked by their contract schemas before the handler.
+ */
 export function dbsRoutes(deps: Deps) {
-  const app = new Hono<AppEnv>()
+  const app = createRouter()
   app.route('/', publicDbRoutes(deps))
   const quotas = quotasOf(deps.quotas)
+  const reader = dbLoader(deps)
+  const manager = dbLoader(deps, {can: 'db.manage'})
+  const writer = dbLoader(deps, {can: 'record.write'})
+  const db = (c: Parameters<typeof loadedDb.get>[0]) => loadedDb.get(c)
 
-  const priv = new Hono<AppEnv>()
-  // No router-wide middleware: mounted at '/', it would guard every route of the app. Each handler calls requireUser.
+  handle(app, routes.listDbs, async (c) => c.json(await deps.store.dbs.list(requireUser(c).accountId)))
 
-  priv.get('/svc/dbs.json', async (c) => c.json(await deps.store.dbs.list(requireUser(c).accountId)))
+  handle(app, routes.createDb, permit('db.manage'), async (c, {body}) =>
+    c.json(await deps.store.dbs.create(requireUser(c).accountId, dbData(body.db)), 201))
 
-  priv.post('/svc/dbs.json', async (c) => {
-    const user = requireCan(c, 'db.manage')
-    const input = validateDbInput(envelope(await jsonObject(c), 'db'))
-    return c.json(await deps.store.dbs.create(user.accountId, input), 201)
-  })
-
-  priv.get('/svc/dbs/:id{[^/]+\\.json}', async (c) => {
-    const {db} = await loadDb(deps, requireUser(c).accountId, c.req.param('id'), true)
-    return c.json(db)
-  })
+  handle(app, routes.getDb, dbLoader(deps, {count: true}), async (c) => c.json(db(c).db))
 
   const save = async (loaded: LoadedDb, next: DbInput) => {
     const schemaChanged = JSON.stringify(next.schema) !== JSON.stringify(loaded.db.schema)
     const reindex = schemaChanged ? indexerFor(planSchema(next.schema)) : undefined
-    const db = await deps.store.dbs.update(loaded.accountId, loaded.db.id, next, reindex)
-    if (!db) throw notFound('database not found')
-    return db
+    const saved = await deps.store.dbs.update(loaded.accountId, loaded.db.id, next, reindex)
+    if (!saved) throw notFound('database not found')
+    return saved
   }
 
-  priv.patch('/svc/dbs/:id{[^/]+\\.json}', async (c) => {
-    const loaded = await loadDb(deps, requireCan(c, 'db.manage').accountId, c.req.param('id'))
-    const next = validateDbInput(envelope(await jsonObject(c), 'db'), asInput(loaded.db))
-    return c.json(await save(loaded, next))
-  })
+  handle(app, routes.updateDb, manager, async (c, {body}) => c.json(await save(db(c), dbData(body.db, asInput(db(c).db)))))
 
-  priv.delete('/svc/dbs/:id{[^/]+\\.json}', async (c) => {
-    const loaded = await loadDb(deps, requireCan(c, 'db.manage').accountId, c.req.param('id'))
-    await deps.store.dbs.delete(loaded.accountId, loaded.db.id)
+  handle(app, routes.deleteDb, manager, async (c) => {
+    await deps.store.dbs.delete(db(c).accountId, db(c).db.id)
     return c.body(null, 204)
   })
 
-  priv.patch('/svc/dbs/:id/replace.json', async (c) => {
-    const loaded = await loadDb(deps, requireCan(c, 'db.manage').accountId, c.req.param('id'))
-    const body = await jsonObject(c)
-    const request = parseDbReplace(body)
-    const current = request.field === 'schema' ? loaded.db.schema : loaded.db[request.field]
-    const value = applyReplace(current, request)
-    const next = validateDbInput({[request.field]: value}, asInput(loaded.db))
-    return c.json(await save(loaded, next))
+  /** The edited member is checked as a PATCH of that member would be (its schema, with the same 422 field map). */
+  handle(app, routes.replaceInDb, manager, async (c, {body}) => {
+    const loaded = db(c)
+    const value = applyReplace(loaded.db[body.field], body)
+    const parsed = await DbPatch.safeParseAsync({[body.field]: value}, {error: svcMessage})
+    if (!parsed.success) throw validationError('json', parsed.error.issues)
+    return c.json(await save(loaded, dbData(parsed.data, asInput(loaded.db))))
   })
 
   /** Record counts per table and per schema field (non-null values): what `svc db push` checks before dropping. */
-  priv.get('/svc/dbs/:id/usage.json', async (c) => {
-    const loaded = await loadDb(deps, requireUser(c).accountId, c.req.param('id'))
+  handle(app, routes.getDbUsage, reader, async (c) => {
+    const loaded = db(c)
     const byTable = new Map<string | null, string[]>()
     for (const [key, t] of loaded.plan.tables) byTable.set(loaded.plan.multi ? key : null, Object.keys(t.fields))
     const tables = await deps.store.dbs.usage(loaded.accountId, loaded.db.id, byTable)
     return c.json({id: loaded.db.id, records_count: tables.reduce((n, t) => n + t.records_count, 0), tables})
   })
 
-  priv.get('/svc/dbs/:db_id/records.json', async (c) => {
-    const loaded = await loadDb(deps, requireUser(c).accountId, c.req.param('db_id'))
-    const q = flatQuery(c)
+  handle(app, routes.listRecords, reader, async (c, {query}) => {
+    const loaded = db(c)
     let tableName: string | null | undefined
     let table = loaded.plan.multi ? undefined : loaded.plan.tables.get('')
-    if (q.table_name !== undefined && q.table_name !== '') {
+    if (query.table_name !== undefined) {
       if (!loaded.plan.multi) throw badRequest('this database has no tables; leave table_name out', {available_tables: []})
-      ;({tableName, table} = searchTable(loaded.plan, q.table_name))
+      ;({tableName, table} = searchTable(loaded.plan, query.table_name))
     } else if (!loaded.plan.multi) tableName = null
-    const spec = buildQuery({sort: q.sort, limit: q.limit, offset: q.offset, after_id: q.after_id}, table, loaded.plan.declared)
+    const spec = buildQuery({sort: query.sort, limit: query.limit, offset: query.offset, after_id: query.after_id}, table, loaded.plan.declared)
     return c.json(await deps.store.dbs.query(loaded.accountId, loaded.db.id, {...spec, tableName}))
   })
 
-  priv.post('/svc/dbs/:db_id/records.json', async (c) => {
-    const loaded = await loadDb(deps, requireCan(c, 'record.write').accountId, c.req.param('db_id'))
-    const record = envelope(await jsonObject(c), 'record')
-    const write = recordWrite(loaded, record.table_name, dataObject(record.data), 'create', quotas.record_bytes)
+  handle(app, routes.createRecord, writer, async (c, {body}) => {
+    const loaded = db(c)
+    const write = recordWrite(loaded, body.record.table_name, body.record.data, 'create', quotas.record_bytes)
     return c.json(await deps.store.dbs.createRecord(loaded.accountId, loaded.db.id, write), 201)
   })
 
-  /** Bulk insert for `svc db import`: `{records: [{table_name, data}]}`, all or nothing. */
-  priv.post('/svc/dbs/:db_id/import.json', async (c) => {
-    const loaded = await loadDb(deps, requireCan(c, 'record.write').accountId, c.req.param('db_id'))
-    const body = await jsonObject(c)
-    if (!Array.isArray(body.records)) throw badRequest('"records" must be an array')
-    if (body.records.length > IMPORT_BATCH_MAX) throw badRequest(`at most ${IMPORT_BATCH_MAX} records per request`)
+  /** Bulk insert for `svc db import`: `{records: [{table_name, data}]}`, all or nothing; every record's problems in one 422. */
+  handle(app, routes.importRecords, writer, async (c, {body, query}) => {
+    const loaded = db(c)
+    if (!body.records) throw badRequest('"records" must be an array')
     const bag = new FieldErrorBag()
     const writes: RecordWrite[] = []
-    body.records.forEach((raw: unknown, i: number) => {
+    body.records.forEach((r, i) => {
       try {
-        const r = raw !== null && typeof raw === 'object' && !Array.isArray(raw) ? (raw as Record<string, unknown>) : {}
-        writes.push(recordWrite(loaded, r.table_name, dataObject(r.data), 'create', quotas.record_bytes))
+        writes.push(recordWrite(loaded, r.table_name, r.data, 'create', quotas.record_bytes))
       } catch (e) {
-        const details = (e as {details?: Record<string, string[]>}).details
-        if (!details) throw e
-        for (const [k, ms] of Object.entries(details)) for (const m of ms) bag.add(`records[${i}].${k}`, m)
+        if (!isSvcError(e) || e.code !== 'validation' || !e.details) throw e
+        for (const [k, ms] of Object.entries(e.details as Record<string, string[]>)) for (const m of ms) bag.add(`records[${i}].${k}`, m)
       }
     })
     bag.throwIfAny()
     // `?dry_run=1`: validate only (svc db import checks a whole file before writing any of it).
-    if (c.req.query('dry_run') === '1') return c.json({imported: 0, valid: writes.length}, 200)
+    if (query.dry_run === '1') return c.json({imported: 0, valid: writes.length}, 200)
     return c.json({imported: await deps.store.dbs.createRecords(loaded.accountId, loaded.db.id, writes)}, 201)
   })
 
-  priv.get('/svc/dbs/:db_id/records/:id{[^/]+\\.json}', async (c) => {
-    const loaded = await loadDb(deps, requireUser(c).accountId, c.req.param('db_id'))
-    const record = await deps.store.dbs.getRecord(loaded.accountId, loaded.db.id, recordId(c.req.param('id')))
+  handle(app, routes.getRecord, reader, async (c) => {
+    const loaded = db(c)
+    const record = await deps.store.dbs.getRecord(loaded.accountId, loaded.db.id, recordId(param(c, 'id')))
     if (!record) throw notFound('record not found')
     return c.json(record)
   })
 
-  priv.patch('/svc/dbs/:db_id/records/:id{[^/]+\\.json}', async (c) => {
-    const loaded = await loadDb(deps, requireCan(c, 'record.write').accountId, c.req.param('db_id'))
-    const id = recordId(c.req.param('id'))
-    const record = envelope(await jsonObject(c), 'record')
-    const data = dataObject(record.data, false)
+  handle(app, routes.updateRecord, writer, async (c, {body}) => {
+    const loaded = db(c)
+    const id = recordId(param(c, 'id'))
+    const {table_name: table, data = {}} = body.record
     // Data is merged over the stored record (shallow); in a multi-table db, no table_name means the null table.
     const updated = await deps.store.dbs.updateRecord(loaded.accountId, loaded.db.id, id,
-      (existing) => recordWrite(loaded, record.table_name, {...existing.data, ...data}, 'update', quotas.record_bytes))
+      (existing) => recordWrite(loaded, table, {...existing.data, ...data}, 'update', quotas.record_bytes))
     if (!updated) throw notFound('record not found')
     return c.json(updated)
   })
 
-  priv.delete('/svc/dbs/:db_id/records/:id{[^/]+\\.json}', async (c) => {
-    const loaded = await loadDb(deps, requireCan(c, 'record.write').accountId, c.req.param('db_id'))
-    if (!(await deps.store.dbs.deleteRecord(loaded.accountId, loaded.db.id, recordId(c.req.param('id'))))) throw notFound('record not found')
+  handle(app, routes.deleteRecord, writer, async (c) => {
+    const loaded = db(c)
+    if (!(await deps.store.dbs.deleteRecord(loaded.accountId, loaded.db.id, recordId(param(c, 'id'))))) throw notFound('record not found')
     return c.body(null, 204)
   })
 
-  priv.get('/svc/dbs/:db_id/search.json', async (c) => {
-    const loaded = await loadDb(deps, requireUser(c).accountId, c.req.param('db_id'))
-    const q = flatQuery(c)
-    const {tableName, table} = searchTable(loaded.plan, q.table_name)
-    const spec = buildQuery(queryInput(q), table, loaded.plan.declared)
+  handle(app, routes.searchRecords, reader, async (c, {query}) => {
+    const loaded = db(c)
+    const {tableName, table} = searchTable(loaded.plan, query.table_name)
+    // Filters are read from the raw query into a prototype-less map: `filter[<name>]` keys are the user's.
+    const spec = buildQuery({...query, filters: filtersFromQuery(flatQuery(c))}, table, loaded.plan.declared)
     const records = await deps.store.dbs.query(loaded.accountId, loaded.db.id, {...spec, tableName})
     return c.json(records.map((r) => flat(r, spec.fields)))
   })
 
-  app.route('/', priv)
   return app
 }

@@ -1,7 +1,7 @@
 import {Args, Flags} from '@oclif/core'
 import {BackendCommand} from '../../../cli/base-command.js'
 import {parseJsonArg} from '../../../cli/read-input.js'
-import type {RecordView} from '../../../store/dbs/types.js'
+import type {RecordSend, RecordView} from '../../../core/contract/dbs.js'
 
 export default class DbRecordsCreate extends BackendCommand {
   static description = 'Create a record'
@@ -16,7 +16,7 @@ export default class DbRecordsCreate extends BackendCommand {
 
   async run() {
     const {args, flags} = await this.parse(DbRecordsCreate)
-    const record = {table_name: flags.table, data: parseJsonArg(args.data, 'DATA')}
+    const record = {table_name: flags.table, data: parseJsonArg(args.data, 'DATA')} as RecordSend
     const created = await (await this.client(flags)).call('createRecord', {params: {db_id: args.db}, body: {record}})
     this.say(`Created record ${created.id}: ${JSON.stringify(created.data)}`)
     return created

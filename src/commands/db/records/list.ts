@@ -1,6 +1,6 @@
 import {Args, Flags} from '@oclif/core'
 import {BackendCommand} from '../../../cli/base-command.js'
-import type {RecordView} from '../../../store/dbs/types.js'
+import type {RecordView} from '../../../core/contract/dbs.js'
 
 export default class DbRecordsList extends BackendCommand {
   static description = 'List records of a database, newest first'

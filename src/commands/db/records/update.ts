@@ -1,7 +1,7 @@
 import {Args, Flags} from '@oclif/core'
 import {BackendCommand} from '../../../cli/base-command.js'
 import {parseJsonArg} from '../../../cli/read-input.js'
-import type {RecordView} from '../../../store/dbs/types.js'
+import type {RecordSend, RecordView} from '../../../core/contract/dbs.js'
 
 export default class DbRecordsUpdate extends BackendCommand {
   static description = 'Update a record (data is merged; in a multi-table database give --table or the record returns to the null table)'
@@ -16,7 +16,7 @@ export default class DbRecordsUpdate extends BackendCommand {
 
   async run() {
     const {args, flags} = await this.parse(DbRecordsUpdate)
-    const record = {table_name: flags.table, data: parseJsonArg(args.data, 'DATA')}
+    const record = {table_name: flags.table, data: parseJsonArg(args.data, 'DATA')} as RecordSend
     const updated = await (await this.client(flags)).call('updateRecord', {params: {db_id: args.db, id: args.id}, body: {record}})
     this.say(`Updated record ${updated.id}: ${JSON.stringify(updated.data)}`)
     return updated

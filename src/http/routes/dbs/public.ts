@@ -1,18 +1,18 @@
 import {randomBytes} from 'node:crypto'
-import type {Context} from 'hono'
-import {Hono} from 'hono'
+import type {Context, MiddlewareHandler} from 'hono'
 import {getSignedCookie, setSignedCookie} from 'hono/cookie'
 import {
-  allowedSearchParams, methodOptions, neededVariables, publicData, type PublicMethod, type PublicMethods, scopeOf, type Visitor,
+  allowedSearchParams, type MethodOptions, methodOptions, neededVariables, publicData, type PublicMethod, type PublicMethods, scopeOf, type Visitor,
 } from '../../../core/dbs/public-methods.js'
 import {buildQuery, searchTable} from '../../../core/dbs/query.js'
 import {checkRecordSize, indexValues, validateData} from '../../../core/dbs/records.js'
 import {jsonBytes, quotasOf} from '../../../core/quotas.js'
 import {planSchema, tablePlan} from '../../../core/dbs/schema.js'
 import {badRequest, forbidden, isSvcError, notFound, rateLimited, SvcError} from '../../../core/errors.js'
-import type {RecordView} from '../../../store/dbs/types.js'
+import {dbRoutes as routes} from '../../../core/contract/routes.js'
+import type {DbView, PublicCall, RecordView} from '../../../core/contract/dbs.js'
 import type {AppEnv, Deps} from '../../env.js'
-import {jsonObject} from '../../middleware/body.js'
+import {createRouter, handle, slot} from '../../contract.js'
 import {clientIp, IN_PROCESS_IP, isHttps} from '../../client-ip.js'
 import {dict} from '../../../core/safe-keys.js'
 import {MAX_JSON_DEPTH, nestedDeeperThan} from '../../../core/json-depth.js'
@@ -45,8 +45,11 @@ export function writeLimitFromEnv(value = process.env.SVC_DB_PUBLIC_WRITES): {li
   return m ? {limit: Number(m[1]), windowSeconds: Math.max(1, Number(m[2]))} : {limit: 120, windowSeconds: 60}
 }
 
-/** Parameters of a public call: the query string, overlaid by a JSON body (POST). `data[f]` query keys build `data`. */
-async function callParams(c: Context<AppEnv>): Promise<Record<string, unknown>> {
+/**
+ * Parameters of a public call: the query string, overlaid by the JSON body of a POST (its members
+ * checked by PublicCallBody). `data[f]` query keys build `data`; `data` in the query is JSON.
+ */
+function callParams(c: Context<AppEnv>, body: PublicCall | undefined): Record<string, unknown> {
   // No prototype: a `__proto__` or `constructor` key in the query or the body is a plain key.
   const params = dict<unknown>()
   const data = dict<unknown>()
@@ -62,47 +65,51 @@ async function callParams(c: Context<AppEnv>): Promise<Record<string, unknown>> 
       throw badRequest('"data" must be a JSON object')
     }
     if (nestedDeeperThan(params.data)) throw badRequest(`"data" nests deeper than ${MAX_JSON_DEPTH} levels`)
+    if (!isObject(params.data)) throw publicError({data: ['must be an object']})
   } else if (Object.keys(data).length) params.data = data
-  if (c.req.method === 'POST') Object.assign(params, await jsonObject(c))
+  if (body) for (const [k, v] of Object.entries(body)) if (v !== undefined) params[k] = v
   return params
 }
 
-/** A parameter as text: strings, numbers and booleans; anything else (an object, an array) is a 422 naming it. */
-function str(v: unknown, name: string): string | undefined {
-  if (v === undefined || v === null) return undefined
-  if (typeof v === 'string') return v
-  if (typeof v === 'number' || typeof v === 'boolean') return String(v)
-  const message = `"${name}" must be a string or a number`
-  throw new SvcError('validation', 422, message, {error: message, fields: {[name]: ['must be a string or a number']}})
-}
+/** A parameter as text (the body's schema and the query string let only strings, numbers and booleans through). */
+const str = (v: unknown): string | undefined => (v === undefined || v === null ? undefined : String(v))
 
 function idParam(v: unknown): number {
-  const s = str(v, 'id')?.trim()
+  const s = str(v)?.trim()
   if (!s || !/^\d{1,15}$/.test(s)) throw notFound('record not found')
   return Number(s)
 }
 
-function dataParam(v: unknown): Record<string, unknown> {
-  if (v === undefined) return {}
-  if (!isObject(v)) throw new SvcError('validation', 422, '"data" must be an object', {error: '"data" must be an object', fields: {data: ['must be an object']}})
-  return v
+const dataParam = (v: unknown): Record<string, unknown> => (isObject(v) ? v : {})
+
+/** The public 422: `{error, fields}` (decisions.md "Public method errors"). */
+function publicError(fields: Record<string, string[]>): SvcError {
+  const keys = Object.keys(fields)
+  const error = keys.length === 1 && fields[keys[0]!]!.length === 1 ? `"${keys[0]}" ${fields[keys[0]!]![0]}` : 'validation failed'
+  return new SvcError('validation', 422, error, {error, fields})
 }
 
-/** Schema errors of a public write get the public shape `{error, fields}`. */
-function publicShape<T>(fn: () => T): T {
-  try {
-    return fn()
-  } catch (e) {
-    if (isSvcError(e) && e.code === 'validation' && e.details && !('fields' in e.details && 'error' in e.details)) {
-      throw new SvcError('validation', 422, 'validation failed', {error: 'validation failed', fields: e.details})
-    }
-    throw e
-  }
+/** A field map (the parameters' schema, the record against the db's schema, its size) as the public shape; the 422 of a body nested too deep stays as every route answers it. */
+function publicShape(e: unknown): unknown {
+  if (!isSvcError(e) || e.code !== 'validation' || !e.details || ('fields' in e.details && 'error' in e.details)) return e
+  const fields = e.details as Record<string, string[]>
+  if (Object.keys(fields).every((k) => k === 'body')) return e
+  return publicError(fields)
 }
+
+/** The db of the call and the options of its method, loaded before the body is read. */
+interface Call {
+  db: DbView & {account_id: number}
+  config: PublicMethods
+  options: MethodOptions
+  name: PublicMethod
+  ip: string
+}
+const loadedCall = slot<Call>('publicCall')
 
 /** `GET|POST /svc/db/:db_code/:method_name`: the public methods, without authorization. */
 export function publicDbRoutes(deps: Deps) {
-  const app = new Hono<AppEnv>()
+  const app = createRouter()
   const limit = rateLimiter(deps, deps.dbPublicWrites ?? writeLimitFromEnv())
   const quotas = quotasOf(deps.quotas)
   /**
@@ -135,7 +142,12 @@ export function publicDbRoutes(deps: Deps) {
     return c.json(out)
   }
 
-  const handler = async (c: Context<AppEnv>) => {
+  /**
+   * Middleware: the database of `:db_code` (404), its method enabled (404), and for a write the
+   * visitor's rate limit (429) — all before the body is read: a flood costs no parsing. Every
+   * validation error of the call then answers the public shape `{error, fields}`.
+   */
+  const call: MiddlewareHandler<AppEnv> = async (c, next) => {
     const code = c.req.param('db_code') ?? ''
     const method = c.req.param('method_name') ?? ''
     // On an app's origin only its own account's dbs answer (src/http/app-origin/).
@@ -145,10 +157,27 @@ export function publicDbRoutes(deps: Deps) {
     const options = methodOptions(config, method)
     if (!options) throw notFound(`method "${method.slice(0, 40)}" is not enabled`)
     const name = method as PublicMethod
-    // A write past the visitor's limit is refused before its body is read (a flood costs no parsing).
     const ip = peerAddress(c, deps.trustProxy ?? false)
     if (WRITES.has(name)) await limit(ip)
-    const params = await callParams(c)
+    loadedCall.set(c, {db, config, options, name, ip})
+    try {
+      await next()
+    } catch (e) {
+      throw publicShape(e)
+    }
+    // Hono answers an error of the handler (or of the body's schema) through onError before this returns.
+    const reshaped = c.error && publicShape(c.error)
+    if (reshaped && reshaped !== c.error) {
+      const err = reshaped as SvcError
+      c.error = err
+      c.res = undefined
+      c.res = c.json(err.details, 422)
+    }
+  }
+
+  const handler = async (c: Context<AppEnv>, body: PublicCall | undefined) => {
+    const {db, config, options, name, ip} = loadedCall.get(c)
+    const params = callParams(c, body)
 
     const needed = neededVariables(config, name)
     let cookieKey = ''
@@ -178,7 +207,7 @@ export function publicDbRoutes(deps: Deps) {
 
     switch (name) {
       case 'list': {
-        const spec = buildQuery({limit: str(params.limit, 'limit'), offset: str(params.offset, 'offset')}, undefined, plan.declared)
+        const spec = buildQuery({limit: str(params.limit), offset: str(params.offset)}, undefined, plan.declared)
         return listReply(c, await repo.query(account, db.id, {...spec, scope}))
       }
       case 'get': {
@@ -188,20 +217,18 @@ export function publicDbRoutes(deps: Deps) {
       }
       case 'search': {
         const allowed = allowedSearchParams(options)
-        const pick = (k: string) => (allowed.has(k) ? str(params[k], k) : undefined)
+        const pick = (k: string) => (allowed.has(k) ? str(params[k]) : undefined)
         const {tableName, table} = searchTable(plan, pick('table_name'))
         const spec = buildQuery({q: pick('q'), sort: pick('sort'), limit: pick('limit'), offset: pick('offset')}, table, plan.declared)
         return listReply(c, await repo.query(account, db.id, {...spec, tableName, scope}))
       }
       case 'create': {
-        const write = publicShape(() => {
-          const data = publicData(options, dataParam(params.data), visitor, 'create')
-          // Multi-table databases: public create stores table_name null (no table validation or indexing).
-          const table = plan.multi ? undefined : tablePlan(plan, null)
-          const converted = validateData(table, data)
-          checkRecordSize(converted, quotas.record_bytes)
-          return {tableName: null, data: converted, index: indexValues(table, converted)}
-        })
+        const data = publicData(options, dataParam(params.data), visitor, 'create')
+        // Multi-table databases: public create stores table_name null (no table validation or indexing).
+        const table = plan.multi ? undefined : tablePlan(plan, null)
+        const converted = validateData(table, data)
+        checkRecordSize(converted, quotas.record_bytes)
+        const write = {tableName: null, data: converted, index: indexValues(table, converted)}
         const count = (await repo.get(account, String(db.id), {count: true}))?.records_count ?? 0
         if (count >= quotas.public_db_records) throw forbidden(`this database is full for public creates (${quotas.public_db_records} records)`)
         await chargeWrite(ip, db.id, write.data)
@@ -211,14 +238,14 @@ export function publicDbRoutes(deps: Deps) {
         const input = dataParam(params.data)
         // The bytes sent are charged (the merged record is checked against record_bytes inside).
         await chargeWrite(ip, db.id, input)
-        const updated = await repo.updateRecord(account, db.id, idParam(params.id), (existing) => publicShape(() => {
+        const updated = await repo.updateRecord(account, db.id, idParam(params.id), (existing) => {
           const data = {...existing.data, ...publicData(options, input, visitor, 'update', existing.data)}
           // Public callers cannot address tables: the record keeps its table.
           const table = tablePlan(plan, existing.table_name)
           const converted = validateData(table, data)
           checkRecordSize(converted, quotas.record_bytes)
           return {tableName: existing.table_name, data: converted, index: indexValues(table, converted)}
-        }), scope)
+        }, scope)
         if (!updated) throw notFound('record not found')
         return c.json(shape(updated))
       }
@@ -229,7 +256,7 @@ export function publicDbRoutes(deps: Deps) {
       }
     }
   }
-  app.get('/svc/db/:db_code/:method_name', handler)
-  app.post('/svc/db/:db_code/:method_name', handler)
+  handle(app, routes.callPublicMethodGet, call, async (c) => handler(c, undefined))
+  handle(app, routes.callPublicMethodPost, call, async (c, {body}) => handler(c, body))
   return app
 }

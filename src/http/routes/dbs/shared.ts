@@ -1,10 +1,14 @@
-import type {Context} from 'hono'
+import type {Context, MiddlewareHandler} from 'hono'
+import type {Action} from '../../../core/auth/permissions.js'
 import {dict} from '../../../core/safe-keys.js'
 import {notFound} from '../../../core/errors.js'
 import {indexValues} from '../../../core/dbs/records.js'
 import {planSchema, type SchemaPlan, tablePlan} from '../../../core/dbs/schema.js'
-import type {DbView, Indexer} from '../../../store/dbs/types.js'
+import type {DbView} from '../../../core/contract/dbs.js'
+import type {Indexer} from '../../../store/dbs/types.js'
 import type {AppEnv, Deps} from '../../env.js'
+import {param, slot} from '../../contract.js'
+import {requireCan, requireUser} from '../../middleware/auth.js'
 
 export interface LoadedDb {
   db: DbView
@@ -12,24 +16,42 @@ export interface LoadedDb {
   accountId: number
 }
 
-/** Strips the `.json` suffix Hono leaves on a `:param{...\.json}` segment. */
-export const stripJson = (raw: string) => (raw.endsWith('.json') ? raw.slice(0, -5) : raw)
+/** The database of the route (`:id` or `:db_id`), loaded once by `dbLoader` for every route with a db in its path. */
+export const loadedDb = slot<LoadedDb>('db')
 
 /** A record id from the path (digits only), else 404. */
 export function recordId(raw: string): number {
-  const id = stripJson(raw)
-  if (!/^\d{1,15}$/.test(id)) throw notFound('record not found')
-  return Number(id)
+  if (!/^\d{1,15}$/.test(raw)) throw notFound('record not found')
+  return Number(raw)
 }
 
-/** The database `:id` (id or code) of the account, with its schema plan; 404 otherwise. */
+/** The database `idOrCode` of the account, with its schema plan; 404 otherwise. */
 export async function loadDb(deps: Deps, accountId: number, idOrCode: string, count = false): Promise<LoadedDb> {
-  const key = stripJson(idOrCode)
-  const db = key.length > 0 && key.length <= 64 ? await deps.store.dbs.get(accountId, key, {count}) : null
+  const db = idOrCode.length > 0 && idOrCode.length <= 64 ? await deps.store.dbs.get(accountId, idOrCode, {count}) : null
   if (!db) throw notFound('database not found')
   let plan = plans.get(db)
   if (!plan) plans.set(db, (plan = planSchema(db.schema)))
   return {db, plan, accountId}
+}
+
+/**
+ * Middleware: the user (401), the permission a write needs (403, before anything is looked up),
+ * then the database of `:id`/`:db_id` inside the user's account into `loadedDb` (404 for unknown or foreign).
+ * `count`: with its records_count (the one answer that shows it).
+ */
+export function dbLoader(deps: Deps, options: {can?: Action; count?: boolean} = {}): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const user = options.can ? requireCan(c, options.can) : requireUser(c)
+    const key = c.req.param('db_id') !== undefined ? param(c, 'db_id') : param(c, 'id')
+    loadedDb.set(c, await loadDb(deps, user.accountId, key, options.count))
+    await next()
+  }
+}
+
+/** Middleware: a write needs its permission (403) before its body is read. */
+export const permit = (action: Action): MiddlewareHandler<AppEnv> => async (c, next) => {
+  requireCan(c, action)
+  await next()
 }
 
 /** Plans of the db views the store caches (one view object per db and cache epoch). */
