@@ -1,7 +1,8 @@
 import {randomBytes, randomUUID} from 'node:crypto'
 import {notFound, validation} from '../../core/errors.js'
 import type {AppActionTarget, AppBuild, AppInput, AppListQuery, AppRecord, AppsRepo} from '../apps/types.js'
-import {isUniqueViolation, likeEscape, type PgDb, type Q} from './connection.js'
+import {isUniqueViolation, type PgDb, type Q} from './connection.js'
+import {likeEscape} from '../like-escape.js'
 
 interface AppRow {
   id: string; account_id: number; name: string; url_code: string; description: string; app_engine: string

@@ -187,5 +187,5 @@ export class PgEpochCache<V> {
   }
 }
 
-/** LIKE metacharacters of a literal escaped (ESCAPE '\'). */
-export const likeEscape = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`)
+/** Ids past the SQL integer range name no row (binding one would fail as out of range). */
+export const isRowId = (id: number) => Number.isSafeInteger(id) && id >= 0

@@ -5,7 +5,8 @@ import {INDEX_COLUMNS} from '../../core/dbs/schema.js'
 import {validation} from '../../core/errors.js'
 import type {DbsRepo, DbView, Indexer, RecordView, RecordWrite, TableUsage} from '../dbs/types.js'
 import {deepFreeze} from '../sqlite/connection.js'
-import {isUniqueViolation, likeEscape, pgCode, type PgDb, PgEpochCache, type Q} from './connection.js'
+import {isUniqueViolation, pgCode, type PgDb, PgEpochCache, type Q} from './connection.js'
+import {likeEscape} from '../like-escape.js'
 
 interface DbRow {
   id: number; account_id: number; name: string; code: string | null; app_id: string | null; schema: string | null

@@ -3,7 +3,8 @@ import {validation} from '../../core/errors.js'
 import type {Kind, Scope} from '../../core/prompts/types.js'
 import {uuidv7} from '../../core/prompts/uuid.js'
 import type {ListFilters, PromptData, PromptRecord, PromptsRepo, Viewer} from '../prompts/types.js'
-import {isUniqueViolation, likeEscape, type PgDb, type Q} from './connection.js'
+import {isUniqueViolation, type PgDb, type Q} from './connection.js'
+import {likeEscape} from '../like-escape.js'
 
 interface Row {
   id: string; account_id: number; name: string; code: string; content: string; kind: string; scope: string

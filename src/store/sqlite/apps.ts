@@ -2,6 +2,7 @@ import {randomBytes, randomUUID} from 'node:crypto'
 import {notFound, validation} from '../../core/errors.js'
 import {type Sqlite, writeTx} from './connection.js'
 import type {AppActionTarget, AppBuild, AppInput, AppListQuery, AppRecord, AppsRepo} from '../apps/types.js'
+import {likeEscape} from '../like-escape.js'
 
 interface AppRow {
   id: string; account_id: number; name: string; url_code: string; description: string; app_engine: string
@@ -43,7 +44,7 @@ export class SqliteAppsRepo implements AppsRepo {
     const params: unknown[] = [accountId]
     if (query.q) {
       where.push("(name LIKE ? ESCAPE '\\' OR url_code LIKE ? ESCAPE '\\')")
-      const like = `%${query.q.replace(/[\\%_]/g, (m) => '\\' + m)}%`
+      const like = `%${likeEscape(query.q)}%`
       params.push(like, like)
     }
     if (query.app_engine) {

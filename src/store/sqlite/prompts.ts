@@ -3,6 +3,7 @@ import {validation} from '../../core/errors.js'
 import type {Kind, Scope} from '../../core/prompts/types.js'
 import {uuidv7} from '../../core/prompts/uuid.js'
 import {type Sqlite, writeTx} from './connection.js'
+import {likeEscape} from '../like-escape.js'
 import type {ListFilters, PromptData, PromptRecord, PromptsRepo, Viewer} from '../prompts/types.js'
 
 interface Row {
@@ -27,7 +28,6 @@ const VISIBLE = `account_id = ? AND (
 const visibleArgs = (v: Viewer) => [v.accountId, v.userId, JSON.stringify(v.teamIds), JSON.stringify(v.departmentIds)]
 
 const now = () => new Date().toISOString()
-const likeEscape = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`)
 
 function toRecord(row: Row): PromptRecord {
   let fields: PromptRecord['fields'] = {}
