@@ -4,7 +4,7 @@ import type {IndexValues} from '../../core/dbs/records.js'
 import {INDEX_COLUMNS} from '../../core/dbs/schema.js'
 import {validation} from '../../core/errors.js'
 import type {DbsRepo, DbView, Indexer, RecordView, RecordWrite, TableUsage} from '../dbs/types.js'
-import {deepFreeze} from '../sqlite/connection.js'
+import {deepFreeze} from '../cache-entries.js'
 import {isUniqueViolation, pgCode, type PgDb, PgEpochCache, type Q} from './connection.js'
 import {likeEscape} from '../like-escape.js'
 
