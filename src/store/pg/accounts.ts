@@ -1,18 +1,14 @@
-import {createHash, randomBytes, timingSafeEqual} from 'node:crypto'
+import {randomBytes} from 'node:crypto'
 import {applyModuleChange} from '../../core/account/set-field.js'
-import type {Principal, Role} from '../../core/auth/permissions.js'
+import type {Principal} from '../../core/auth/permissions.js'
 import {notFound, validation} from '../../core/errors.js'
+import {
+  type AccountRow, type Named, principalQueries, type PrincipalRow, sha256, type TokenEntry, type TokenPrincipalRow,
+  toAccount, toPrincipal, tokenPrincipal, toTokenEntry, toUserView, type UserRow,
+} from '../accounts/rows.js'
 import type {Account, AccountsRepo, NewUser, TokenKind, UserView} from '../accounts/types.js'
-import {deepFreeze} from '../sqlite/connection.js'
 import {isUniqueViolation, type PgDb, PgEpochCache, type Q} from './connection.js'
 
-interface AccountRow {id: number; name: string; settings: string; created_at: string}
-interface UserRow {
-  id: number; account_id: number; login: string; email: string; name: string; role: string
-  permissions: string; department_id: number | null
-}
-
-const sha256 = (value: string) => createHash('sha256').update(value).digest('hex')
 const now = () => new Date().toISOString()
 
 /** A user with the ids of their teams, groups and department, in one query (every request resolves its caller with it). */
@@ -22,26 +18,11 @@ const PRINCIPAL_SELECT = `SELECT u.id, u.account_id, u.login, u.email, u.name, u
   (SELECT coalesce(json_agg(ug.group_id ORDER BY ug.group_id), '[]') FROM user_groups ug JOIN groups g ON g.id = ug.group_id
     WHERE ug.user_id = u.id) AS group_ids,
   (SELECT d.id FROM departments d WHERE d.id = u.department_id) AS department_id`
-const PRINCIPAL_BY_ID = `${PRINCIPAL_SELECT} FROM users u WHERE u.id = ?`
-const PRINCIPAL_BY_TOKEN = `${PRINCIPAL_SELECT}, tk.token_hash, tk.kind, tk.expires_at FROM tokens tk JOIN users u ON u.id = tk.user_id WHERE tk.token_hash = ?`
-interface PrincipalRow extends UserRow {team_ids: string; group_ids: string}
-
-function toPrincipal(row: PrincipalRow): Principal {
-  return {
-    id: row.id, accountId: row.account_id, login: row.login, email: row.email, name: row.name, role: row.role as Role,
-    permissions: JSON.parse(row.permissions) as string[], teamIds: JSON.parse(row.team_ids) as number[],
-    groupIds: JSON.parse(row.group_ids) as number[], departmentIds: row.department_id === null ? [] : [row.department_id],
-  }
-}
-
-function toAccount(row: AccountRow): Account {
-  const settings = JSON.parse(row.settings) as Account['settings']
-  return {id: row.id, name: row.name, settings: {...settings, modules: settings.modules ?? []}, created_at: row.created_at}
-}
+const PRINCIPAL = principalQueries(PRINCIPAL_SELECT)
 
 export class PgAccountsRepo implements AccountsRepo {
   /** Every API request authenticates: its caller is read once per cache epoch (a token revoked anywhere is seen at the next request). */
-  private readonly byTokenHash: PgEpochCache<{tokenHash: string; kind: string; expiresAt: string | null; principal: Principal}>
+  private readonly byTokenHash: PgEpochCache<TokenEntry>
 
   constructor(private readonly db: PgDb) {
     this.byTokenHash = new PgEpochCache(db)
@@ -120,29 +101,15 @@ export class PgAccountsRepo implements AccountsRepo {
 
   private async view(row: UserRow): Promise<UserView> {
     const [teams, groups, department] = await Promise.all([
-      this.db.all<{id: number; name: string}>(
+      this.db.all<Named>(
         'SELECT t.id, t.name FROM user_teams ut JOIN teams t ON t.id = ut.team_id WHERE ut.user_id = ? ORDER BY t.id', [row.id]),
-      this.db.all<{id: number; name: string}>(
+      this.db.all<Named>(
         'SELECT g.id, g.name FROM user_groups ug JOIN groups g ON g.id = ug.group_id WHERE ug.user_id = ? ORDER BY g.id', [row.id]),
       row.department_id === null
         ? Promise.resolve(undefined)
-        : this.db.get<{id: number; name: string}>('SELECT id, name FROM departments WHERE id = ?', [row.department_id]),
+        : this.db.get<Named>('SELECT id, name FROM departments WHERE id = ?', [row.department_id]),
     ])
-    return {
-      id: row.id,
-      account_id: row.account_id,
-      login: row.login,
-      email: row.email,
-      name: row.name,
-      role: row.role as Role,
-      permissions: JSON.parse(row.permissions) as string[],
-      team_ids: teams.map((t) => t.id),
-      group_ids: groups.map((g) => g.id),
-      department_ids: department ? [department.id] : [],
-      team_names: teams.map((t) => t.name),
-      group_names: groups.map((g) => g.name),
-      department_names: department ? [department.name] : [],
-    }
+    return toUserView(row, teams, groups, department)
   }
 
   async getUser(accountId: number, userId: number): Promise<UserView | null> {
@@ -167,7 +134,7 @@ export class PgAccountsRepo implements AccountsRepo {
   }
 
   async principal(userId: number): Promise<Principal | null> {
-    const row = await this.db.get<PrincipalRow>(PRINCIPAL_BY_ID, [userId])
+    const row = await this.db.get<PrincipalRow>(PRINCIPAL.byId, [userId])
     return row ? toPrincipal(row) : null
   }
 
@@ -187,13 +154,10 @@ export class PgAccountsRepo implements AccountsRepo {
     if (!rawToken || rawToken.length > 512) return null
     const hash = sha256(rawToken)
     const found = await this.byTokenHash.get(hash, async () => {
-      const row = await this.db.get<PrincipalRow & {token_hash: string; kind: string; expires_at: string | null}>(PRINCIPAL_BY_TOKEN, [hash])
-      return row && {tokenHash: row.token_hash, kind: row.kind, expiresAt: row.expires_at, principal: deepFreeze(toPrincipal(row))}
+      const row = await this.db.get<TokenPrincipalRow>(PRINCIPAL.byToken, [hash])
+      return row && toTokenEntry(row)
     })
-    if (!found || found.kind !== kind) return null
-    if (!timingSafeEqual(Buffer.from(found.tokenHash), Buffer.from(hash))) return null
-    if (found.expiresAt && found.expiresAt < now()) return null
-    return found.principal
+    return tokenPrincipal(found, hash, kind, now())
   }
 
   async revokeToken(rawToken: string): Promise<void> {

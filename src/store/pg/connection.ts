@@ -7,6 +7,7 @@
  */
 import type {Pool, PoolClient, QueryResultRow} from 'pg'
 import {badRequest, SvcError, validation} from '../../core/errors.js'
+import {EpochEntries} from '../cache-entries.js'
 
 /** What a repository runs SQL on: the pool, or the client of a transaction. */
 export interface Q {
@@ -169,23 +170,16 @@ export class PgDb implements Q {
 
 /** A bounded map of values read at a cache epoch; a stale or missing entry is read again. */
 export class PgEpochCache<V> {
-  private readonly entries = new Map<string, {epoch: number; value: V}>()
-  constructor(private readonly db: PgDb, private readonly maxEntries = 1000) {}
+  private readonly entries: EpochEntries<V>
+  constructor(private readonly db: PgDb, maxEntries = 1000) {
+    this.entries = new EpochEntries(maxEntries)
+  }
 
   async get(key: string, read: () => Promise<V | null | undefined>): Promise<V | null> {
     const epoch = await this.db.cacheEpoch()
-    const hit = this.entries.get(key)
-    if (hit && hit.epoch === epoch) return hit.value
-    const value = await read()
-    if (value === null || value === undefined) {
-      this.entries.delete(key)
-      return null
-    }
-    if (this.entries.size >= this.maxEntries) this.entries.clear()
-    this.entries.set(key, {epoch, value})
-    return value
+    return this.entries.at(key, epoch) ?? this.entries.keep(key, epoch, await read())
   }
 }
 
-/** LIKE metacharacters of a literal escaped (ESCAPE '\'). */
-export const likeEscape = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`)
+/** Ids past the SQL integer range name no row (binding one would fail as out of range). */
+export const isRowId = (id: number) => Number.isSafeInteger(id) && id >= 0

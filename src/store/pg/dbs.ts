@@ -1,54 +1,19 @@
 import type {DbInput} from '../../core/dbs/db.js'
 import type {QuerySpec} from '../../core/dbs/query.js'
-import type {IndexValues} from '../../core/dbs/records.js'
 import {INDEX_COLUMNS} from '../../core/dbs/schema.js'
 import {validation} from '../../core/errors.js'
+import {
+  DB_BY_ID, DB_BY_ID_NO_COUNT, DB_LIST, DB_SELECT_NO_COUNT, type DbRow, INDEX_LIST, indexParams, RECORD_COLUMNS, recordColumn,
+  type RecordRow, tableNameOf, toDb, toRecordView, UPDATE_RECORD,
+} from '../dbs/rows.js'
 import type {DbsRepo, DbView, Indexer, RecordView, RecordWrite, TableUsage} from '../dbs/types.js'
-import {deepFreeze} from '../sqlite/connection.js'
-import {isUniqueViolation, likeEscape, pgCode, type PgDb, PgEpochCache, type Q} from './connection.js'
-
-interface DbRow {
-  id: number; account_id: number; name: string; code: string | null; app_id: string | null; schema: string | null
-  public_methods: string; fields: string; created_at: string; updated_at: string; records_count: number
-}
-interface RecordRow {id: number; table_name: string; data: string; created_at: string; updated_at: string}
+import {deepFreeze} from '../cache-entries.js'
+import {isRowId, isUniqueViolation, pgCode, type PgDb, PgEpochCache, type Q} from './connection.js'
+import {likeEscape} from '../like-escape.js'
 
 const now = () => new Date().toISOString()
-const SORT_COLUMNS = new Set<string>(['id', 'created_at', 'updated_at', ...INDEX_COLUMNS])
-/** Index and sort columns come from this whitelist only; anything else is a programming error. */
-function column(name: string): string {
-  if (!SORT_COLUMNS.has(name)) throw new Error(`not a record column: ${name}`)
-  return `r.${name}`
-}
-
-const DB_SELECT = `SELECT d.*, (SELECT count(*) FROM db_records r WHERE r.db_id = d.id) AS records_count FROM dbs d`
-const DB_SELECT_NO_COUNT = `SELECT d.*, -1 AS records_count FROM dbs d`
-const byIdOrCode = (select: string) => ({id: `${select} WHERE d.account_id = ? AND d.id = ?`, code: `${select} WHERE d.account_id = ? AND d.code = ?`})
-const DB_BY_ID = byIdOrCode(DB_SELECT)
-const DB_BY_ID_NO_COUNT = byIdOrCode(DB_SELECT_NO_COUNT)
-
-function toDb(row: DbRow): DbView {
-  return {
-    id: row.id, name: row.name, code: row.code, app_id: row.app_id,
-    schema: row.schema === null ? null : (JSON.parse(row.schema) as Record<string, unknown>),
-    public_methods: JSON.parse(row.public_methods) as Record<string, unknown>,
-    fields: JSON.parse(row.fields) as Record<string, unknown>,
-    records_count: row.records_count, created_at: row.created_at, updated_at: row.updated_at,
-  }
-}
-
 /** A database without tables keeps its records under table_name '' (indexable, unlike IS NOT DISTINCT FROM). */
 const tableKey = (tableName: string | null) => tableName ?? ''
-const toRecord = (row: RecordRow): RecordView => ({
-  id: row.id, table_name: row.table_name === '' ? null : row.table_name, data: JSON.parse(row.data) as RecordView['data'],
-  created_at: row.created_at, updated_at: row.updated_at,
-})
-
-const RECORD_COLUMNS = 'id, table_name, data, created_at, updated_at'
-const INDEX_LIST = INDEX_COLUMNS.join(', ')
-const UPDATE_RECORD = `UPDATE db_records SET table_name = ?, data = ?, ${INDEX_COLUMNS.map((c) => `${c} = ?`).join(', ')}, updated_at = ?
-  WHERE account_id = ? AND db_id = ? AND id = ? RETURNING ${RECORD_COLUMNS}`
-const indexParams = (index: IndexValues) => INDEX_COLUMNS.map((c) => index[c])
 const rowParams = (accountId: number, dbId: number, r: RecordWrite, t: string) =>
   [accountId, dbId, tableKey(r.tableName), JSON.stringify(r.data), ...indexParams(r.index), t, t]
 /** Parameter types of one inserted row (an INSERT … SELECT does not infer them from the columns). */
@@ -59,8 +24,6 @@ const IMPORT_CHUNK = 500
 
 /** A field of the record's data as JSON (the name is bound, never spliced). */
 const FIELD = 'r.data -> (?::text)'
-/** The record ids in the SQL integer range; larger ones name no record. */
-const isRowId = (id: number) => Number.isSafeInteger(id) && id >= 0 && id <= 9_223_372_036_854_775_807
 
 /**
  * JSON values an exact filter matches, as SQLite's json_extract compares them: a string only a
@@ -88,7 +51,7 @@ export class PgDbsRepo implements DbsRepo {
   }
 
   async list(accountId: number): Promise<DbView[]> {
-    return (await this.db.all<DbRow>(`${DB_SELECT} WHERE d.account_id = ? ORDER BY d.id`, [accountId])).map(toDb)
+    return (await this.db.all<DbRow>(DB_LIST, [accountId])).map(toDb)
   }
 
   async get(accountId: number, idOrCode: string, options: {count?: boolean} = {}): Promise<DbView | null> {
@@ -182,7 +145,7 @@ export class PgDbsRepo implements DbsRepo {
       if (rows.length === 0) break
       const params: unknown[] = []
       for (const row of rows) {
-        params.push(row.id, ...indexParams(indexer(row.table_name === '' ? null : row.table_name, JSON.parse(row.data))))
+        params.push(row.id, ...indexParams(indexer(tableNameOf(row.table_name), JSON.parse(row.data))))
       }
       const values = rows.map(() => `(${Array.from({length: width}, (_, i) => `?${casts[i]}`).join(', ')})`).join(', ')
       await q.run(
@@ -207,7 +170,7 @@ export class PgDbsRepo implements DbsRepo {
     const counts = await this.db.all<{table_name: string; n: number}>(
       'SELECT table_name, count(*) AS n FROM db_records WHERE account_id = ? AND db_id = ? GROUP BY table_name ORDER BY table_name',
       [accountId, dbId])
-    const tables = new Map<string | null, number>(counts.map((r) => [r.table_name === '' ? null : r.table_name, r.n]))
+    const tables = new Map<string | null, number>(counts.map((r) => [tableNameOf(r.table_name), r.n]))
     for (const t of fieldsByTable.keys()) if (!tables.has(t)) tables.set(t, 0)
     const out: TableUsage[] = []
     for (const [tableName, n] of tables) {
@@ -235,7 +198,7 @@ export class PgDbsRepo implements DbsRepo {
        RETURNING ${RECORD_COLUMNS}`,
       [...rowParams(accountId, dbId, record, t), accountId, dbId]))
     if (!row) throw validation({db: ['no longer exists']})
-    return toRecord(row)
+    return toRecordView(row)
   }
 
   private async insertChecked<T>(insert: () => Promise<T>): Promise<T> {
@@ -274,7 +237,7 @@ export class PgDbsRepo implements DbsRepo {
         [accountId, dbId, id, scope.field, scope.field, scope.value])
       : await q.get<RecordRow>(`SELECT ${RECORD_COLUMNS} FROM db_records WHERE account_id = ? AND db_id = ? AND id = ?${lock}`,
         [accountId, dbId, id])
-    return row ? toRecord(row) : null
+    return row ? toRecordView(row) : null
   }
 
   async getRecord(accountId: number, dbId: number, id: number, scope?: QuerySpec['scope']): Promise<RecordView | null> {
@@ -291,7 +254,7 @@ export class PgDbsRepo implements DbsRepo {
       const next = build(existing)
       const row = await q.get<RecordRow>(UPDATE_RECORD,
         [tableKey(next.tableName), JSON.stringify(next.data), ...indexParams(next.index), now(), accountId, dbId, id])
-      return row ? toRecord(row) : null
+      return row ? toRecordView(row) : null
     })
   }
 
@@ -309,7 +272,7 @@ export class PgDbsRepo implements DbsRepo {
   async query(accountId: number, dbId: number, spec: QuerySpec): Promise<RecordView[]> {
     const {sql, params} = buildSelect(accountId, dbId, spec)
     if (!sql) return []
-    return (await this.db.all<RecordRow>(sql, params)).map(toRecord)
+    return (await this.db.all<RecordRow>(sql, params)).map(toRecordView)
   }
 }
 
@@ -344,7 +307,7 @@ export function buildSelect(accountId: number, dbId: number, spec: QuerySpec): {
       continue
     }
     if (f.field.column && f.columnValue !== undefined) {
-      where.push(`${column(f.field.column)} = ?`)
+      where.push(`${recordColumn(f.field.column)} = ?`)
       params.push(f.columnValue)
     }
     if (!(f.field.column && f.columnExact)) {
@@ -372,7 +335,7 @@ export function buildSelect(accountId: number, dbId: number, spec: QuerySpec): {
   const nulls = spec.desc ? 'NULLS LAST' : 'NULLS FIRST'
   let order: string
   if (spec.sort.kind === 'column') {
-    order = spec.sort.column === 'id' ? `r.id ${dir}` : `${column(spec.sort.column)} ${dir} ${nulls}, r.id ${dir}`
+    order = spec.sort.column === 'id' ? `r.id ${dir}` : `${recordColumn(spec.sort.column)} ${dir} ${nulls}, r.id ${dir}`
   } else {
     // Numbers before text, text by code point (COLLATE "C"), as SQLite orders json_extract values.
     order = [`svc_sort_rank(${FIELD}) ${dir}`, `svc_sort_num(${FIELD}) ${dir}`, `svc_sort_text(${FIELD}) COLLATE "C" ${dir}`, `r.id ${dir}`].join(', ')

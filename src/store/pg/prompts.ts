@@ -1,17 +1,9 @@
-import {randomBytes} from 'node:crypto'
-import {validation} from '../../core/errors.js'
-import type {Kind, Scope} from '../../core/prompts/types.js'
-import {uuidv7} from '../../core/prompts/uuid.js'
+import {
+  codeTaken, INSERT_PROMPT, insertPromptParams, PROMPT_COLUMNS, type PromptRow, toPromptRecord, UPDATE_PROMPT, updatePromptParams,
+} from '../prompts/rows.js'
 import type {ListFilters, PromptData, PromptRecord, PromptsRepo, Viewer} from '../prompts/types.js'
-import {isUniqueViolation, likeEscape, type PgDb, type Q} from './connection.js'
-
-interface Row {
-  id: string; account_id: number; name: string; code: string; content: string; kind: string; scope: string
-  scope_id: number | null; fields: string; created_by_id: number | null; created_at: string; updated_at: string
-}
-
-/** Every column but `token`: the token never leaves the store. */
-const COLUMNS = 'id, account_id, name, code, content, kind, scope, scope_id, fields, created_by_id, created_at, updated_at'
+import {isUniqueViolation, type PgDb, type Q} from './connection.js'
+import {likeEscape} from '../like-escape.js'
 
 /** Order columns by their API name; `name` folds ASCII case like SQLite's NOCASE. */
 const ORDER_SQL: Record<ListFilters['orderBy'], string> = {
@@ -27,23 +19,6 @@ const VISIBLE = `account_id = ? AND (
 const visibleArgs = (v: Viewer) => [v.accountId, v.userId, v.teamIds, v.departmentIds]
 
 const now = () => new Date().toISOString()
-
-function toRecord(row: Row): PromptRecord {
-  let fields: PromptRecord['fields'] = {}
-  try {
-    const parsed = JSON.parse(row.fields) as unknown
-    if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) fields = parsed as PromptRecord['fields']
-  } catch {
-    fields = {}
-  }
-  return {
-    id: row.id, accountId: row.account_id, name: row.name, code: row.code, content: row.content,
-    kind: row.kind as Kind, scope: row.scope as Scope, scopeId: row.scope_id, fields,
-    createdById: row.created_by_id, createdAt: row.created_at, updatedAt: row.updated_at,
-  }
-}
-
-const taken = () => validation({code: ['has already been taken']})
 
 export class PgPromptsRepo implements PromptsRepo {
   constructor(private readonly db: PgDb) {}
@@ -61,18 +36,18 @@ export class PgPromptsRepo implements PromptsRepo {
     if (filters.kind !== undefined) (where.push('kind = ?'), args.push(filters.kind))
     if (filters.scope !== undefined) (where.push('scope = ?'), args.push(filters.scope))
     const dir = filters.desc ? 'DESC' : 'ASC'
-    const sql = `SELECT ${COLUMNS} FROM prompts WHERE ${where.join(' AND ')} ORDER BY ${ORDER_SQL[filters.orderBy]} ${dir}, id ${dir}`
-    return (await this.db.all<Row>(sql, args)).map(toRecord)
+    const sql = `SELECT ${PROMPT_COLUMNS} FROM prompts WHERE ${where.join(' AND ')} ORDER BY ${ORDER_SQL[filters.orderBy]} ${dir}, id ${dir}`
+    return (await this.db.all<PromptRow>(sql, args)).map(toPromptRecord)
   }
 
   async get(viewer: Viewer, id: string): Promise<PromptRecord | null> {
-    const row = await this.db.get<Row>(`SELECT ${COLUMNS} FROM prompts WHERE id = ? AND ${VISIBLE}`, [id, ...visibleArgs(viewer)])
-    return row ? toRecord(row) : null
+    const row = await this.db.get<PromptRow>(`SELECT ${PROMPT_COLUMNS} FROM prompts WHERE id = ? AND ${VISIBLE}`, [id, ...visibleArgs(viewer)])
+    return row ? toPromptRecord(row) : null
   }
 
   async byCodes(viewer: Viewer, codes: string[]): Promise<PromptRecord[]> {
-    const sql = `SELECT ${COLUMNS} FROM prompts WHERE code = ANY(?::text[]) AND ${VISIBLE} ORDER BY id`
-    return (await this.db.all<Row>(sql, [codes, ...visibleArgs(viewer)])).map(toRecord)
+    const sql = `SELECT ${PROMPT_COLUMNS} FROM prompts WHERE code = ANY(?::text[]) AND ${VISIBLE} ORDER BY id`
+    return (await this.db.all<PromptRow>(sql, [codes, ...visibleArgs(viewer)])).map(toPromptRecord)
   }
 
   private async clash(q: Q, accountId: number, data: PromptData, exceptId: string | null): Promise<boolean> {
@@ -87,35 +62,26 @@ export class PgPromptsRepo implements PromptsRepo {
     try {
       return await this.db.tx(fn)
     } catch (e) {
-      if (isUniqueViolation(e)) throw taken()
+      if (isUniqueViolation(e)) throw codeTaken()
       throw e
     }
   }
 
   async create(accountId: number, createdById: number, data: PromptData): Promise<PromptRecord> {
     const row = await this.write(async (q) => {
-      if (await this.clash(q, accountId, data, null)) throw taken()
+      if (await this.clash(q, accountId, data, null)) throw codeTaken()
       const at = now()
-      return q.get<Row>(
-        `INSERT INTO prompts (id, account_id, name, code, content, kind, scope, scope_id, fields, token, created_by_id, created_at, updated_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING ${COLUMNS}`,
-        [uuidv7(), accountId, data.name, data.code, data.content, data.kind, data.scope, data.scopeId,
-          JSON.stringify(data.fields), randomBytes(32).toString('base64url'), createdById, at, at],
-      )
+      return q.get<PromptRow>(INSERT_PROMPT, insertPromptParams(accountId, createdById, data, at))
     })
-    return toRecord(row!)
+    return toPromptRecord(row!)
   }
 
   async update(accountId: number, id: string, data: PromptData): Promise<PromptRecord | null> {
     const row = await this.write(async (q) => {
-      if (await this.clash(q, accountId, data, id)) throw taken()
-      return q.get<Row>(
-        `UPDATE prompts SET name = ?, code = ?, content = ?, kind = ?, scope = ?, scope_id = ?, fields = ?, updated_at = ?
-         WHERE account_id = ? AND id = ? RETURNING ${COLUMNS}`,
-        [data.name, data.code, data.content, data.kind, data.scope, data.scopeId, JSON.stringify(data.fields), now(), accountId, id],
-      )
+      if (await this.clash(q, accountId, data, id)) throw codeTaken()
+      return q.get<PromptRow>(UPDATE_PROMPT, updatePromptParams(accountId, id, data, now()))
     })
-    return row ? toRecord(row) : null
+    return row ? toPromptRecord(row) : null
   }
 
   async delete(accountId: number, id: string): Promise<boolean> {

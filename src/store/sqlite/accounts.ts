@@ -1,17 +1,14 @@
-import {createHash, randomBytes, timingSafeEqual} from 'node:crypto'
+import {randomBytes} from 'node:crypto'
 import {applyModuleChange} from '../../core/account/set-field.js'
-import type {Principal, Role} from '../../core/auth/permissions.js'
+import type {Principal} from '../../core/auth/permissions.js'
 import {notFound, validation} from '../../core/errors.js'
-import {deepFreeze, EpochCache, type Sqlite, writeTx} from './connection.js'
+import {EpochCache, type Sqlite, writeTx} from './connection.js'
+import {
+  type AccountRow, type Named, principalQueries, type PrincipalRow, sha256, type TokenEntry, type TokenPrincipalRow,
+  toAccount, toPrincipal, tokenPrincipal, toTokenEntry, toUserView, type UserRow,
+} from '../accounts/rows.js'
 import type {Account, AccountsRepo, NewUser, TokenKind, UserView} from '../accounts/types.js'
 
-interface AccountRow {id: number; name: string; settings: string; created_at: string}
-interface UserRow {
-  id: number; account_id: number; login: string; email: string; name: string; role: string
-  permissions: string; department_id: number | null
-}
-
-const sha256 = (value: string) => createHash('sha256').update(value).digest('hex')
 const now = () => new Date().toISOString()
 
 /**
@@ -24,26 +21,11 @@ const PRINCIPAL_SELECT = `SELECT u.id, u.account_id, u.login, u.email, u.name, u
   (SELECT json_group_array(group_id) FROM (SELECT ug.group_id FROM user_groups ug JOIN groups g ON g.id = ug.group_id
     WHERE ug.user_id = u.id ORDER BY ug.group_id)) AS group_ids,
   (SELECT d.id FROM departments d WHERE d.id = u.department_id) AS department_id`
-const PRINCIPAL_BY_ID = `${PRINCIPAL_SELECT} FROM users u WHERE u.id = ?`
-const PRINCIPAL_BY_TOKEN = `${PRINCIPAL_SELECT}, tk.token_hash, tk.kind, tk.expires_at FROM tokens tk JOIN users u ON u.id = tk.user_id WHERE tk.token_hash = ?`
-interface PrincipalRow extends UserRow {team_ids: string; group_ids: string}
-
-function toPrincipal(row: PrincipalRow): Principal {
-  return {
-    id: row.id, accountId: row.account_id, login: row.login, email: row.email, name: row.name, role: row.role as Role,
-    permissions: JSON.parse(row.permissions) as string[], teamIds: JSON.parse(row.team_ids) as number[],
-    groupIds: JSON.parse(row.group_ids) as number[], departmentIds: row.department_id === null ? [] : [row.department_id],
-  }
-}
-
-function toAccount(row: AccountRow): Account {
-  const settings = JSON.parse(row.settings) as Account['settings']
-  return {id: row.id, name: row.name, settings: {...settings, modules: settings.modules ?? []}, created_at: row.created_at}
-}
+const PRINCIPAL = principalQueries(PRINCIPAL_SELECT)
 
 export class SqliteAccountsRepo implements AccountsRepo {
   /** Every API request authenticates: its caller is read once per cache epoch (src/store/sqlite/connection.ts). */
-  private readonly byTokenHash: EpochCache<{tokenHash: string; kind: string; expiresAt: string | null; principal: Principal}>
+  private readonly byTokenHash: EpochCache<TokenEntry>
 
   constructor(private readonly db: Sqlite) {
     this.byTokenHash = new EpochCache(db)
@@ -127,28 +109,14 @@ export class SqliteAccountsRepo implements AccountsRepo {
   private view(row: UserRow): UserView {
     const teams = this.db.prepare(
       'SELECT t.id, t.name FROM user_teams ut JOIN teams t ON t.id = ut.team_id WHERE ut.user_id = ? ORDER BY t.id',
-    ).all(row.id) as {id: number; name: string}[]
+    ).all(row.id) as Named[]
     const groups = this.db.prepare(
       'SELECT g.id, g.name FROM user_groups ug JOIN groups g ON g.id = ug.group_id WHERE ug.user_id = ? ORDER BY g.id',
-    ).all(row.id) as {id: number; name: string}[]
+    ).all(row.id) as Named[]
     const department = row.department_id === null
       ? undefined
-      : (this.db.prepare('SELECT id, name FROM departments WHERE id = ?').get(row.department_id) as {id: number; name: string} | undefined)
-    return {
-      id: row.id,
-      account_id: row.account_id,
-      login: row.login,
-      email: row.email,
-      name: row.name,
-      role: row.role as Role,
-      permissions: JSON.parse(row.permissions) as string[],
-      team_ids: teams.map((t) => t.id),
-      group_ids: groups.map((g) => g.id),
-      department_ids: department ? [department.id] : [],
-      team_names: teams.map((t) => t.name),
-      group_names: groups.map((g) => g.name),
-      department_names: department ? [department.name] : [],
-    }
+      : (this.db.prepare('SELECT id, name FROM departments WHERE id = ?').get(row.department_id) as Named | undefined)
+    return toUserView(row, teams, groups, department)
   }
 
   async getUser(accountId: number, userId: number): Promise<UserView | null> {
@@ -173,7 +141,7 @@ export class SqliteAccountsRepo implements AccountsRepo {
   }
 
   async principal(userId: number): Promise<Principal | null> {
-    const row = this.db.prepare(PRINCIPAL_BY_ID).get(userId) as PrincipalRow | undefined
+    const row = this.db.prepare(PRINCIPAL.byId).get(userId) as PrincipalRow | undefined
     return row ? toPrincipal(row) : null
   }
 
@@ -193,13 +161,10 @@ export class SqliteAccountsRepo implements AccountsRepo {
     if (!rawToken || rawToken.length > 512) return null
     const hash = sha256(rawToken)
     const found = this.byTokenHash.get(hash, () => {
-      const row = this.db.prepare(PRINCIPAL_BY_TOKEN).get(hash) as (PrincipalRow & {token_hash: string; kind: string; expires_at: string | null}) | undefined
-      return row && {tokenHash: row.token_hash, kind: row.kind, expiresAt: row.expires_at, principal: deepFreeze(toPrincipal(row))}
+      const row = this.db.prepare(PRINCIPAL.byToken).get(hash) as TokenPrincipalRow | undefined
+      return row && toTokenEntry(row)
     })
-    if (!found || found.kind !== kind) return null
-    if (!timingSafeEqual(Buffer.from(found.tokenHash), Buffer.from(hash))) return null
-    if (found.expiresAt && found.expiresAt < now()) return null
-    return found.principal
+    return tokenPrincipal(found, hash, kind, now())
   }
 
   async revokeToken(rawToken: string): Promise<void> {

@@ -1,29 +1,12 @@
-import {randomBytes, randomUUID} from 'node:crypto'
-import {notFound, validation} from '../../core/errors.js'
+import {randomUUID} from 'node:crypto'
+import {notFound} from '../../core/errors.js'
 import {type Sqlite, writeTx} from './connection.js'
+import {
+  ACTION_TARGET_BY_ID, type ActionTargetRow, type AppRow, INSERT_APP, insertAppParams, nowWithOffset, toActionTarget, toAppRecord,
+  UPDATE_APP, updateAppParams, urlCodeTaken,
+} from '../apps/rows.js'
 import type {AppActionTarget, AppBuild, AppInput, AppListQuery, AppRecord, AppsRepo} from '../apps/types.js'
-
-interface AppRow {
-  id: string; account_id: number; name: string; url_code: string; description: string; app_engine: string
-  css_engine: string; source_code: string; public: number; active: number; db_code: string | null
-  show_in_module: string | null; prompt: string | null; actions: string; fields: string; config: string
-  app_code: string; css_code: string; build_hash: string; app_build_time: number; css_build_time: number
-  token: string; created_by_id: number; updated_by_id: number | null; created_at: string; updated_at: string
-}
-
-/** ISO 8601 with an explicit offset (`+00:00`), as the spec words it. */
-const now = () => new Date().toISOString().replace('Z', '+00:00')
-
-function toRecord(row: AppRow): AppRecord {
-  return {
-    ...row,
-    public: row.public === 1,
-    active: row.active === 1,
-    actions: JSON.parse(row.actions),
-    fields: JSON.parse(row.fields),
-    config: JSON.parse(row.config),
-  }
-}
+import {likeEscape} from '../like-escape.js'
 
 const isUniqueViolation = (e: unknown) => (e as {code?: string}).code === 'SQLITE_CONSTRAINT_UNIQUE'
 
@@ -31,11 +14,8 @@ export class SqliteAppsRepo implements AppsRepo {
   constructor(private readonly db: Sqlite) {}
 
   async actionTarget(appId: string): Promise<AppActionTarget | null> {
-    const row = this.db.prepare('SELECT id, account_id, active, public, actions FROM apps WHERE id = ?').get(appId) as
-      | {id: string; account_id: number; active: number; public: number; actions: string}
-      | undefined
-    if (!row) return null
-    return {id: row.id, account_id: row.account_id, active: !!row.active, public: !!row.public, actions: JSON.parse(row.actions)}
+    const row = this.db.prepare(ACTION_TARGET_BY_ID).get(appId) as ActionTargetRow | undefined
+    return row ? toActionTarget(row) : null
   }
 
   async list(accountId: number, query: AppListQuery = {}): Promise<AppRecord[]> {
@@ -43,7 +23,7 @@ export class SqliteAppsRepo implements AppsRepo {
     const params: unknown[] = [accountId]
     if (query.q) {
       where.push("(name LIKE ? ESCAPE '\\' OR url_code LIKE ? ESCAPE '\\')")
-      const like = `%${query.q.replace(/[\\%_]/g, (m) => '\\' + m)}%`
+      const like = `%${likeEscape(query.q)}%`
       params.push(like, like)
     }
     if (query.app_engine) {
@@ -55,21 +35,21 @@ export class SqliteAppsRepo implements AppsRepo {
       params.push(query.active ? 1 : 0)
     }
     const rows = this.db.prepare(`SELECT * FROM apps WHERE ${where.join(' AND ')} ORDER BY created_at, id`).all(...params) as AppRow[]
-    return rows.map(toRecord)
+    return rows.map(toAppRecord)
   }
 
   async get(accountId: number, id: string): Promise<AppRecord | null> {
     const row = this.db.prepare('SELECT * FROM apps WHERE account_id = ? AND id = ?').get(accountId, id) as AppRow | undefined
-    return row ? toRecord(row) : null
+    return row ? toAppRecord(row) : null
   }
 
   async getById(id: string): Promise<AppRecord | null> {
     const row = this.db.prepare('SELECT * FROM apps WHERE id = ?').get(id) as AppRow | undefined
-    return row ? toRecord(row) : null
+    return row ? toAppRecord(row) : null
   }
 
   async findByUrlCode(urlCode: string): Promise<AppRecord[]> {
-    return (this.db.prepare('SELECT * FROM apps WHERE url_code = ? ORDER BY created_at, id').all(urlCode) as AppRow[]).map(toRecord)
+    return (this.db.prepare('SELECT * FROM apps WHERE url_code = ? ORDER BY created_at, id').all(urlCode) as AppRow[]).map(toAppRecord)
   }
 
   async urlCodeTaken(accountId: number, urlCode: string, exceptId?: string): Promise<boolean> {
@@ -79,27 +59,16 @@ export class SqliteAppsRepo implements AppsRepo {
 
   async create(accountId: number, userId: number, input: AppInput, build: AppBuild): Promise<AppRecord> {
     const id = randomUUID()
-    const at = now()
+    const at = nowWithOffset()
     try {
       writeTx(this.db, () => {
         if (this.db.prepare('SELECT 1 FROM apps WHERE url_code = ?').get(input.url_code)) {
-          throw validation({url_code: ['has already been taken']})
+          throw urlCodeTaken()
         }
-        this.db.prepare(
-          `INSERT INTO apps (id, account_id, name, url_code, description, app_engine, css_engine, source_code, public, active,
-             db_code, show_in_module, prompt, actions, fields, config, app_code, css_code, build_hash, app_build_time,
-             css_build_time, token, created_by_id, updated_by_id, created_at, updated_at)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, ?)`,
-        ).run(
-          id, accountId, input.name, input.url_code, input.description, input.app_engine, input.css_engine, input.source_code,
-          input.public ? 1 : 0, input.active ? 1 : 0, input.db_code, input.show_in_module, input.prompt,
-          JSON.stringify(input.actions), JSON.stringify(input.fields), JSON.stringify(input.config),
-          build.app_code, build.css_code, build.hash, build.app_build_time, build.css_build_time,
-          randomBytes(24).toString('base64url'), userId, at, at,
-        )
+        this.db.prepare(INSERT_APP).run(...insertAppParams(id, accountId, userId, input, build, at))
       })
     } catch (e) {
-      if (isUniqueViolation(e)) throw validation({url_code: ['has already been taken']})
+      if (isUniqueViolation(e)) throw urlCodeTaken()
       throw e
     }
     return (await this.get(accountId, id))!
@@ -110,23 +79,12 @@ export class SqliteAppsRepo implements AppsRepo {
       writeTx(this.db, () => {
         if (!this.db.prepare('SELECT 1 FROM apps WHERE account_id = ? AND id = ?').get(accountId, id)) throw notFound()
         if (this.db.prepare('SELECT 1 FROM apps WHERE url_code = ? AND id != ?').get(input.url_code, id)) {
-          throw validation({url_code: ['has already been taken']})
+          throw urlCodeTaken()
         }
-        this.db.prepare(
-          `UPDATE apps SET name = ?, url_code = ?, description = ?, app_engine = ?, css_engine = ?, source_code = ?, public = ?,
-             active = ?, db_code = ?, show_in_module = ?, prompt = ?, actions = ?, fields = ?, config = ?, app_code = ?,
-             css_code = ?, build_hash = ?, app_build_time = ?, css_build_time = ?, updated_by_id = ?, updated_at = ?
-           WHERE account_id = ? AND id = ?`,
-        ).run(
-          input.name, input.url_code, input.description, input.app_engine, input.css_engine, input.source_code,
-          input.public ? 1 : 0, input.active ? 1 : 0, input.db_code, input.show_in_module, input.prompt,
-          JSON.stringify(input.actions), JSON.stringify(input.fields), JSON.stringify(input.config),
-          build.app_code, build.css_code, build.hash, build.app_build_time, build.css_build_time, userId, now(),
-          accountId, id,
-        )
+        this.db.prepare(UPDATE_APP).run(...updateAppParams(accountId, id, userId, input, build, nowWithOffset()))
       })
     } catch (e) {
-      if (isUniqueViolation(e)) throw validation({url_code: ['has already been taken']})
+      if (isUniqueViolation(e)) throw urlCodeTaken()
       throw e
     }
     return (await this.get(accountId, id))!
@@ -148,7 +106,7 @@ export class SqliteAppsRepo implements AppsRepo {
       this.db.prepare(
         `INSERT INTO app_builds (hash, app_code, css_code, app_build_time, css_build_time, created_at) VALUES (?, ?, ?, ?, ?, ?)
          ON CONFLICT (hash) DO NOTHING`,
-      ).run(build.hash, build.app_code, build.css_code, build.app_build_time, build.css_build_time, now()),
+      ).run(build.hash, build.app_code, build.css_code, build.app_build_time, build.css_build_time, nowWithOffset()),
     )
   }
 }

@@ -2,6 +2,7 @@ import type Database from 'better-sqlite3'
 import {mkdirSync} from 'node:fs'
 import {createRequire} from 'node:module'
 import {join, resolve} from 'node:path'
+import {EpochEntries} from '../cache-entries.js'
 import {MIGRATIONS} from './migrations/index.js'
 
 export type Sqlite = Database.Database
@@ -115,34 +116,18 @@ function forgetEpochs(): void {
 
 /** A bounded map of values read at a cache epoch; a stale or missing entry is read again. */
 export class EpochCache<V> {
-  private readonly entries = new Map<string, {epoch: number; value: V}>()
-  constructor(private readonly db: Sqlite, private readonly maxEntries = 1000) {}
+  private readonly entries: EpochEntries<V>
+  constructor(private readonly db: Sqlite, maxEntries = 1000) {
+    this.entries = new EpochEntries(maxEntries)
+  }
 
   /** The cached value of `key`, else `read()` (cached unless it returns null or undefined). */
   get(key: string, read: () => V | null | undefined): V | null {
     // Inside a transaction the epoch may count uncommitted changes that a rollback takes back.
     if (this.db.inTransaction) return read() ?? null
     const epoch = cacheEpoch(this.db)
-    const hit = this.entries.get(key)
-    if (hit && hit.epoch === epoch) return hit.value
-    const value = read()
-    if (value === null || value === undefined) {
-      this.entries.delete(key)
-      return null
-    }
-    if (this.entries.size >= this.maxEntries) this.entries.clear()
-    this.entries.set(key, {epoch, value})
-    return value
+    return this.entries.at(key, epoch) ?? this.entries.keep(key, epoch, read())
   }
-}
-
-/** `value` and everything in it made read-only: cached values are shared by every request. */
-export function deepFreeze<T>(value: T): T {
-  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
-    Object.freeze(value)
-    for (const v of Object.values(value)) deepFreeze(v)
-  }
-  return value
 }
 
 /** Runs `fn` in a `BEGIN IMMEDIATE` transaction (the write lock is taken up front). */

@@ -1,57 +1,22 @@
 import type {DbInput} from '../../core/dbs/db.js'
 import type {QuerySpec} from '../../core/dbs/query.js'
-import type {IndexValues} from '../../core/dbs/records.js'
 import {INDEX_COLUMNS, type IndexColumn} from '../../core/dbs/schema.js'
 import {validation} from '../../core/errors.js'
 import {queuedWrite} from './group-commit.js'
-import {deepFreeze, EpochCache, type Sqlite, writeTx} from './connection.js'
+import {deepFreeze} from '../cache-entries.js'
+import {EpochCache, type Sqlite, writeTx} from './connection.js'
 import {FTS_CANDIDATES, indexAfterUpdates, indexOnBatchBoundary, indexPending, indexWhenIdle} from './fts-indexer.js'
+import {
+  DB_BY_ID, DB_BY_ID_NO_COUNT, DB_LIST, DB_SELECT_NO_COUNT, type DbRow, INDEX_LIST, indexParams, RECORD_COLUMNS, recordColumn,
+  type RecordRow, toDb, toRecordView, UPDATE_RECORD,
+} from '../dbs/rows.js'
 import type {DbsRepo, DbView, Indexer, RecordView, RecordWrite, TableUsage} from '../dbs/types.js'
 
-interface DbRow {
-  id: number; account_id: number; name: string; code: string | null; app_id: string | null; schema: string | null
-  public_methods: string; fields: string; created_at: string; updated_at: string; records_count: number
-}
-interface RecordRow {id: number; table_name: string | null; data: string; created_at: string; updated_at: string}
-
 const now = () => new Date().toISOString()
-const SORT_COLUMNS = new Set<string>(['id', 'created_at', 'updated_at', ...INDEX_COLUMNS])
-/** Index and sort columns come from this whitelist only; anything else is a programming error. */
-function column(name: string): string {
-  if (!SORT_COLUMNS.has(name)) throw new Error(`not a record column: ${name}`)
-  return `r.${name}`
-}
-
-const DB_SELECT = `SELECT d.*, (SELECT count(*) FROM db_records r WHERE r.db_id = d.id) AS records_count FROM dbs d`
-/** Without the count: what record routes and public methods load on every request. records_count is -1 there. */
-const DB_SELECT_NO_COUNT = `SELECT d.*, -1 AS records_count FROM dbs d`
-
-const byIdOrCode = (select: string) => ({id: `${select} WHERE d.account_id = ? AND d.id = ?`, code: `${select} WHERE d.account_id = ? AND d.code = ?`})
-const DB_BY_ID = byIdOrCode(DB_SELECT)
-const DB_BY_ID_NO_COUNT = byIdOrCode(DB_SELECT_NO_COUNT)
-
-function toDb(row: DbRow): DbView {
-  return {
-    id: row.id, name: row.name, code: row.code, app_id: row.app_id,
-    schema: row.schema === null ? null : (JSON.parse(row.schema) as Record<string, unknown>),
-    public_methods: JSON.parse(row.public_methods) as Record<string, unknown>,
-    fields: JSON.parse(row.fields) as Record<string, unknown>,
-    records_count: row.records_count, created_at: row.created_at, updated_at: row.updated_at,
-  }
-}
-
-const toRecord = (row: RecordRow): RecordView => ({
-  id: row.id, table_name: row.table_name, data: JSON.parse(row.data) as RecordView['data'], created_at: row.created_at, updated_at: row.updated_at,
-})
-
-const INDEX_LIST = INDEX_COLUMNS.join(', ')
 // Hot statements as constants: the prepared-statement cache is keyed by SQL text, and a string built
 // per call must be built and hashed per call.
 const INSERT_RECORD = `INSERT INTO db_records (account_id, db_id, table_name, data, ${INDEX_LIST}, created_at, updated_at)
-  VALUES (?, ?, ?, ?, ${INDEX_COLUMNS.map(() => '?').join(', ')}, ?, ?) RETURNING id, table_name, data, created_at, updated_at`
-const UPDATE_RECORD = `UPDATE db_records SET table_name = ?, data = ?, ${INDEX_COLUMNS.map((c) => `${c} = ?`).join(', ')}, updated_at = ?
-  WHERE account_id = ? AND db_id = ? AND id = ? RETURNING id, table_name, data, created_at, updated_at`
-const indexParams = (index: IndexValues) => INDEX_COLUMNS.map((c) => index[c])
+  VALUES (?, ?, ?, ?, ${INDEX_COLUMNS.map(() => '?').join(', ')}, ?, ?) RETURNING ${RECORD_COLUMNS}`
 /** The SQLite JSON path of a top-level field (names are checked against FIELD_NAME in core). */
 const jsonPath = (name: string) => `$."${name}"`
 /** An FTS5 phrase for a literal: double quotes doubled. */
@@ -66,7 +31,7 @@ export class SqliteDbsRepo implements DbsRepo {
   }
 
   async list(accountId: number): Promise<DbView[]> {
-    return (this.db.prepare(`${DB_SELECT} WHERE d.account_id = ? ORDER BY d.id`).all(accountId) as DbRow[]).map(toDb)
+    return (this.db.prepare(DB_LIST).all(accountId) as DbRow[]).map(toDb)
   }
 
   async get(accountId: number, idOrCode: string, options: {count?: boolean} = {}): Promise<DbView | null> {
@@ -188,7 +153,7 @@ export class SqliteDbsRepo implements DbsRepo {
       if (!this.dbExists(accountId, dbId)) throw validation({db: ['no longer exists']})
       const row = this.insert(accountId, dbId, record, now())
       indexOnBatchBoundary(this.db, row.id)
-      return toRecord(row)
+      return toRecordView(row)
     })
     indexWhenIdle(this.db)
     return created
@@ -211,7 +176,7 @@ export class SqliteDbsRepo implements DbsRepo {
         .get(accountId, dbId, id, jsonPath(scope.field), scope.value)
       : this.db.prepare('SELECT id, table_name, data, created_at, updated_at FROM db_records WHERE account_id = ? AND db_id = ? AND id = ?')
         .get(accountId, dbId, id)
-    return row ? toRecord(row as RecordRow) : null
+    return row ? toRecordView(row as RecordRow) : null
   }
 
   async getRecord(accountId: number, dbId: number, id: number, scope?: QuerySpec['scope']): Promise<RecordView | null> {
@@ -227,7 +192,7 @@ export class SqliteDbsRepo implements DbsRepo {
       const next = build(existing)
       const row = this.db.prepare(UPDATE_RECORD).get(next.tableName, JSON.stringify(next.data), ...indexParams(next.index), now(), accountId, dbId, id) as RecordRow
       indexAfterUpdates(this.db)
-      return toRecord(row)
+      return toRecordView(row)
     })
     indexWhenIdle(this.db)
     return updated
@@ -244,7 +209,7 @@ export class SqliteDbsRepo implements DbsRepo {
   async query(accountId: number, dbId: number, spec: QuerySpec): Promise<RecordView[]> {
     const {sql, params} = buildSelect(accountId, dbId, spec)
     if (!sql) return []
-    return (this.db.prepare(sql).all(...params) as RecordRow[]).map(toRecord)
+    return (this.db.prepare(sql).all(...params) as RecordRow[]).map(toRecordView)
   }
 }
 
@@ -272,7 +237,7 @@ export function buildSelect(accountId: number, dbId: number, spec: QuerySpec): {
       continue
     }
     if (f.field.column && f.columnValue !== undefined) {
-      where.push(`${column(f.field.column)} = ?`)
+      where.push(`${recordColumn(f.field.column)} = ?`)
       params.push(f.columnValue)
     }
     if (!(f.field.column && f.columnExact)) {
@@ -295,7 +260,7 @@ export function buildSelect(accountId: number, dbId: number, spec: QuerySpec): {
   }
   const dir = spec.desc ? 'DESC' : 'ASC'
   let order: string
-  if (spec.sort.kind === 'column') order = spec.sort.column === 'id' ? `r.id ${dir}` : `${column(spec.sort.column)} ${dir}, r.id ${dir}`
+  if (spec.sort.kind === 'column') order = spec.sort.column === 'id' ? `r.id ${dir}` : `${recordColumn(spec.sort.column)} ${dir}, r.id ${dir}`
   else {
     order = `json_extract(r.data, ?) ${dir}, r.id ${dir}`
     params.push(jsonPath(spec.sort.field))

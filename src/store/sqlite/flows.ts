@@ -1,59 +1,13 @@
 import {randomUUID} from 'node:crypto'
-import {validation} from '../../core/errors.js'
 import type {CronJob, CronWrite} from '../../core/flows/crons.js'
 import type {FlowProcess, ProcessFilter} from '../../core/flows/processes.js'
 import {CONNECTOR_KIND, type Resource, type ResourceKind, type ResourceWrite} from '../../core/flows/resources.js'
 import {type Sqlite, writeTx} from './connection.js'
+import {codeTaken, type CronRow, type ProcessRow, RESOURCE_COLUMNS, type ResourceRow, toCron, toProcess, toResource} from '../flows/rows.js'
 import type {DueCron, FlowsRepo, NewProcess, ProcessResult, ResourceFilter} from '../flows/types.js'
-
-interface ResourceRow {
-  id: number; account_id: number; kind: string; code: string; name: string; url: string | null
-  secret_token: string | null; fields: string; created_by_id: number | null; created_at: string; updated_at: string
-}
-interface ProcessRow {
-  seq: number; id: string; account_id: number; flow_id: number | null; flow_code: string; status: string
-  trigger_kind: string; cron_id: number | null; app_id: string | null; action: string | null; user_id: number | null
-  input: string; output: string | null; error: string | null; steps: number; runner: string | null
-  started_at: string; finished_at: string | null; duration_ms: number | null; created_at: string
-}
-interface CronRow {
-  id: number; account_id: number; kind: string; target_code: string; schedule: string; timezone: string | null
-  active: number; next_run_at: string | null; last_run_at: string | null; last_flow_process_id: string | null
-  created_by_id: number | null; created_at: string; updated_at: string
-}
+import {likeEscape} from '../like-escape.js'
 
 const now = () => new Date().toISOString()
-// The secret column is never selected by a listing: it is read only by resourceSecret().
-const RESOURCE_COLUMNS = 'id, account_id, kind, code, name, url, secret_token IS NOT NULL AS has_secret, fields, created_by_id, created_at, updated_at'
-
-function toResource(row: Omit<ResourceRow, 'secret_token'> & {has_secret: number}): Resource {
-  return {
-    id: row.id, kind: row.kind as ResourceKind, code: row.code, name: row.name, url: row.url,
-    has_secret_token: !!row.has_secret, fields: JSON.parse(row.fields), created_by_id: row.created_by_id,
-    created_at: row.created_at, updated_at: row.updated_at,
-  }
-}
-
-function toProcess(row: ProcessRow): FlowProcess {
-  return {
-    id: row.id, flow_id: row.flow_id, flow_code: row.flow_code, status: row.status as FlowProcess['status'],
-    trigger: row.trigger_kind as FlowProcess['trigger'], cron_id: row.cron_id, app_id: row.app_id, action: row.action,
-    user_id: row.user_id, input: JSON.parse(row.input), output: row.output === null ? null : JSON.parse(row.output),
-    error: row.error, steps: row.steps, started_at: row.started_at, finished_at: row.finished_at,
-    duration_ms: row.duration_ms, created_at: row.created_at,
-  }
-}
-
-function toCron(row: CronRow): CronJob {
-  return {
-    id: row.id, kind: 'flow', target_code: row.target_code, schedule: row.schedule, timezone: row.timezone,
-    active: !!row.active, next_run_at: row.next_run_at, last_run_at: row.last_run_at,
-    last_flow_process_id: row.last_flow_process_id, created_by_id: row.created_by_id,
-    created_at: row.created_at, updated_at: row.updated_at,
-  }
-}
-
-const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`)
 
 export class SqliteFlowsRepo implements FlowsRepo {
   constructor(private readonly db: Sqlite) {}
@@ -67,27 +21,25 @@ export class SqliteFlowsRepo implements FlowsRepo {
     if (filter.code) where.push('code = ?'), values.push(filter.code)
     if (filter.q) {
       where.push("(name LIKE ? ESCAPE '\\' OR code LIKE ? ESCAPE '\\')")
-      const like = `%${escapeLike(filter.q)}%`
+      const like = `%${likeEscape(filter.q)}%`
       values.push(like, like)
     }
     const rows = this.db.prepare(`SELECT ${RESOURCE_COLUMNS} FROM resources WHERE ${where.join(' AND ')} ORDER BY id`).all(...values)
-    return (rows as Parameters<typeof toResource>[0][]).map(toResource)
+    return (rows as ResourceRow[]).map(toResource)
   }
 
   async getResource(accountId: number, id: number): Promise<Resource | null> {
     const row = this.db.prepare(`SELECT ${RESOURCE_COLUMNS} FROM resources WHERE account_id = ? AND id = ?`).get(accountId, id)
-    return row ? toResource(row as Parameters<typeof toResource>[0]) : null
+    return row ? toResource(row as ResourceRow) : null
   }
 
   async findResource(accountId: number, kind: ResourceKind, code: string): Promise<Resource | null> {
     const row = this.db.prepare(`SELECT ${RESOURCE_COLUMNS} FROM resources WHERE account_id = ? AND kind = ? AND code = ?`).get(accountId, kind, code)
-    return row ? toResource(row as Parameters<typeof toResource>[0]) : null
+    return row ? toResource(row as ResourceRow) : null
   }
 
   async findConnector(code: string): Promise<{accountId: number; resource: Resource} | null> {
-    const row = this.db.prepare(`SELECT ${RESOURCE_COLUMNS} FROM resources WHERE kind = ? AND code = ?`).get(CONNECTOR_KIND, code) as
-      | (Parameters<typeof toResource>[0] & {account_id: number})
-      | undefined
+    const row = this.db.prepare(`SELECT ${RESOURCE_COLUMNS} FROM resources WHERE kind = ? AND code = ?`).get(CONNECTOR_KIND, code) as ResourceRow | undefined
     return row ? {accountId: row.account_id, resource: toResource(row)} : null
   }
 
@@ -103,7 +55,7 @@ export class SqliteFlowsRepo implements FlowsRepo {
       ? this.db.prepare('SELECT id FROM resources WHERE kind = ? AND code = ? AND id IS NOT ?').get(write.kind, write.code, exceptId)
       : this.db.prepare('SELECT id FROM resources WHERE account_id = ? AND kind = ? AND code = ? AND id IS NOT ?')
         .get(accountId, write.kind, write.code, exceptId)
-    if (clash) throw validation({code: ['has already been taken']})
+    if (clash) throw codeTaken()
   }
 
   async createResource(accountId: number, userId: number | null, write: ResourceWrite): Promise<Resource> {

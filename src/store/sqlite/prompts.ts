@@ -1,17 +1,9 @@
-import {randomBytes} from 'node:crypto'
-import {validation} from '../../core/errors.js'
-import type {Kind, Scope} from '../../core/prompts/types.js'
-import {uuidv7} from '../../core/prompts/uuid.js'
 import {type Sqlite, writeTx} from './connection.js'
+import {likeEscape} from '../like-escape.js'
+import {
+  codeTaken, INSERT_PROMPT, insertPromptParams, PROMPT_COLUMNS, type PromptRow, toPromptRecord, UPDATE_PROMPT, updatePromptParams,
+} from '../prompts/rows.js'
 import type {ListFilters, PromptData, PromptRecord, PromptsRepo, Viewer} from '../prompts/types.js'
-
-interface Row {
-  id: string; account_id: number; name: string; code: string; content: string; kind: string; scope: string
-  scope_id: number | null; fields: string; created_by_id: number | null; created_at: string; updated_at: string
-}
-
-/** Every column but `token`: the token never leaves the store. */
-const COLUMNS = 'id, account_id, name, code, content, kind, scope, scope_id, fields, created_by_id, created_at, updated_at'
 
 /** Order columns by their API name; the only identifiers spliced into SQL, picked from this map. */
 const ORDER_SQL: Record<ListFilters['orderBy'], string> = {
@@ -27,24 +19,6 @@ const VISIBLE = `account_id = ? AND (
 const visibleArgs = (v: Viewer) => [v.accountId, v.userId, JSON.stringify(v.teamIds), JSON.stringify(v.departmentIds)]
 
 const now = () => new Date().toISOString()
-const likeEscape = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`)
-
-function toRecord(row: Row): PromptRecord {
-  let fields: PromptRecord['fields'] = {}
-  try {
-    const parsed = JSON.parse(row.fields) as unknown
-    if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) fields = parsed as PromptRecord['fields']
-  } catch {
-    fields = {}
-  }
-  return {
-    id: row.id, accountId: row.account_id, name: row.name, code: row.code, content: row.content,
-    kind: row.kind as Kind, scope: row.scope as Scope, scopeId: row.scope_id, fields,
-    createdById: row.created_by_id, createdAt: row.created_at, updatedAt: row.updated_at,
-  }
-}
-
-const taken = () => validation({code: ['has already been taken']})
 
 export class SqlitePromptsRepo implements PromptsRepo {
   constructor(private readonly db: Sqlite) {}
@@ -61,18 +35,18 @@ export class SqlitePromptsRepo implements PromptsRepo {
     if (filters.kind !== undefined) (where.push('kind = ?'), args.push(filters.kind))
     if (filters.scope !== undefined) (where.push('scope = ?'), args.push(filters.scope))
     const dir = filters.desc ? 'DESC' : 'ASC'
-    const sql = `SELECT ${COLUMNS} FROM prompts WHERE ${where.join(' AND ')} ORDER BY ${ORDER_SQL[filters.orderBy]} ${dir}, id ${dir}`
-    return (this.db.prepare(sql).all(...args) as Row[]).map(toRecord)
+    const sql = `SELECT ${PROMPT_COLUMNS} FROM prompts WHERE ${where.join(' AND ')} ORDER BY ${ORDER_SQL[filters.orderBy]} ${dir}, id ${dir}`
+    return (this.db.prepare(sql).all(...args) as PromptRow[]).map(toPromptRecord)
   }
 
   async get(viewer: Viewer, id: string): Promise<PromptRecord | null> {
-    const row = this.db.prepare(`SELECT ${COLUMNS} FROM prompts WHERE id = ? AND ${VISIBLE}`).get(id, ...visibleArgs(viewer)) as Row | undefined
-    return row ? toRecord(row) : null
+    const row = this.db.prepare(`SELECT ${PROMPT_COLUMNS} FROM prompts WHERE id = ? AND ${VISIBLE}`).get(id, ...visibleArgs(viewer)) as PromptRow | undefined
+    return row ? toPromptRecord(row) : null
   }
 
   async byCodes(viewer: Viewer, codes: string[]): Promise<PromptRecord[]> {
-    const sql = `SELECT ${COLUMNS} FROM prompts WHERE code IN (SELECT value FROM json_each(?)) AND ${VISIBLE} ORDER BY id`
-    return (this.db.prepare(sql).all(JSON.stringify(codes), ...visibleArgs(viewer)) as Row[]).map(toRecord)
+    const sql = `SELECT ${PROMPT_COLUMNS} FROM prompts WHERE code IN (SELECT value FROM json_each(?)) AND ${VISIBLE} ORDER BY id`
+    return (this.db.prepare(sql).all(JSON.stringify(codes), ...visibleArgs(viewer)) as PromptRow[]).map(toPromptRecord)
   }
 
   private clash(accountId: number, data: PromptData, exceptId: string | null): boolean {
@@ -83,30 +57,19 @@ export class SqlitePromptsRepo implements PromptsRepo {
 
   async create(accountId: number, createdById: number, data: PromptData): Promise<PromptRecord> {
     const row = writeTx(this.db, () => {
-      if (this.clash(accountId, data, null)) throw taken()
+      if (this.clash(accountId, data, null)) throw codeTaken()
       const at = now()
-      return this.db.prepare(
-        `INSERT INTO prompts (id, account_id, name, code, content, kind, scope, scope_id, fields, token, created_by_id, created_at, updated_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING ${COLUMNS}`,
-      ).get(
-        uuidv7(), accountId, data.name, data.code, data.content, data.kind, data.scope, data.scopeId,
-        JSON.stringify(data.fields), randomBytes(32).toString('base64url'), createdById, at, at,
-      ) as Row
+      return this.db.prepare(INSERT_PROMPT).get(...insertPromptParams(accountId, createdById, data, at)) as PromptRow
     })
-    return toRecord(row)
+    return toPromptRecord(row)
   }
 
   async update(accountId: number, id: string, data: PromptData): Promise<PromptRecord | null> {
     const row = writeTx(this.db, () => {
-      if (this.clash(accountId, data, id)) throw taken()
-      return this.db.prepare(
-        `UPDATE prompts SET name = ?, code = ?, content = ?, kind = ?, scope = ?, scope_id = ?, fields = ?, updated_at = ?
-         WHERE account_id = ? AND id = ? RETURNING ${COLUMNS}`,
-      ).get(data.name, data.code, data.content, data.kind, data.scope, data.scopeId, JSON.stringify(data.fields), now(), accountId, id) as
-        | Row
-        | undefined
+      if (this.clash(accountId, data, id)) throw codeTaken()
+      return this.db.prepare(UPDATE_PROMPT).get(...updatePromptParams(accountId, id, data, now())) as PromptRow | undefined
     })
-    return row ? toRecord(row) : null
+    return row ? toPromptRecord(row) : null
   }
 
   async delete(accountId: number, id: string): Promise<boolean> {
