@@ -6,7 +6,7 @@
  */
 import {createRoute} from '@hono/zod-openapi'
 import {Me, SetFieldQuery, SetFieldResult} from './account.js'
-import {ActionReply, App, AppBody, AppListQuery, ReplaceBody} from './apps.js'
+import {ActionReply, ActionStatusQuery, App, AppBody, AppListQuery, AppPatchBody, AppReplaceBody, ReplaceBody} from './apps.js'
 import {
   ERRORS, ErrorBody, FieldErrors, JsonObject, PRIVATE, PUBLIC, PublicFieldErrors, WRITE_ERRORS, html, json, markdown, noContent, redirect, z,
 } from './common.js'
@@ -161,12 +161,12 @@ export const appRoutes = {
   }),
   updateApp: createRoute({
     ...operation('updateApp'), tags: ['apps'], security: PRIVATE, summary: 'Change an app (recompiled when the source changes)',
-    request: {params: appId, body: body(AppBody)},
+    request: {params: appId, body: body(AppPatchBody)},
     responses: {200: json(App, 'The full app'), ...WRITE_ERRORS},
   }),
   replaceInApp: createRoute({
     ...operation('replaceInApp'), tags: ['apps'], security: PRIVATE, summary: 'Replace a string in source_code, prompt or fields',
-    request: {params: appId, body: body(ReplaceBody)},
+    request: {params: appId, body: body(AppReplaceBody)},
     responses: {200: json(App, 'The full app'), ...WRITE_ERRORS},
   }),
   deleteApp: createRoute({
@@ -182,7 +182,7 @@ export const appRoutes = {
   }),
   getAppActionStatus: createRoute({
     ...operation('getAppActionStatus'), tags: ['apps'], security: PUBLIC, summary: 'Poll a pending action run',
-    request: {params: actionParams, query: z.object({flow_process_id: z.string()})},
+    request: {params: actionParams, query: ActionStatusQuery},
     responses: {200: json(ActionReply, 'The run'), ...ERRORS},
   }),
 }

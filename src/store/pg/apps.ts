@@ -1,6 +1,6 @@
 import {randomBytes, randomUUID} from 'node:crypto'
 import {notFound, validation} from '../../core/errors.js'
-import type {AppActionTarget, AppBuild, AppInput, AppListQuery, AppRecord, AppsRepo} from '../apps/types.js'
+import type {AppActionTarget, AppBuild, AppData, AppListQuery, AppRecord, AppsRepo} from '../apps/types.js'
 import {isUniqueViolation, likeEscape, type PgDb, type Q} from './connection.js'
 
 interface AppRow {
@@ -76,7 +76,7 @@ export class PgAppsRepo implements AppsRepo {
     return !!(await this.db.get('SELECT 1 FROM apps WHERE url_code = ? AND id != ?', [urlCode, exceptId ?? '']))
   }
 
-  async create(accountId: number, userId: number, input: AppInput, build: AppBuild): Promise<AppRecord> {
+  async create(accountId: number, userId: number, input: AppData, build: AppBuild): Promise<AppRecord> {
     const id = randomUUID()
     const at = now()
     try {
@@ -104,7 +104,7 @@ export class PgAppsRepo implements AppsRepo {
     return (await this.get(accountId, id))!
   }
 
-  async update(accountId: number, id: string, userId: number, input: AppInput, build: AppBuild): Promise<AppRecord> {
+  async update(accountId: number, id: string, userId: number, input: AppData, build: AppBuild): Promise<AppRecord> {
     let changed: number
     try {
       changed = await this.db.tx(async (q) => {

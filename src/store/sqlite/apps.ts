@@ -1,7 +1,7 @@
 import {randomBytes, randomUUID} from 'node:crypto'
 import {notFound, validation} from '../../core/errors.js'
 import {type Sqlite, writeTx} from './connection.js'
-import type {AppActionTarget, AppBuild, AppInput, AppListQuery, AppRecord, AppsRepo} from '../apps/types.js'
+import type {AppActionTarget, AppBuild, AppData, AppListQuery, AppRecord, AppsRepo} from '../apps/types.js'
 
 interface AppRow {
   id: string; account_id: number; name: string; url_code: string; description: string; app_engine: string
@@ -77,7 +77,7 @@ export class SqliteAppsRepo implements AppsRepo {
     return !!this.db.prepare('SELECT 1 FROM apps WHERE url_code = ? AND id != ?').get(urlCode, exceptId ?? '')
   }
 
-  async create(accountId: number, userId: number, input: AppInput, build: AppBuild): Promise<AppRecord> {
+  async create(accountId: number, userId: number, input: AppData, build: AppBuild): Promise<AppRecord> {
     const id = randomUUID()
     const at = now()
     try {
@@ -105,7 +105,7 @@ export class SqliteAppsRepo implements AppsRepo {
     return (await this.get(accountId, id))!
   }
 
-  async update(accountId: number, id: string, userId: number, input: AppInput, build: AppBuild): Promise<AppRecord> {
+  async update(accountId: number, id: string, userId: number, input: AppData, build: AppBuild): Promise<AppRecord> {
     try {
       writeTx(this.db, () => {
         if (!this.db.prepare('SELECT 1 FROM apps WHERE account_id = ? AND id = ?').get(accountId, id)) throw notFound()
