@@ -20,7 +20,7 @@ import {flowsRoutes} from './routes/flows.js'
 import {meRoutes} from './routes/me.js'
 import {promptsRoutes} from './routes/prompts.js'
 import {registerSecuritySchemes} from './openapi.js'
-import {dashboardRoutes, dbRoutes, flowRoutes, meRoutes as meContract, pageRoutes} from '../core/contract/routes.js'
+import {dashboardRoutes, dbRoutes, meRoutes as meContract, pageRoutes} from '../core/contract/routes.js'
 
 export type {AppEnv, Deps} from './env.js'
 export const DEFAULT_BODY_LIMIT = 5 * 1024 * 1024
@@ -74,7 +74,7 @@ export function createApp(deps: Deps) {
   app.route('/', contractRoutesOf(app))
   // Areas still served by plain Hono handlers: their routes are described from the contract.
   describe(app, ...Object.values(meContract), ...Object.values(dashboardRoutes),
-    ...Object.values(pageRoutes), ...Object.values(dbRoutes), ...Object.values(flowRoutes))
+    ...Object.values(pageRoutes), ...Object.values(dbRoutes))
   return app
 }
 

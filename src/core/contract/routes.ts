@@ -15,7 +15,9 @@ import {
   Db, DbBody, DbUsage, FlatRecord, ImportBody, ImportResult, PublicCallParams, PublicDeleted, PublicRecord, Record_, RecordBody,
   RecordsQuery, SearchQuery,
 } from './dbs.js'
-import {Cron, CronBody, FlowProcess, ProcessQuery, Resource, ResourceBody, ResourceQuery, RunBody} from './flows.js'
+import {
+  Cron, CronBody, CronPatchBody, FlowProcess, ProcessQuery, Resource, ResourceBody, ResourcePatchBody, ResourceQuery, RunBody,
+} from './flows.js'
 import {operation} from './operations.js'
 import {Prompt, PromptBody, PromptListQuery, PromptPatchBody, RenderQuery, SystemPrompt} from './prompts.js'
 
@@ -386,7 +388,7 @@ export const flowRoutes = {
   }),
   updateResource: createRoute({
     ...operation('updateResource'), tags: ['flows'], security: PRIVATE, summary: 'Change a connector or flow',
-    request: {params: resourceId, body: body(ResourceBody)},
+    request: {params: resourceId, body: body(ResourcePatchBody)},
     responses: {200: json(Resource, 'The full resource'), ...WRITE_ERRORS},
   }),
   deleteResource: createRoute({
@@ -427,7 +429,7 @@ export const flowRoutes = {
   }),
   updateCron: createRoute({
     ...operation('updateCron'), tags: ['crons'], security: PRIVATE, summary: 'Change a cron',
-    request: {params: cronId, body: body(CronBody)},
+    request: {params: cronId, body: body(CronPatchBody)},
     responses: {200: json(Cron, 'The full cron'), ...WRITE_ERRORS},
   }),
   deleteCron: createRoute({
