@@ -27,8 +27,11 @@ export const Resource = z.object({
 const knownOnly = (allowed: readonly string[]) => (value: Record<string, unknown>, ctx: z.core.$RefinementCtx) => {
   for (const key of Object.keys(value)) if (!allowed.includes(key)) ctx.addIssue({code: 'custom', path: [key], message: 'is not a known field', input: value[key]})
 }
-/** Checks that run even when a member is invalid, so one 422 names every problem (zod skips them by default). */
-const always = {when: () => true}
+/**
+ * Checks that run even when a member is invalid, so one 422 names every problem (zod skips them by
+ * default) — but only on an object (a document generator probes schemas with null).
+ */
+const always = {when: (payload: {value: unknown}) => typeof payload.value === 'object' && payload.value !== null && !Array.isArray(payload.value)}
 
 const kindError = (iss: {input?: unknown}) => (iss.input === undefined ? "can't be blank" : `must be one of ${RESOURCE_KINDS.join(', ')}`)
 const resourceKind = z.enum(RESOURCE_KINDS, {error: kindError})
