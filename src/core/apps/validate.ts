@@ -6,7 +6,6 @@
 import type {AppCreate, AppPatch, AppView} from '../contract/apps.js'
 import type {AppData, AppRecord} from '../../store/apps/types.js'
 
-export type {AppView} from '../contract/apps.js'
 
 export const APP_ENGINES = ['svelte', 'vue', 'react', 'js', 'html', 'kaboom', 'phaser'] as const
 export type AppEngine = (typeof APP_ENGINES)[number]

@@ -6,7 +6,6 @@ export type Trigger = (typeof TRIGGERS)[number]
 
 /** As the API shows it: the contract's (src/core/contract/flows.ts). */
 export type {FlowProcessView as FlowProcess} from '../contract/flows.js'
-import type {FlowProcessView as FlowProcess} from '../contract/flows.js'
 
 /** The query of `GET /connect/flow_processes.json` as its schema (ProcessQuery) parsed it, defaults filled. */
 export type {ProcessFilter} from '../contract/flows.js'
