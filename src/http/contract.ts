@@ -132,7 +132,8 @@ export function handle<R extends RouteConfig, E extends AppEnv = AppEnv>(
       input.query = parsed.data as Query<R>
     }
     if (body) {
-      const parsed = await body.safeParseAsync(await jsonObject(c), {error: svcMessage})
+      // reportInput: the hook tells an envelope sent as a non-object (400) from one left out (its members are blank).
+      const parsed = await body.safeParseAsync(await jsonObject(c), {error: svcMessage, reportInput: true})
       if (!parsed.success) throw validationError('json', parsed.error.issues, body)
       input.body = parsed.data as Json<R>
     }

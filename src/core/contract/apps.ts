@@ -137,7 +137,8 @@ export const AppListQuery = z.object({
 
 /**
  * A replace body (decisions.md "Replace endpoints") over the members `fields` names: `old_string`
- * (or `old`) must be a non-empty string, `new_string` (or `new`) a string, possibly empty.
+ * (or `old`) must be a non-empty string, `new_string` (or `new`) a string, possibly empty; checked
+ * even when another member is invalid, so one 422 names every problem.
  * Answers `{field, oldString, newString, replaceAll}` (core/replace.ts).
  */
 export const replaceBodyOf = <F extends string>(names: readonly [F, ...F[]]) =>
@@ -153,7 +154,7 @@ export const replaceBodyOf = <F extends string>(names: readonly [F, ...F[]]) =>
     const newString = body.new_string ?? body.new
     if (typeof oldString !== 'string' || oldString === '') ctx.addIssue({code: 'custom', path: ['old_string'], message: "can't be blank", input: oldString})
     if (typeof newString !== 'string') ctx.addIssue({code: 'custom', path: ['new_string'], message: 'is required (a string, may be empty)', input: newString})
-  }).transform((body) => ({
+  }, {when: (payload) => typeof payload.value === 'object' && payload.value !== null}).transform((body) => ({
     field: body.field, oldString: (body.old_string ?? body.old) as string, newString: (body.new_string ?? body.new) as string, replaceAll: body.replace_all === true,
   }))
 
