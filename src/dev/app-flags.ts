@@ -2,7 +2,7 @@
 import {Flags} from '@oclif/core'
 import {parseJsonArg, readFileOrStdin} from '../cli/read-input.js'
 import {APP_ENGINES, CSS_ENGINES, SHOW_IN_MODULES} from '../core/apps/validate.js'
-import type {AppView} from '../core/apps/validate.js'
+import type {AppView} from '../core/contract/apps.js'
 import {engineOfFile} from './engine-of.js'
 
 export const appFieldFlags = {

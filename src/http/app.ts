@@ -20,7 +20,7 @@ import {flowsRoutes} from './routes/flows.js'
 import {meRoutes} from './routes/me.js'
 import {promptsRoutes} from './routes/prompts.js'
 import {registerSecuritySchemes} from './openapi.js'
-import {appRoutes, flowRoutes, pageRoutes} from '../core/contract/routes.js'
+import {pageRoutes} from '../core/contract/routes.js'
 
 export type {AppEnv, Deps} from './env.js'
 export const DEFAULT_BODY_LIMIT = 5 * 1024 * 1024
@@ -72,8 +72,8 @@ export function createApp(deps: Deps) {
   app.route('/', loginRoutes(deps))
   app.route('/', consoleRoutes())
   app.route('/', contractRoutesOf(app))
-  // Areas still served by plain Hono handlers: their routes are described from the contract.
-  describe(app, ...Object.values(appRoutes), ...Object.values(pageRoutes), ...Object.values(flowRoutes))
+  // Pages and app origins answer HTML and redirects from plain Hono handlers: described from the contract.
+  describe(app, ...Object.values(pageRoutes))
   return app
 }
 

@@ -8,7 +8,7 @@
 import {OpenAPIHono, type RouteConfig, type z} from '@hono/zod-openapi'
 import {svcMessage} from '../core/contract/messages.js'
 import type {Context, MiddlewareHandler} from 'hono'
-import {badRequest, validation, type FieldErrors, type SvcError} from '../core/errors.js'
+import {badRequest, FieldErrorBag, validation, type SvcError} from '../core/errors.js'
 import type {AppEnv} from './env.js'
 import {jsonObject} from './middleware/body.js'
 
@@ -57,12 +57,13 @@ export function validationError(target: Target, issues: readonly Issue[], body?:
     const kind = (top as {expected?: string}).expected
     return badRequest(top.code === 'invalid_type' && kind && KIND_OF_MEMBER[kind] ? `"${String(key)}" must be ${KIND_OF_MEMBER[kind]}` : top.message)
   }
-  const fields: FieldErrors = {}
+  // A bag without a prototype: a member named `constructor` or `toString` is a field like any other.
+  const bag = new FieldErrorBag()
   for (const issue of issues) {
     const path = wrapper !== undefined && issue.path[0] === wrapper ? issue.path.slice(1) : issue.path
-    ;(fields[fieldName(path) || 'body'] ??= []).push(issue.message)
+    bag.add(fieldName(path) || 'body', issue.message)
   }
-  return validation(fields)
+  return validation(bag.fields)
 }
 
 /** A top-level member that is not of its kind (an envelope that is not an object, a list over its bound). */
@@ -131,6 +132,7 @@ export function handle<R extends RouteConfig, E extends AppEnv = AppEnv>(
       input.query = parsed.data as Query<R>
     }
     if (body) {
+      // reportInput: the hook tells an envelope sent as a non-object (400) from one left out (its members are blank).
       const parsed = await body.safeParseAsync(await jsonObject(c), {error: svcMessage, reportInput: true})
       if (!parsed.success) throw validationError('json', parsed.error.issues, body)
       input.body = parsed.data as Json<R>

@@ -202,6 +202,26 @@ describeBothTransports('apps: CRUD, compile, serve', undefined, (ctx) => {
     ids.private = defaults.id
   })
 
+  it('the schema names every problem in one 422, with the wording of today; an envelope that is not an object is a 400', async () => {
+    const r = await ctx().call('POST', '/svc/apps.json', {body: {app: {name: 5, source_code: null, public: 'maybe', fields: [1],
+      url_code: '0b5f6a3c-8d9e-4f10-9a2b-3c4d5e6f7a8b', actions: [{action: 'a', flow_code: 'x'}, {action: 'a', flow_code: 'y'}]}}})
+    expect(r.status).toBe(422)
+    expect(r.json).toEqual({name: ['must be a string'], source_code: ["can't be blank"], public: ['must be true or false'],
+      fields: ['must be an object'], url_code: ['cannot have the form of an app id'], actions: ['actions[1].action "a" is declared twice']})
+    for (const app of [5, null, []]) {
+      const bad = await ctx().call('POST', '/svc/apps.json', {body: {app}})
+      expect(bad.status).toBe(400)
+      expect(bad.json).toEqual({error: '"app" must be an object'})
+    }
+    const flags = await ctx().call('PATCH', `/svc/apps/${ids.svelte}.json`, {body: {app: {app_engine: 5, show_in_module: 'games', public: '1'}}})
+    expect(flags.json).toEqual({app_engine: ['is not included in the list (svelte, vue, react, js, html, kaboom, phaser)'],
+      show_in_module: [expect.stringMatching(/^is not included in the list \(organize, /)]})
+    const replace = await ctx().call('PATCH', `/svc/apps/${ids.svelte}/replace.json`, {body: {field: 'name', new: 5, replace_all: 'yes'}})
+    expect(replace.json).toEqual({field: ['must be one of source_code, fields, prompt'], old_string: ["can't be blank"],
+      new_string: ['is required (a string, may be empty)'], replace_all: ['must be true or false']})
+    expect((await ctx().call('GET', '/svc/apps.json?active=maybe')).json).toEqual({error: 'active must be true or false'})
+  })
+
   it('PATCH answers 200 with the full object; fields keys are kept beside dashboard_widget', async () => {
     const r = await ctx().call('PATCH', `/svc/apps/${ids.svelte}.json`, {body: {app: {dashboard_widget: false, description: 'new'}}})
     expect(r.status).toBe(200)

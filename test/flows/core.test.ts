@@ -1,14 +1,29 @@
 import {describe, expect, it} from 'vitest'
 import {compileCondition, evaluateCondition} from '../../src/core/flows/condition.js'
 import {buildConnectorRequest, redact} from '../../src/core/flows/connector.js'
-import {nextRun, validateCron} from '../../src/core/flows/crons.js'
+import {cronData, nextRun, type CronContext} from '../../src/core/flows/crons.js'
 import {FlowRunError, getPath, interpolate, setPath} from '../../src/core/flows/data.js'
 import {FLOW_LIMITS} from '../../src/core/flows/limits.js'
 import {checkProgram} from '../../src/core/flows/program.js'
 import {RateLimiter} from '../../src/core/flows/rate-limit.js'
-import {validateResource} from '../../src/core/flows/resources.js'
+import {resourceData} from '../../src/core/flows/resources.js'
 import {runProgram, type ConnectorCall} from '../../src/core/flows/run.js'
 import {SvcError} from '../../src/core/errors.js'
+import {cronContext, CronInput, ResourceInput} from '../../src/core/contract/flows.js'
+import {svcMessage} from '../../src/core/contract/messages.js'
+import {validationError} from '../../src/http/contract.js'
+
+/** A body as a route takes it: its schema first (one 422 of every problem, as the middleware answers), then core's rules. */
+function bySchema<S extends typeof ResourceInput | typeof CronInput>(schema: S, raw: Record<string, unknown>) {
+  const parsed = schema.safeParse(raw, {error: svcMessage})
+  if (!parsed.success) throw validationError('json', parsed.error.issues)
+  return parsed.data
+}
+const validateResource = (raw: Record<string, unknown>) => resourceData(bySchema(ResourceInput, raw) as never)
+const validateCron = (raw: Record<string, unknown>, flowExists: (code: string) => boolean, now: Date, minIntervalSeconds = 0) => {
+  const context: CronContext = {flowExists, now, minIntervalSeconds}
+  return cronData(cronContext.run(context, () => bySchema(CronInput, raw)) as never)
+}
 
 const signal = () => new AbortController().signal
 

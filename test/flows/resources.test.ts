@@ -49,6 +49,25 @@ runScenarios('resources API: validation, write-only secret, accounts', SEED, [
     expectedContent: {'fields.program': [expect.stringMatching(/regular expressions/), 'step 1: then must be an array of steps']},
   },
   {name: 'a body that is not JSON is a 400', method: 'POST', url: '/svc/resources.json', rawBody: '{nope', expectedStatus: 400},
+  {
+    name: 'a resource that is not an object is a 400', method: 'POST', url: '/svc/resources.json', body: {resource: [1]},
+    expectedStatus: 400, expectedContent: {error: '"resource" must be an object'},
+  },
+  {
+    name: 'members named like Object.prototype ones are fields like any other', method: 'POST', url: '/svc/resources.json',
+    body: {resource: {kind: 'svc/custom_flow', code: 'p', constructor: 1, toString: 'x'}}, expectedStatus: 422,
+    expectedContent: {constructor: ['is not a known field'], toString: ['is not a known field']},
+  },
+  {
+    name: 'a cron: bad types and a flow the account lacks in one 422', method: 'POST', url: '/account/crons.json',
+    body: {cron: {kind: 'job', target_code: 'nope', schedule: '0 8 * * *', active: 'yes', timezone: 'Mars/Base'}}, expectedStatus: 422,
+    expectedContent: {kind: ['must be flow'], target_code: ['names no flow (svc/custom_flow) of this account'], active: ['must be true or false'],
+      timezone: ['is not a known IANA time zone']},
+  },
+  {
+    name: 'the list of runs checks its query', method: 'GET', url: '/connect/flow_processes.json?limit=0', expectedStatus: 400,
+    expectedContent: {error: 'limit must be an integer from 1 to 100'},
+  },
   {name: 'a guest cannot write', method: 'POST', url: '/svc/resources.json', as: 'gus', body: {resource: flowCalling('g', 'current')}, expectedStatus: 403},
   {
     name: 'creates a flow', method: 'POST', url: '/svc/resources.json', body: {resource: {...flowCalling('check', 'current'), name: 'Check'}},

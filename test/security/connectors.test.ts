@@ -10,9 +10,11 @@ const SECRET = 'sk-live-8f2c1e77d9'
 let upstream: Server
 let base = ''
 let other = ''
+let hits = 0
 
 beforeAll(async () => {
   upstream = createServer((req, res) => {
+    hits++
     const headers = JSON.stringify(req.headers)
     if (req.url?.startsWith('/text')) {
       res.writeHead(200, {'content-type': 'text/plain', 'x-echo': String(req.headers.authorization)})
@@ -59,6 +61,23 @@ describeBothTransports('connector secrets', SEED, (ctx) => {
         for (const [, v] of res.headers) expect(v).not.toContain(SECRET)
       }
     }
+  })
+
+  it('a connector call reads its body like every body: 64 levels deep at most (422), malformed or not an object (400), nothing sent upstream', async () => {
+    const before = hits
+    const deep = '{"a":'.repeat(10_000) + '1' + '}'.repeat(10_000)
+    for (const as of [null, 'admin']) {
+      const r = await ctx().call('POST', `/svc/connector/${code()}/json`, {as, rawBody: `{"q": ${deep}}`})
+      expect(r.status, r.text.slice(0, 200)).toBe(422)
+      expect(r.json).toEqual({body: ['nests deeper than 64 levels']})
+      expect((await ctx().call('POST', `/svc/connector/${code()}/json`, {as, rawBody: '{bad'})).json).toEqual({error: 'invalid JSON body'})
+      expect((await ctx().call('POST', `/svc/connector/${code()}/json`, {as, rawBody: '[1]'})).status).toBe(400)
+    }
+    expect(hits).toBe(before)
+    // 64 levels pass and reach the upstream.
+    const ok = await ctx().call('POST', `/svc/connector/${code()}/json`, {as: 'admin', rawBody: `{"q": ${'['.repeat(63)}${']'.repeat(63)}}`})
+    expect(ok.status, ok.text.slice(0, 200)).toBe(200)
+    expect(hits).toBe(before + 1)
   })
 
   it('moving a connector to another host needs the secret again, or an admin', async () => {

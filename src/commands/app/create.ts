@@ -1,6 +1,7 @@
 import {Flags} from '@oclif/core'
 import {BackendCommand} from '../../cli/base-command.js'
-import {APP_ENGINES, type AppView} from '../../core/apps/validate.js'
+import {APP_ENGINES} from '../../core/apps/validate.js'
+import type {AppView} from '../../core/contract/apps.js'
 import {SvcError} from '../../core/errors.js'
 import {appBody, appFieldFlags, describeApp} from '../../dev/app-flags.js'
 import {templateSource, writeProject} from '../../dev/project.js'

@@ -1,7 +1,7 @@
 import {Args} from '@oclif/core'
 import {BackendCommand, yesFlag} from '../../cli/base-command.js'
 import {confirmDestructive} from '../../cli/confirm.js'
-import type {AppView} from '../../core/apps/validate.js'
+import type {AppView} from '../../core/contract/apps.js'
 import {resolveAppId} from '../../dev/project.js'
 
 export default class AppDelete extends BackendCommand {

@@ -1,6 +1,6 @@
 import {Args, Flags} from '@oclif/core'
 import {BackendCommand} from '../../cli/base-command.js'
-import type {AppView} from '../../core/apps/validate.js'
+import type {AppView} from '../../core/contract/apps.js'
 import {describeApp} from '../../dev/app-flags.js'
 import {resolveAppId} from '../../dev/project.js'
 

@@ -1,7 +1,7 @@
 import {Flags} from '@oclif/core'
 import {BackendCommand} from '../../cli/base-command.js'
 import {table} from '../../cli/table.js'
-import type {AppView} from '../../core/apps/validate.js'
+import type {AppView} from '../../core/contract/apps.js'
 
 export default class AppList extends BackendCommand {
   static description = 'List the apps of the account'

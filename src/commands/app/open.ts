@@ -2,7 +2,7 @@ import {spawn} from 'node:child_process'
 import {Args, Flags} from '@oclif/core'
 import {BackendCommand} from '../../cli/base-command.js'
 import {interactive} from '../../cli/read-input.js'
-import type {AppView} from '../../core/apps/validate.js'
+import type {AppView} from '../../core/contract/apps.js'
 import {resolveAppId} from '../../dev/project.js'
 
 export default class AppOpen extends BackendCommand {

@@ -1,6 +1,6 @@
 import {Args, Flags} from '@oclif/core'
 import {BackendCommand} from '../../cli/base-command.js'
-import type {AppView} from '../../core/apps/validate.js'
+import type {AppView} from '../../core/contract/apps.js'
 import {SvcError} from '../../core/errors.js'
 import {planPush} from '../../core/workspace/plan.js'
 import {appResource} from '../../core/workspace/resources.js'

@@ -1,15 +1,14 @@
 /** `PATCH /svc/apps/:id/replace.json` (decisions.md "Replace endpoints"): pure string edit rules. */
 import {MAX_JSON_DEPTH, nestedDeeperThan} from '../json-depth.js'
 import {validation} from '../errors.js'
-import {countOccurrences, parseReplace, replaceText, type ReplaceRequest} from '../replace.js'
+import {countOccurrences, replaceText, type ReplaceRequest} from '../replace.js'
 
 export const REPLACE_FIELDS = ['source_code', 'fields', 'prompt'] as const
 export type ReplaceField = (typeof REPLACE_FIELDS)[number]
 
 export type AppReplaceRequest = ReplaceRequest<ReplaceField>
 
-/** Reads the body: `field`, `old_string`/`old`, `new_string`/`new`, `replace_all`. */
-export const parseAppReplace = (body: Record<string, unknown>): AppReplaceRequest => parseReplace(body, REPLACE_FIELDS)
+/** The body (`field`, `old_string`/`old`, `new_string`/`new`, `replace_all`) is read by its schema: AppReplaceBody of src/core/contract/apps.ts. */
 
 /**
  * `fields` is edited as JSON text: the compact form (as API responses show it) is tried first,

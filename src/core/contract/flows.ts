@@ -1,7 +1,14 @@
 /** Resources (connectors, flows), crons and flow runs (decisions.md "Flows, connectors, crons"). */
+import {AsyncLocalStorage} from 'node:async_hooks'
+import {cronRules, MAX_SCHEDULE, MAX_TIMEZONE, normalizeSchedule, timezoneProblem, type CronContext} from '../flows/crons.js'
+import {PROCESS_STATUSES, TRIGGERS} from '../flows/processes.js'
+import {CODE_RE} from '../flows/program.js'
+import {
+  CODE_MESSAGE, MAX_NAME, MAX_SECRET, MIN_SECRET, RESOURCE_KINDS, resourceRules, secretProblem, urlProblem, type ResourceKind,
+} from '../flows/resources.js'
 import {JsonObject, z, Timestamp, Uuid} from './common.js'
 
-export const RESOURCE_KINDS = ['svc/custom_connector', 'svc/custom_flow'] as const
+export {RESOURCE_KINDS}
 
 export const Resource = z.object({
   id: z.number().int(),
@@ -16,19 +23,88 @@ export const Resource = z.object({
   updated_at: Timestamp,
 }).openapi('Resource')
 
-/** Writable members; methods and flow programs are checked by core/flows (resources.ts, program.ts). */
-export const ResourceInput = z.looseObject({
-  kind: z.enum(RESOURCE_KINDS).optional(),
-  code: z.string().optional(),
-  name: z.string().optional(),
-  url: z.string().nullable().optional(),
-  secret_token: z.string().nullable().optional().openapi({description: 'Write-only: never returned'}),
-  fields: JsonObject.optional(),
-}).openapi('ResourceInput')
+/** Unknown members are refused one by one (`color: is not a known field`); zod has already dropped `__proto__`. */
+const knownOnly = (allowed: readonly string[]) => (value: Record<string, unknown>, ctx: z.core.$RefinementCtx) => {
+  for (const key of Object.keys(value)) if (!allowed.includes(key)) ctx.addIssue({code: 'custom', path: [key], message: 'is not a known field', input: value[key]})
+}
+/**
+ * Checks that run even when a member is invalid, so one 422 names every problem (zod skips them by
+ * default) — but only on an object (a document generator probes schemas with null).
+ */
+const always = {when: (payload: {value: unknown}) => typeof payload.value === 'object' && payload.value !== null && !Array.isArray(payload.value)}
 
-export const ResourceBody = z.object({resource: ResourceInput.optional()})
-export const ResourceQuery = z.object({kind: z.enum(RESOURCE_KINDS).optional(), code: z.string().optional(), q: z.string().optional()})
-export const RunBody = z.looseObject({input: JsonObject.optional()})
+const kindError = (iss: {input?: unknown}) => (iss.input === undefined ? "can't be blank" : `must be one of ${RESOURCE_KINDS.join(', ')}`)
+const resourceKind = z.enum(RESOURCE_KINDS, {error: kindError})
+const resourceCode = z.string({error: "can't be blank"})
+  .refine((v) => v.trim() !== '', "can't be blank")
+  .refine((v) => v.trim() === '' || CODE_RE.test(v), CODE_MESSAGE)
+  .openapi({pattern: CODE_RE.source})
+/** `url`: null or `''` clears it; else an absolute http(s) address without credentials, query or fragment. */
+const url = z.string().nullable()
+  .superRefine((v, ctx) => {
+    const problem = v ? urlProblem(v) : null
+    if (problem) ctx.addIssue({code: 'custom', message: problem, input: v})
+  })
+  .transform((v) => v || null)
+/** `secret_token`: write-only; null or `''` clears it; else 8-4096 printable ASCII characters. */
+const secret = z.string().nullable()
+  .superRefine((v, ctx) => {
+    const problem = v ? secretProblem(v) : null
+    if (problem) ctx.addIssue({code: 'custom', message: problem, input: v})
+  })
+  .transform((v) => v || null)
+  .openapi({description: 'Write-only: never returned', minLength: MIN_SECRET, maxLength: MAX_SECRET})
+/** `fields`: an object (null is as absent); a PATCH merges it at the top level, a key sent as null is removed. */
+const fields = JsonObject.nullable().transform((v) => v ?? undefined)
+
+const RESOURCE_MEMBERS = ['kind', 'code', 'name', 'url', 'secret_token', 'fields']
+const resourceMembers = {
+  kind: resourceKind.optional(),
+  code: resourceCode.optional(),
+  name: z.string().max(MAX_NAME).nullable().optional().openapi({description: 'Default: the code'}),
+  url: url.optional(),
+  secret_token: secret.optional(),
+  fields: fields.optional().openapi({description: 'Connector: `methods`; flow: `program`'}),
+}
+
+/** A member as the kind rules see it on create: the value when it passed its own schema, else absent. */
+const valid = <T>(schema: z.ZodType<T>, value: unknown): T | undefined => {
+  const r = schema.safeParse(value)
+  return r.success ? r.data : undefined
+}
+
+/**
+ * A create: `kind` and `code` are required; the kind rules (a connector's url and methods, a flow's
+ * program: core/flows/resources.ts) run in the same pass, so one 422 names every problem.
+ */
+export const ResourceInput = z.looseObject({...resourceMembers, kind: resourceKind, code: resourceCode})
+  .superRefine((value, ctx) => {
+    knownOnly(RESOURCE_MEMBERS)(value, ctx)
+    const kind = valid(resourceKind, value.kind) as ResourceKind | undefined
+    const given = value.url as unknown
+    const sentUrl = valid(url, given) ?? null
+    const secretToken = valid(secret, value.secret_token)
+    const body = valid(fields, value.fields) ?? {}
+    const add = (field: string, message: string) => ctx.addIssue({code: 'custom', path: field.split('.'), message, input: value})
+    resourceRules({kind, url: sentUrl, hasSecret: !!secretToken, fields: body}, add, given !== undefined && given !== null && given !== '' && !sentUrl)
+  }, always)
+  .openapi('ResourceInput')
+
+/** A PATCH: any member; the kind rules run on the merged resource in core (resourceData), against the stored one. */
+export const ResourcePatch = z.looseObject(resourceMembers).superRefine(knownOnly(RESOURCE_MEMBERS), always).openapi('ResourcePatch')
+
+const resource = {error: '"resource" must be an object'}
+export const ResourceBody = z.object({resource: ResourceInput.prefault({} as z.input<typeof ResourceInput>)}, resource).openapi('ResourceBody')
+export const ResourcePatchBody = z.object({resource: ResourcePatch.prefault({})}, resource).openapi('ResourcePatchBody')
+
+const badQuery = (name: string, allowed: string) => ({error: () => `${name} must be ${allowed}`})
+export const ResourceQuery = z.object({
+  kind: z.enum(RESOURCE_KINDS, badQuery('kind', `one of ${RESOURCE_KINDS.join(', ')}`)).optional(),
+  code: z.string().optional(),
+  q: z.string().optional().transform((v) => v?.slice(0, 200) || undefined).openapi({type: 'string'}),
+})
+/** `{input: {...}}`: the run's input (absent: `{}`). */
+export const RunBody = z.looseObject({input: JsonObject.optional()}).openapi('RunBody')
 
 export const Cron = z.object({
   id: z.number().int(),
@@ -45,16 +121,45 @@ export const Cron = z.object({
   updated_at: Timestamp,
 }).openapi('Cron')
 
-/** Writable members; the schedule, time zone and target flow are checked by core/flows/crons.ts. */
-export const CronInput = z.looseObject({
-  kind: z.literal('flow').optional(),
-  target_code: z.string().optional(),
-  schedule: z.string().optional().openapi({example: '0 7 * * 1-5'}),
-  timezone: z.string().nullable().optional(),
-  active: z.boolean().optional(),
-}).openapi('CronInput')
+/**
+ * What the cron rules check a body against (the account's flows, the stored cron, the server's
+ * shortest interval), set by the route's middleware for the parse of one request. Without it (a
+ * client checking a body), only the rules of the body itself run.
+ */
+export const cronContext = new AsyncLocalStorage<CronContext>()
 
-export const CronBody = z.object({cron: CronInput.optional()})
+const CRON_MEMBERS = ['kind', 'target_code', 'schedule', 'timezone', 'active']
+const targetCode = z.string({error: "can't be blank"}).min(1, "can't be blank").refine((v) => v === '' || CODE_RE.test(v), 'must be a flow code')
+const schedule = z.string({error: "can't be blank"})
+  .refine((v) => v.trim() !== '', "can't be blank")
+  .max(MAX_SCHEDULE)
+  .transform(normalizeSchedule)
+  .openapi({example: '0 7 * * 1-5', description: 'A cron expression (5 fields, or 6 with seconds), or @hourly, @daily...'})
+const timezoneName = 'must be an IANA time zone name'
+const timezone = z.string({error: timezoneName}).max(MAX_TIMEZONE, timezoneName).nullable()
+  .refine((v) => !v || !timezoneProblem(v), 'is not a known IANA time zone')
+  .transform((v) => v || null)
+const cronMembers = {
+  kind: z.literal('flow', {error: 'must be flow'}).optional(),
+  target_code: targetCode.optional(),
+  schedule: schedule.optional(),
+  timezone: timezone.optional(),
+  active: z.boolean({error: 'must be true or false'}).optional(),
+}
+/** Unknown members, then the rules against the account and the stored cron (core/flows/crons.ts), in the same pass. */
+const cronChecks = (value: Record<string, unknown>, ctx: z.core.$RefinementCtx) => {
+  knownOnly(CRON_MEMBERS)(value, ctx)
+  const context = cronContext.getStore()
+  if (context) cronRules(value, context, (field, message) => ctx.addIssue({code: 'custom', path: [field], message, input: value[field]}))
+}
+
+/** A create: `target_code` (a flow of the account) and `schedule` are required. */
+export const CronInput = z.looseObject({...cronMembers, target_code: targetCode, schedule}).superRefine(cronChecks, always).openapi('CronInput')
+export const CronPatch = z.looseObject(cronMembers).superRefine(cronChecks, always).openapi('CronPatch')
+
+const cron = {error: '"cron" must be an object'}
+export const CronBody = z.object({cron: CronInput.prefault({} as z.input<typeof CronInput>)}, cron).openapi('CronBody')
+export const CronPatchBody = z.object({cron: CronPatch.prefault({})}, cron).openapi('CronPatchBody')
 
 export const FlowProcess = z.object({
   id: Uuid,
@@ -76,16 +181,27 @@ export const FlowProcess = z.object({
   created_at: Timestamp,
 }).openapi('FlowProcess')
 
+/** An integer query value from `min` to `max` (`limit must be an integer from 1 to 100`). */
+const intQuery = (name: string, min: number, max: number) =>
+  z.string().refine((v) => /^\d+$/.test(v) && Number(v) >= min && Number(v) <= max, `${name} must be an integer from ${min} to ${max}`)
+    .transform(Number).openapi({type: 'integer', minimum: min, maximum: max})
+const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+
 export const ProcessQuery = z.object({
-  status: z.string().optional(),
-  flow_code: z.string().optional(),
-  trigger: z.string().optional(),
-  cron_id: z.string().optional(),
-  app_id: z.string().optional(),
-  limit: z.string().optional(),
-  offset: z.string().optional(),
+  limit: intQuery('limit', 1, 100).default(20),
+  offset: intQuery('offset', 0, 1_000_000_000).default(0),
+  status: z.enum(PROCESS_STATUSES, badQuery('status', `one of ${PROCESS_STATUSES.join(', ')}`)).optional(),
+  trigger: z.enum(TRIGGERS, badQuery('trigger', `one of ${TRIGGERS.join(', ')}`)).optional(),
+  flow_code: z.string().transform((v) => v.slice(0, 64)).optional().openapi({type: 'string'}),
+  cron_id: intQuery('cron_id', 1, Number.MAX_SAFE_INTEGER).optional(),
+  app_id: z.string().regex(UUID_RE, 'app_id must be a UUID').optional().openapi({format: 'uuid'}),
 })
 
 export type ResourceView = z.infer<typeof Resource>
 export type CronView = z.infer<typeof Cron>
 export type FlowProcessView = z.infer<typeof FlowProcess>
+export type ResourceCreate = z.output<typeof ResourceInput>
+export type ResourcePatch = z.output<typeof ResourcePatch>
+export type CronCreate = z.output<typeof CronInput>
+export type CronPatch = z.output<typeof CronPatch>
+export type ProcessFilter = z.output<typeof ProcessQuery>

@@ -6,7 +6,7 @@
  */
 import {createRoute} from '@hono/zod-openapi'
 import {Me, SetFieldQuery, SetFieldResult} from './account.js'
-import {ActionReply, App, AppBody, AppListQuery, ReplaceBody} from './apps.js'
+import {ActionReply, ActionStatusQuery, App, AppBody, AppListQuery, AppPatchBody, AppReplaceBody, ReplaceBody} from './apps.js'
 import {
   ERRORS, ErrorBody, FieldErrors, JsonObject, PRIVATE, PUBLIC, PublicFieldErrors, WRITE_ERRORS, html, json, markdown, noContent, redirect, z,
 } from './common.js'
@@ -15,7 +15,9 @@ import {
   Db, DbBody, DbPatchBody, DbReplaceBody, DbUsage, FlatRecord, ImportBody, ImportQuery, ImportResult, PUBLIC_METHOD_NAMES, PublicCallBody,
   PublicCallQuery, PublicDeleted, PublicRecord, Record_, RecordBody, RecordPatchBody, RecordsQuery, SearchQuery,
 } from './dbs.js'
-import {Cron, CronBody, FlowProcess, ProcessQuery, Resource, ResourceBody, ResourceQuery, RunBody} from './flows.js'
+import {
+  Cron, CronBody, CronPatchBody, FlowProcess, ProcessQuery, Resource, ResourceBody, ResourcePatchBody, ResourceQuery, RunBody,
+} from './flows.js'
 import {operation} from './operations.js'
 import {Prompt, PromptBody, PromptListQuery, PromptPatchBody, RenderQuery, SystemPrompt} from './prompts.js'
 
@@ -161,12 +163,12 @@ export const appRoutes = {
   }),
   updateApp: createRoute({
     ...operation('updateApp'), tags: ['apps'], security: PRIVATE, summary: 'Change an app (recompiled when the source changes)',
-    request: {params: appId, body: body(AppBody)},
+    request: {params: appId, body: body(AppPatchBody)},
     responses: {200: json(App, 'The full app'), ...WRITE_ERRORS},
   }),
   replaceInApp: createRoute({
     ...operation('replaceInApp'), tags: ['apps'], security: PRIVATE, summary: 'Replace a string in source_code, prompt or fields',
-    request: {params: appId, body: body(ReplaceBody)},
+    request: {params: appId, body: body(AppReplaceBody)},
     responses: {200: json(App, 'The full app'), ...WRITE_ERRORS},
   }),
   deleteApp: createRoute({
@@ -182,7 +184,7 @@ export const appRoutes = {
   }),
   getAppActionStatus: createRoute({
     ...operation('getAppActionStatus'), tags: ['apps'], security: PUBLIC, summary: 'Poll a pending action run',
-    request: {params: actionParams, query: z.object({flow_process_id: z.string()})},
+    request: {params: actionParams, query: ActionStatusQuery},
     responses: {200: json(ActionReply, 'The run'), ...ERRORS},
   }),
 }
@@ -385,7 +387,7 @@ export const flowRoutes = {
   }),
   updateResource: createRoute({
     ...operation('updateResource'), tags: ['flows'], security: PRIVATE, summary: 'Change a connector or flow',
-    request: {params: resourceId, body: body(ResourceBody)},
+    request: {params: resourceId, body: body(ResourcePatchBody)},
     responses: {200: json(Resource, 'The full resource'), ...WRITE_ERRORS},
   }),
   deleteResource: createRoute({
@@ -426,7 +428,7 @@ export const flowRoutes = {
   }),
   updateCron: createRoute({
     ...operation('updateCron'), tags: ['crons'], security: PRIVATE, summary: 'Change a cron',
-    request: {params: cronId, body: body(CronBody)},
+    request: {params: cronId, body: body(CronPatchBody)},
     responses: {200: json(Cron, 'The full cron'), ...WRITE_ERRORS},
   }),
   deleteCron: createRoute({

@@ -1,10 +1,9 @@
 import {Cron} from 'croner'
-import {FieldErrorBag} from '../errors.js'
 import {CODE_RE} from './program.js'
 
 /** As the API shows it: the contract's (src/core/contract/flows.ts). */
 export type {CronView as CronJob} from '../contract/flows.js'
-import type {CronView as CronJob} from '../contract/flows.js'
+import type {CronCreate, CronPatch, CronView as CronJob} from '../contract/flows.js'
 
 export interface CronWrite {
   kind: 'flow'
@@ -14,8 +13,8 @@ export interface CronWrite {
   active: boolean
 }
 
-const ALLOWED = ['kind', 'target_code', 'schedule', 'timezone', 'active']
-const MAX_SCHEDULE = 200
+export const MAX_SCHEDULE = 200
+export const MAX_TIMEZONE = 64
 
 /** The next time a schedule fires strictly after `from`, or null when it never does. Throws on a bad schedule. */
 export function nextRun(schedule: string, timezone: string | null, from: Date): Date | null {
@@ -47,7 +46,8 @@ export function scheduleProblem(schedule: string, timezone: string | null, now: 
   }
 }
 
-function timezoneProblem(timezone: string): string | null {
+/** What is wrong with a time zone name (null when it is a known IANA zone). */
+export function timezoneProblem(timezone: string): string | null {
   try {
     new Intl.DateTimeFormat('en', {timeZone: timezone})
     return null
@@ -56,57 +56,53 @@ function timezoneProblem(timezone: string): string | null {
   }
 }
 
+/** What the cron rules check a write against: the account's flows, the stored cron (PATCH), the server's shortest interval. */
+export interface CronContext {
+  flowExists(code: string): boolean
+  existing?: CronJob
+  minIntervalSeconds: number
+  now: Date
+}
+
+/** A schedule as the schema keeps it: trimmed, runs of spaces as one. */
+export const normalizeSchedule = (schedule: string) => schedule.trim().replace(/\s+/g, ' ')
+
+const usableSchedule = (v: unknown): v is string => typeof v === 'string' && v.trim() !== '' && v.length <= MAX_SCHEDULE
+/** The time zone a write ends with: a usable one sent, null (sent null or blank), the stored one, or false when the sent one is invalid. */
+function timezoneOf(v: unknown, existing?: CronJob): string | null | false {
+  if (v === undefined) return existing?.timezone ?? null
+  if (v === null || v === '') return null
+  return typeof v === 'string' && v.length <= MAX_TIMEZONE && !timezoneProblem(v) ? v : false
+}
+
 /**
- * Validates a cron POST (no `existing`) or PATCH. `flowExists` tells whether the account has a
- * flow with that code. Throws one 422 with every problem.
+ * The cron rules that only code can say, over a body as the schema parsed it (an invalid member is
+ * left as sent and skipped here): the target names a flow of the account, the schedule (with the
+ * time zone, sent or stored) fires, and an active cron fires no more often than the server allows.
  */
-export function validateCron(
-  raw: Record<string, unknown>, flowExists: (code: string) => boolean, now: Date, existing?: CronJob, minIntervalSeconds = 0,
-): CronWrite {
-  const errors = new FieldErrorBag()
-  for (const key of Object.keys(raw)) if (!ALLOWED.includes(key)) errors.add(key, 'is not a known field')
-  if (raw.kind !== undefined && raw.kind !== 'flow') errors.add('kind', 'must be flow')
-
-  let target = existing?.target_code ?? ''
-  if (raw.target_code !== undefined || !existing) {
-    if (typeof raw.target_code !== 'string' || raw.target_code === '') errors.add('target_code', "can't be blank")
-    else if (!CODE_RE.test(raw.target_code)) errors.add('target_code', 'must be a flow code')
-    else if (!flowExists(raw.target_code)) errors.add('target_code', 'names no flow (svc/custom_flow) of this account')
-    else target = raw.target_code
-  }
-
-  let timezone = existing?.timezone ?? null
-  if (raw.timezone !== undefined) {
-    if (raw.timezone === null || raw.timezone === '') timezone = null
-    else if (typeof raw.timezone !== 'string' || raw.timezone.length > 64) errors.add('timezone', 'must be an IANA time zone name')
-    else {
-      const problem = timezoneProblem(raw.timezone)
-      if (problem) errors.add('timezone', problem)
-      else timezone = raw.timezone
-    }
-  }
-
-  let schedule = existing?.schedule ?? ''
-  if (raw.schedule !== undefined || !existing) {
-    if (typeof raw.schedule !== 'string' || raw.schedule.trim() === '') errors.add('schedule', "can't be blank")
-    else if (raw.schedule.length > MAX_SCHEDULE) errors.add('schedule', `is too long (maximum is ${MAX_SCHEDULE} characters)`)
-    else schedule = raw.schedule.trim().replace(/\s+/g, ' ')
-  }
-  if (schedule && !errors.fields.timezone) {
-    const problem = scheduleProblem(schedule, timezone, now)
-    if (problem) errors.add('schedule', problem)
-  }
-
-  let active = existing?.active ?? true
-  if (raw.active !== undefined) {
-    if (typeof raw.active !== 'boolean') errors.add('active', 'must be true or false')
-    else active = raw.active
-  }
+export function cronRules(value: Record<string, unknown>, ctx: CronContext, add: (field: string, message: string) => void): void {
+  const {existing} = ctx
+  const target = value.target_code
+  if (typeof target === 'string' && CODE_RE.test(target) && !ctx.flowExists(target)) add('target_code', 'names no flow (svc/custom_flow) of this account')
+  const timezone = timezoneOf(value.timezone, existing)
+  const sent = value.schedule
+  const schedule = sent === undefined ? existing?.schedule ?? '' : usableSchedule(sent) ? normalizeSchedule(sent) : ''
+  if (!schedule || timezone === false) return
+  const problem = scheduleProblem(schedule, timezone, ctx.now)
+  if (problem) return void add('schedule', problem)
+  const active = typeof value.active === 'boolean' ? value.active : existing?.active ?? true
   // The shortest interval binds crons that run: an inactive one may keep any schedule until activated.
-  if (active && schedule && !errors.fields.schedule && !errors.fields.timezone) {
-    const problem = scheduleProblem(schedule, timezone, now, minIntervalSeconds)
-    if (problem) errors.add('schedule', problem)
+  const tooOften = active ? scheduleProblem(schedule, timezone, ctx.now, ctx.minIntervalSeconds) : null
+  if (tooOften) add('schedule', tooOften)
+}
+
+/** The cron a create (no `existing`) or a PATCH writes, from a body its schema (and cronRules) accepted: absent members keep their value. */
+export function cronData(input: CronCreate | CronPatch, existing?: CronJob): CronWrite {
+  return {
+    kind: 'flow',
+    target_code: input.target_code ?? existing!.target_code,
+    schedule: input.schedule ?? existing!.schedule,
+    timezone: input.timezone === undefined ? existing?.timezone ?? null : input.timezone,
+    active: input.active ?? existing?.active ?? true,
   }
-  errors.throwIfAny()
-  return {kind: 'flow', target_code: target, schedule, timezone, active}
 }

@@ -11,7 +11,7 @@ export type ResourceKind = (typeof RESOURCE_KINDS)[number]
 
 /** As the API shows it: the contract's (src/core/contract/flows.ts). */
 export type {ResourceView as Resource} from '../contract/flows.js'
-import type {ResourceView as Resource} from '../contract/flows.js'
+import type {ResourceCreate, ResourcePatch, ResourceView as Resource} from '../contract/flows.js'
 
 /** What is written: `secret_token` undefined keeps the stored one, null clears it. */
 export interface ResourceWrite {
@@ -23,100 +23,18 @@ export interface ResourceWrite {
   fields: JsonObject
 }
 
-const ALLOWED = ['kind', 'code', 'name', 'url', 'secret_token', 'fields']
-const MAX_NAME = 255
-const MAX_URL = 2000
-const MAX_SECRET = 4096
+export const MAX_NAME = 255
+export const MAX_URL = 2000
+export const MAX_SECRET = 4096
 /** Shorter secrets are refused: a secret is redacted from upstream answers, and a short one would match ordinary text. */
 export const MIN_SECRET = 8
 const MAX_PATH = 1000
+export const CODE_MESSAGE = 'must be 1-64 characters: letters, digits, _ and -, starting with a letter or digit'
 
 const isPlainObject = (v: unknown): v is JsonObject => v !== null && typeof v === 'object' && !Array.isArray(v)
 
-/**
- * Validates the body of a resource POST (no `existing`) or PATCH (`existing` given, any subset of
- * fields). Throws one 422 with every problem; returns the full normalised resource to store.
- */
-export function validateResource(raw: JsonObject, existing?: Resource): ResourceWrite {
-  const errors = new FieldErrorBag()
-  for (const key of Object.keys(raw)) if (!ALLOWED.includes(key)) errors.add(key, 'is not a known field')
-
-  let kind = existing?.kind as ResourceKind | undefined
-  if (raw.kind !== undefined || !existing) {
-    if (typeof raw.kind !== 'string' || !(RESOURCE_KINDS as readonly string[]).includes(raw.kind)) {
-      errors.add('kind', raw.kind === undefined ? "can't be blank" : `must be one of ${RESOURCE_KINDS.join(', ')}`)
-    } else if (existing && raw.kind !== existing.kind) errors.add('kind', 'cannot be changed')
-    else kind = raw.kind as ResourceKind
-  }
-
-  let code = existing?.code ?? ''
-  if (raw.code !== undefined || !existing) {
-    if (typeof raw.code !== 'string' || raw.code.trim() === '') errors.add('code', "can't be blank")
-    else if (!CODE_RE.test(raw.code)) errors.add('code', 'must be 1-64 characters: letters, digits, _ and -, starting with a letter or digit')
-    else code = raw.code
-  }
-
-  let name = existing?.name ?? ''
-  if (raw.name !== undefined && raw.name !== null) {
-    if (typeof raw.name !== 'string') errors.add('name', 'must be a string')
-    else if (raw.name.length > MAX_NAME) errors.add('name', `is too long (maximum is ${MAX_NAME} characters)`)
-    else name = raw.name.trim()
-  }
-  if (!name) name = code
-
-  let url = existing?.url ?? null
-  if (raw.url !== undefined) {
-    if (raw.url === null || raw.url === '') url = null
-    else if (typeof raw.url !== 'string') errors.add('url', 'must be a string')
-    else {
-      const problem = checkUrl(raw.url)
-      if (problem) errors.add('url', problem)
-      else url = raw.url
-    }
-  }
-
-  let secret: string | null | undefined
-  if (raw.secret_token !== undefined) {
-    if (raw.secret_token === null || raw.secret_token === '') secret = null
-    else if (typeof raw.secret_token !== 'string') errors.add('secret_token', 'must be a string')
-    else if (raw.secret_token.length > MAX_SECRET) errors.add('secret_token', `is too long (maximum is ${MAX_SECRET} characters)`)
-    else if (raw.secret_token.length < MIN_SECRET) errors.add('secret_token', `is too short (minimum is ${MIN_SECRET} characters)`)
-    else if (!/^[\x21-\x7e]+$/.test(raw.secret_token)) errors.add('secret_token', 'must be printable ASCII without spaces')
-    else secret = raw.secret_token
-  }
-
-  let fields: JsonObject = existing ? structuredClone(existing.fields) : {}
-  if (raw.fields !== undefined && raw.fields !== null) {
-    if (!isPlainObject(raw.fields)) errors.add('fields', 'must be an object')
-    else {
-      // PATCH merges at the top level; a key sent as null is removed.
-      for (const [key, value] of Object.entries(raw.fields)) {
-        if (value === null) delete fields[key]
-        else fields[key] = value
-      }
-    }
-  }
-  if (jsonBytes(fields) > FLOW_LIMITS.maxFieldsBytes) errors.add('fields', `is too large (maximum is ${FLOW_LIMITS.maxFieldsBytes} bytes)`)
-
-  if (kind === CONNECTOR_KIND) {
-    if (!url && !errors.fields.url) errors.add('url', "can't be blank")
-    const methods = checkMethods(fields.methods, errors)
-    if (methods) fields = {...fields, methods}
-  } else if (kind === FLOW_KIND) {
-    if (url) errors.add('url', 'is only used by connectors')
-    if (secret || (secret === undefined && existing?.has_secret_token)) errors.add('secret_token', 'is only used by connectors')
-    if (fields.methods !== undefined) errors.add('fields.methods', 'is only used by connectors')
-    if (fields.program === undefined) fields = {...fields, program: []}
-    const {errors: problems} = checkProgram(fields.program)
-    for (const p of problems) errors.add('fields.program', p)
-  }
-  errors.throwIfAny()
-  const write: ResourceWrite = {kind: kind!, code, name, url, fields}
-  if (secret !== undefined) write.secret_token = secret
-  return write
-}
-
-function checkUrl(value: string): string | null {
+/** What is wrong with a connector url (null when usable): an absolute http(s) address without credentials, query or fragment. */
+export function urlProblem(value: string): string | null {
   if (value.length > MAX_URL) return `is too long (maximum is ${MAX_URL} characters)`
   let parsed: URL
   try {
@@ -130,7 +48,78 @@ function checkUrl(value: string): string | null {
   return null
 }
 
-function checkMethods(value: unknown, errors: FieldErrorBag): ConnectorMethod[] | undefined {
+/** What is wrong with a secret (null when usable); the first problem only. */
+export function secretProblem(value: string): string | null {
+  if (value.length > MAX_SECRET) return `is too long (maximum is ${MAX_SECRET} characters)`
+  if (value.length < MIN_SECRET) return `is too short (minimum is ${MIN_SECRET} characters)`
+  if (!/^[\x21-\x7e]+$/.test(value)) return 'must be printable ASCII without spaces'
+  return null
+}
+
+/** A resource as its kind-dependent rules see it: the values a write ends with (invalid ones already left out). */
+export interface ResourceShape {
+  kind: ResourceKind | undefined
+  url: string | null
+  /** A usable secret is sent, or (PATCH) stored and not cleared. */
+  hasSecret: boolean
+  fields: JsonObject
+}
+
+/**
+ * The rules across members that only code can say: a connector needs a url and valid methods, a
+ * flow a valid program and no url, secret or methods; `fields` within its size. Reports each
+ * problem through `add`; answers the connector's normalised methods.
+ */
+export function resourceRules(r: ResourceShape, add: (field: string, message: string) => void, urlInvalid = false): ConnectorMethod[] | undefined {
+  if (jsonBytes(r.fields) > FLOW_LIMITS.maxFieldsBytes) add('fields', `is too large (maximum is ${FLOW_LIMITS.maxFieldsBytes} bytes)`)
+  if (r.kind === CONNECTOR_KIND) {
+    if (!r.url && !urlInvalid) add('url', "can't be blank")
+    return checkMethods(r.fields.methods, add)
+  }
+  if (r.kind === FLOW_KIND) {
+    if (r.url) add('url', 'is only used by connectors')
+    if (r.hasSecret) add('secret_token', 'is only used by connectors')
+    if (r.fields.methods !== undefined) add('fields.methods', 'is only used by connectors')
+    const {errors: problems} = checkProgram(r.fields.program === undefined ? [] : r.fields.program)
+    for (const p of problems) add('fields.program', p)
+  }
+  return undefined
+}
+
+/**
+ * The resource a create (no `existing`) or a PATCH (`existing`, any subset of members) writes, from
+ * a body its route's schema has checked (src/core/contract/flows.ts; on create the schema has run
+ * the kind rules too). A PATCH merges `fields` at the top level (a key sent as null is removed) and
+ * is checked here against the stored resource: one 422 with every problem.
+ */
+export function resourceData(input: ResourceCreate | ResourcePatch, existing?: Resource): ResourceWrite {
+  const errors = new FieldErrorBag()
+  const add = (field: string, message: string) => void errors.add(field, message)
+  if (existing && input.kind !== undefined && input.kind !== existing.kind) add('kind', 'cannot be changed')
+  const kind = (existing?.kind ?? input.kind) as ResourceKind
+  const code = input.code ?? existing!.code
+  let name = existing?.name ?? ''
+  if (input.name !== undefined && input.name !== null) name = input.name.trim()
+  if (!name) name = code
+  const url = input.url === undefined ? existing?.url ?? null : input.url
+  const secret = input.secret_token
+  let fields: JsonObject = existing ? structuredClone(existing.fields) : {}
+  for (const [key, value] of Object.entries(input.fields ?? {})) {
+    if (value === null) delete fields[key]
+    else fields[key] = value
+  }
+  const hasSecret = !!secret || (secret === undefined && !!existing?.has_secret_token)
+  const methods = resourceRules({kind, url, hasSecret, fields}, add)
+  if (methods) fields = {...fields, methods}
+  else if (kind === FLOW_KIND && fields.program === undefined) fields = {...fields, program: []}
+  errors.throwIfAny()
+  const write: ResourceWrite = {kind, code, name, url, fields}
+  if (secret !== undefined) write.secret_token = secret
+  return write
+}
+
+function checkMethods(value: unknown, add: (field: string, message: string) => void): ConnectorMethod[] | undefined {
+  const errors = {add}
   if (value === undefined) return []
   if (!Array.isArray(value)) {
     errors.add('fields.methods', 'must be an array of methods')

@@ -1,30 +1,49 @@
-import {Hono, type Context} from 'hono'
-import {appView, normalizeApp, normalizeUrlCode, UUID_RE, type AppEngine, type CssEngine} from '../../core/apps/validate.js'
-import {parseAppReplace, replaceInFields} from '../../core/apps/replace.js'
+import type {Context, MiddlewareHandler} from 'hono'
+import {appData, appView, normalizeUrlCode, UUID_RE, type AppEngine, type CssEngine} from '../../core/apps/validate.js'
+import {replaceInFields} from '../../core/apps/replace.js'
+import {AppPatch} from '../../core/contract/apps.js'
+import {svcMessage} from '../../core/contract/messages.js'
+import {appRoutes as routes} from '../../core/contract/routes.js'
 import {replaceText} from '../../core/replace.js'
-import {badRequest, forbidden, isSvcError, notFound, validation} from '../../core/errors.js'
-import type {Principal} from '../../core/auth/permissions.js'
-import type {AppBuild, AppInput, AppRecord} from '../../store/apps/types.js'
+import {badRequest, isSvcError, notFound, validation} from '../../core/errors.js'
+import type {AppBuild, AppData, AppRecord} from '../../store/apps/types.js'
 import type {AppEnv, Deps} from '../env.js'
 import {requireCan, requireUser} from '../middleware/auth.js'
-import {envelope, jsonObject} from '../middleware/body.js'
+import {createRouter, handle, param, slot, validationError} from '../contract.js'
 import {appPagesRoutes} from './apps/pages.js'
 
-const ID_JSON = '/svc/apps/:file{[^/]+\\.json}'
-const idOf = (c: Context) => c.req.param('file')!.replace(/\.json$/, '')
+/** The app of `:id`, loaded once by `visible` for every route with an app in its path. */
+const loaded = slot<AppRecord>('app')
 
-/** Writing apps: the roles table's `app.write` (src/core/auth/permissions.ts). */
-const requireWriter = (c: Context<AppEnv>): Principal => requireCan(c, 'app.write')
-
-/** Routes of the apps area: CRUD and replace under /svc/apps, pages under /a/ (apps/pages.ts). */
+/**
+ * Routes of the apps area (platform-api.md "Apps"): CRUD and replace under /svc/apps, served from
+ * the contract (src/core/contract/routes.ts `appRoutes`: bodies checked by the schemas of
+ * src/core/contract/apps.ts before a handler runs). The pages under /a/ (apps/pages.ts) and the app
+ * origins (src/http/app-origin/) answer HTML and redirects: they stay plain Hono handlers,
+ * described in the document from `pageRoutes`.
+ */
 export function appsRoutes(deps: Deps) {
-  const app = new Hono<AppEnv>()
+  const app = createRouter()
   const apps = deps.store.apps
 
-  async function load(user: Principal, id: string): Promise<AppRecord> {
+  /** Reading apps: a signed-in user. */
+  const reader: MiddlewareHandler<AppEnv> = async (c, next) => {
+    requireUser(c)
+    await next()
+  }
+  /** Writing apps: the roles table's `app.write` (src/core/auth/permissions.ts), checked before anything is looked up. */
+  const writer: MiddlewareHandler<AppEnv> = async (c, next) => {
+    requireCan(c, 'app.write')
+    await next()
+  }
+  /** Loads the app of `:id` of the user's account, else 404 (foreign, unknown or not a UUID alike). */
+  const visible: MiddlewareHandler<AppEnv> = async (c, next) => {
+    const user = requireUser(c)
+    const id = param(c, 'id')
     const found = UUID_RE.test(id) ? await apps.get(user.accountId, id.toLowerCase()) : null
     if (!found) throw notFound('app not found')
-    return found
+    loaded.set(c, found)
+    await next()
   }
 
   /** A url_code derived from the name, unique in the account (`name`, `name-2`, ...). */
@@ -43,7 +62,7 @@ export function appsRoutes(deps: Deps) {
    * compilers changed since (an upgrade) and the source did not, a failing recompile keeps the
    * stored build: a write of other fields never fails on a compile of an unchanged source.
    */
-  async function buildFor(input: AppInput, current?: AppRecord): Promise<{build: AppBuild; status: string}> {
+  async function buildFor(input: AppData, current?: AppRecord): Promise<{build: AppBuild; status: string}> {
     const {buildHash, compileApp} = await import('../../compile/index.js')
     const compileInput = {engine: input.app_engine as AppEngine, cssEngine: input.css_engine as CssEngine, source: input.source_code}
     const stored = (): {build: AppBuild; status: string} => {
@@ -62,25 +81,26 @@ export function appsRoutes(deps: Deps) {
     }
   }
 
-  app.get('/svc/apps.json', async (c) => {
+  /** Stores a write of `current` (compiled as needed) and answers the full app with `X-Svc-Build`. */
+  async function update(c: Context<AppEnv>, input: AppData, current: AppRecord) {
+    const user = requireCan(c, 'app.write')
+    const {build, status} = await buildFor(input, current)
+    const updated = await apps.update(user.accountId, current.id, user.id, input, build)
+    c.header('X-Svc-Build', status)
+    return c.json(appView(updated))
+  }
+
+  handle(app, routes.listApps, reader, async (c, {query}) => {
     const user = requireUser(c)
-    const q = c.req.query('q')
-    const engine = c.req.query('app_engine')
-    const active = c.req.query('active')
-    if (active !== undefined && !['true', 'false'].includes(active)) throw badRequest('active must be true or false')
-    const list = await apps.list(user.accountId, {q: q || undefined, app_engine: engine || undefined, active: active === undefined ? undefined : active === 'true'})
+    const list = await apps.list(user.accountId, {q: query.q, app_engine: query.app_engine, active: query.active})
     return c.json(list.map(appView))
   })
 
-  app.get(ID_JSON, async (c) => {
-    const user = requireUser(c)
-    return c.json(appView(await load(user, idOf(c))))
-  })
+  handle(app, routes.getApp, visible, async (c) => c.json(appView(loaded.get(c))))
 
-  app.post('/svc/apps.json', async (c) => {
-    const user = requireWriter(c)
-    const body = envelope(await jsonObject(c), 'app')
-    const {input, urlCodeFromName} = normalizeApp(body)
+  handle(app, routes.createApp, writer, async (c, {body}) => {
+    const user = requireCan(c, 'app.write')
+    const {input, urlCodeFromName} = appData(body.app)
     if (urlCodeFromName) input.url_code = await uniqueUrlCode(user.accountId, input.name)
     else if (await apps.urlCodeTaken(user.accountId, input.url_code)) throw validation({url_code: ['has already been taken']})
     const {build, status} = await buildFor(input)
@@ -89,37 +109,27 @@ export function appsRoutes(deps: Deps) {
     return c.json(appView(created), 201)
   })
 
-  app.patch(ID_JSON, async (c) => {
-    const user = requireWriter(c)
-    const current = await load(user, idOf(c))
-    const body = envelope(await jsonObject(c), 'app')
-    const {input, urlCodeFromName} = normalizeApp(body, current)
-    if (urlCodeFromName) input.url_code = await uniqueUrlCode(user.accountId, input.name, current.id)
-    const {build, status} = await buildFor(input, current)
-    const updated = await apps.update(user.accountId, current.id, user.id, input, build)
-    c.header('X-Svc-Build', status)
-    return c.json(appView(updated))
+  handle(app, routes.updateApp, writer, visible, async (c, {body}) => {
+    const current = loaded.get(c)
+    const {input, urlCodeFromName} = appData(body.app, current)
+    if (urlCodeFromName) input.url_code = await uniqueUrlCode(current.account_id, input.name, current.id)
+    return update(c, input, current)
   })
 
-  app.patch('/svc/apps/:id/replace.json', async (c) => {
-    const user = requireWriter(c)
-    const current = await load(user, c.req.param('id'))
-    const req = parseAppReplace(await jsonObject(c))
+  /** The edited member is checked again by the PATCH schema (a replace may blank the source or overflow a length). */
+  handle(app, routes.replaceInApp, writer, visible, async (c, {body: req}) => {
+    const current = loaded.get(c)
     const patch: Record<string, unknown> = {}
     if (req.field === 'source_code') patch.source_code = replaceText(current.source_code, req)
     else if (req.field === 'prompt') patch.prompt = replaceText(current.prompt ?? '', req)
     else patch.fields = replaceInFields(current.fields, req)
-    const {input} = normalizeApp(patch, current)
-    const {build, status} = await buildFor(input, current)
-    const updated = await apps.update(user.accountId, current.id, user.id, input, build)
-    c.header('X-Svc-Build', status)
-    return c.json(appView(updated))
+    const parsed = AppPatch.safeParse(patch, {error: svcMessage})
+    if (!parsed.success) throw validationError('json', parsed.error.issues)
+    return update(c, appData(parsed.data, current).input, current)
   })
 
-  app.delete(ID_JSON, async (c) => {
-    const user = requireWriter(c)
-    const current = await load(user, idOf(c))
-    await apps.delete(user.accountId, current.id)
+  handle(app, routes.deleteApp, writer, visible, async (c) => {
+    await apps.delete(loaded.get(c).account_id, loaded.get(c).id)
     return c.body(null, 204)
   })
 

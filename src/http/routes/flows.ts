@@ -1,5 +1,5 @@
-import {Hono} from 'hono'
-import type {AppEnv, Deps} from '../env.js'
+import {createRouter} from '../contract.js'
+import type {Deps} from '../env.js'
 import {actionsRoutes} from './flows/actions.js'
 import {connectorRoutes} from './flows/connector.js'
 import {cronsRoutes} from './flows/crons.js'
@@ -12,7 +12,7 @@ import {resourcesRoutes} from './flows/resources.js'
  * (src/http/routes/flows/scheduler.ts).
  */
 export function flowsRoutes(deps: Deps) {
-  const app = new Hono<AppEnv>()
+  const app = createRouter()
   app.route('/', resourcesRoutes(deps))
   app.route('/', actionsRoutes(deps))
   app.route('/', connectorRoutes(deps))

@@ -4,7 +4,7 @@
  */
 import {randomBytes} from 'node:crypto'
 import {validation} from '../../core/errors.js'
-import type {AppActionTarget, AppBuild, AppInput, AppRecord} from './types.js'
+import type {AppActionTarget, AppBuild, AppData, AppRecord} from './types.js'
 
 export interface AppRow {
   id: string; account_id: number; name: string; url_code: string; description: string; app_engine: string
@@ -35,7 +35,7 @@ export const toActionTarget = (row: ActionTargetRow): AppActionTarget =>
   ({id: row.id, account_id: row.account_id, active: !!row.active, public: !!row.public, actions: JSON.parse(row.actions)})
 
 /** The values an app's input and build give its columns, from `public` to `css_build_time`. */
-const inputParams = (input: AppInput, build: AppBuild) => [
+const inputParams = (input: AppData, build: AppBuild) => [
   input.public ? 1 : 0, input.active ? 1 : 0, input.db_code, input.show_in_module, input.prompt,
   JSON.stringify(input.actions), JSON.stringify(input.fields), JSON.stringify(input.config),
   build.app_code, build.css_code, build.hash, build.app_build_time, build.css_build_time,
@@ -46,7 +46,7 @@ export const INSERT_APP = `INSERT INTO apps (id, account_id, name, url_code, des
     css_build_time, token, created_by_id, updated_by_id, created_at, updated_at)
   VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, ?)`
 /** A new app's values for INSERT_APP, with its token made here. */
-export const insertAppParams = (id: string, accountId: number, userId: number, input: AppInput, build: AppBuild, at: string) => [
+export const insertAppParams = (id: string, accountId: number, userId: number, input: AppData, build: AppBuild, at: string) => [
   id, accountId, input.name, input.url_code, input.description, input.app_engine, input.css_engine, input.source_code,
   ...inputParams(input, build), randomBytes(24).toString('base64url'), userId, at, at,
 ]
@@ -55,7 +55,7 @@ export const UPDATE_APP = `UPDATE apps SET name = ?, url_code = ?, description =
     active = ?, db_code = ?, show_in_module = ?, prompt = ?, actions = ?, fields = ?, config = ?, app_code = ?,
     css_code = ?, build_hash = ?, app_build_time = ?, css_build_time = ?, updated_by_id = ?, updated_at = ?
   WHERE account_id = ? AND id = ?`
-export const updateAppParams = (accountId: number, id: string, userId: number, input: AppInput, build: AppBuild, at: string) => [
+export const updateAppParams = (accountId: number, id: string, userId: number, input: AppData, build: AppBuild, at: string) => [
   input.name, input.url_code, input.description, input.app_engine, input.css_engine, input.source_code,
   ...inputParams(input, build), userId, at, accountId, id,
 ]

@@ -1,12 +1,8 @@
 /** Repository interface of the apps area: what http needs from storage, implementation-neutral. */
+import type {AppAction} from '../../core/contract/apps.js'
 
-/** An app action as the spec declares it (element of `actions`). */
-export interface AppAction {
-  action: string
-  flow_code: string
-  description?: string
-  public?: boolean
-}
+/** An app action: the contract's (src/core/contract/apps.ts). */
+export type {AppAction} from '../../core/contract/apps.js'
 
 /** What the action endpoints (flows area) need to know about an app. */
 export interface AppActionTarget {
@@ -17,8 +13,8 @@ export interface AppActionTarget {
   actions: AppAction[]
 }
 
-/** The fields a user writes (already validated and normalised by core/apps). */
-export interface AppInput {
+/** The fields a write stores (checked by the route's schema, merged by core/apps/validate.ts appData). */
+export interface AppData {
   name: string
   url_code: string
   description: string
@@ -45,7 +41,7 @@ export interface AppBuild {
 }
 
 /** A stored app, every column (http decides what a response shows). */
-export interface AppRecord extends AppInput {
+export interface AppRecord extends AppData {
   id: string
   account_id: number
   app_code: string
@@ -78,9 +74,9 @@ export interface AppsRepo {
   findByUrlCode(urlCode: string): Promise<AppRecord[]>
   /** Whether the url_code is used by another app (of any account: url_codes are unique server-wide). */
   urlCodeTaken(accountId: number, urlCode: string, exceptId?: string): Promise<boolean>
-  create(accountId: number, userId: number, input: AppInput, build: AppBuild): Promise<AppRecord>
+  create(accountId: number, userId: number, input: AppData, build: AppBuild): Promise<AppRecord>
   /** Replaces the user fields and the build; 404 when the app is not in the account. */
-  update(accountId: number, id: string, userId: number, input: AppInput, build: AppBuild): Promise<AppRecord>
+  update(accountId: number, id: string, userId: number, input: AppData, build: AppBuild): Promise<AppRecord>
   /** True when a row was removed. */
   delete(accountId: number, id: string): Promise<boolean>
 

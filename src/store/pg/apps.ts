@@ -4,7 +4,7 @@ import {
   ACTION_TARGET_BY_ID, type ActionTargetRow, type AppRow, INSERT_APP, insertAppParams, nowWithOffset, toActionTarget, toAppRecord,
   UPDATE_APP, updateAppParams, urlCodeTaken,
 } from '../apps/rows.js'
-import type {AppActionTarget, AppBuild, AppInput, AppListQuery, AppRecord, AppsRepo} from '../apps/types.js'
+import type {AppActionTarget, AppBuild, AppData, AppListQuery, AppRecord, AppsRepo} from '../apps/types.js'
 import {isUniqueViolation, type PgDb, type Q} from './connection.js'
 import {likeEscape} from '../like-escape.js'
 
@@ -55,7 +55,7 @@ export class PgAppsRepo implements AppsRepo {
     return !!(await this.db.get('SELECT 1 FROM apps WHERE url_code = ? AND id != ?', [urlCode, exceptId ?? '']))
   }
 
-  async create(accountId: number, userId: number, input: AppInput, build: AppBuild): Promise<AppRecord> {
+  async create(accountId: number, userId: number, input: AppData, build: AppBuild): Promise<AppRecord> {
     const id = randomUUID()
     const at = nowWithOffset()
     try {
@@ -73,7 +73,7 @@ export class PgAppsRepo implements AppsRepo {
     return (await this.get(accountId, id))!
   }
 
-  async update(accountId: number, id: string, userId: number, input: AppInput, build: AppBuild): Promise<AppRecord> {
+  async update(accountId: number, id: string, userId: number, input: AppData, build: AppBuild): Promise<AppRecord> {
     let changed: number
     try {
       changed = await this.db.tx(async (q) => {

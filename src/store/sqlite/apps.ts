@@ -5,7 +5,7 @@ import {
   ACTION_TARGET_BY_ID, type ActionTargetRow, type AppRow, INSERT_APP, insertAppParams, nowWithOffset, toActionTarget, toAppRecord,
   UPDATE_APP, updateAppParams, urlCodeTaken,
 } from '../apps/rows.js'
-import type {AppActionTarget, AppBuild, AppInput, AppListQuery, AppRecord, AppsRepo} from '../apps/types.js'
+import type {AppActionTarget, AppBuild, AppData, AppListQuery, AppRecord, AppsRepo} from '../apps/types.js'
 import {likeEscape} from '../like-escape.js'
 
 const isUniqueViolation = (e: unknown) => (e as {code?: string}).code === 'SQLITE_CONSTRAINT_UNIQUE'
@@ -57,7 +57,7 @@ export class SqliteAppsRepo implements AppsRepo {
     return !!this.db.prepare('SELECT 1 FROM apps WHERE url_code = ? AND id != ?').get(urlCode, exceptId ?? '')
   }
 
-  async create(accountId: number, userId: number, input: AppInput, build: AppBuild): Promise<AppRecord> {
+  async create(accountId: number, userId: number, input: AppData, build: AppBuild): Promise<AppRecord> {
     const id = randomUUID()
     const at = nowWithOffset()
     try {
@@ -74,7 +74,7 @@ export class SqliteAppsRepo implements AppsRepo {
     return (await this.get(accountId, id))!
   }
 
-  async update(accountId: number, id: string, userId: number, input: AppInput, build: AppBuild): Promise<AppRecord> {
+  async update(accountId: number, id: string, userId: number, input: AppData, build: AppBuild): Promise<AppRecord> {
     try {
       writeTx(this.db, () => {
         if (!this.db.prepare('SELECT 1 FROM apps WHERE account_id = ? AND id = ?').get(accountId, id)) throw notFound()

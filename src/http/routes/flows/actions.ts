@@ -1,11 +1,13 @@
-import {Hono, type Context} from 'hono'
-import {badRequest, notFound} from '../../../core/errors.js'
+import type {MiddlewareHandler} from 'hono'
+import type {ActionReplyView} from '../../../core/contract/apps.js'
+import {appRoutes as routes} from '../../../core/contract/routes.js'
+import {notFound} from '../../../core/errors.js'
 import type {FlowProcess} from '../../../core/flows/processes.js'
 import {isUuid} from '../../../core/flows/processes.js'
 import type {AppAction, AppActionTarget} from '../../../store/apps/types.js'
+import {createRouter, handle, param, slot} from '../../contract.js'
 import type {AppEnv, Deps} from '../../env.js'
 import {requireUser} from '../../middleware/auth.js'
-import {jsonObject} from '../../middleware/body.js'
 import {flowEngine} from './engine.js'
 import {checkInputSize, limit, type RateSpec} from './helpers.js'
 
@@ -14,8 +16,8 @@ export const ACTION_RATE: RateSpec = {bucket: 'app-action', capacity: 30, perMin
 export const STATUS_RATE: RateSpec = {bucket: 'app-action-status', capacity: 120, perMinute: 120}
 
 /** What an action call and its status poll answer (platform-api.md). */
-export function actionReply(process: FlowProcess): Record<string, unknown> {
-  const reply: Record<string, unknown> = {flow_process_id: process.id, status: process.status}
+export function actionReply(process: FlowProcess): ActionReplyView {
+  const reply: ActionReplyView = {flow_process_id: process.id, status: process.status}
   if (process.status === 'finished') reply.data = process.output ?? {}
   if (process.status === 'error') reply.error = process.error ?? 'error'
   return reply
@@ -26,13 +28,25 @@ export function actionReply(process: FlowProcess): Record<string, unknown> {
  * the body as input; `GET .../status?flow_process_id=` polls it. A non-public action needs a
  * signed-in user of the app's account; a public one is open, rate-limited per client address.
  */
-export function actionsRoutes(deps: Deps) {
-  const app = new Hono<AppEnv>()
+/** The app and its action of `/svc/apps/:id/action/:name`, with who may call it, loaded once by `resolve`. */
+interface ActionCall {
+  target: AppActionTarget
+  action: AppAction
+  userId: number | null
+}
+const loaded = slot<ActionCall>('action')
 
-  /** The app and its action, with the caller checked; 404 for an unknown, inactive or foreign app or action. */
-  const resolve = async (c: Context<AppEnv>, rate: RateSpec): Promise<{target: AppActionTarget; action: AppAction; userId: number | null}> => {
-    const appId = c.req.param('id') ?? ''
-    const name = c.req.param('name') ?? ''
+export function actionsRoutes(deps: Deps) {
+  const app = createRouter()
+
+  /**
+   * Loads the app and its action with the caller checked: 404 for an unknown, inactive or foreign
+   * app or action; 401 without login for an action that is not public; a public one is rate-limited
+   * per client address for callers outside the app's account. Runs before the body is read.
+   */
+  const resolve = (rate: RateSpec): MiddlewareHandler<AppEnv> => async (c, next) => {
+    const appId = param(c, 'id')
+    const name = param(c, 'name')
     const target = isUuid(appId) ? await deps.store.apps.actionTarget(appId.toLowerCase()) : null
     if (!target || !target.active) throw notFound('app not found')
     const action = (Array.isArray(target.actions) ? target.actions : []).find((a) => a && a.action === name)
@@ -42,12 +56,13 @@ export function actionsRoutes(deps: Deps) {
       if (signedIn.accountId !== target.account_id) throw notFound('app not found')
     } else if (!user || user.accountId !== target.account_id) await limit(c, deps, rate)
     if (!action) throw notFound('action not found')
-    return {target, action, userId: user && user.accountId === target.account_id ? user.id : null}
+    loaded.set(c, {target, action, userId: user && user.accountId === target.account_id ? user.id : null})
+    await next()
   }
 
-  app.post('/svc/apps/:id/action/:name', async (c) => {
-    const {target, action, userId} = await resolve(c, ACTION_RATE)
-    const input = await jsonObject(c)
+  /** The body (any JSON object, nesting at most 64 deep) is the flow's input. */
+  handle(app, routes.runAppAction, resolve(ACTION_RATE), async (c, {body: input}) => {
+    const {target, action, userId} = loaded.get(c)
     const engine = flowEngine(deps)
     checkInputSize(input, engine.limits.maxInputBytes)
     const process = await engine.startAndWait({
@@ -56,10 +71,9 @@ export function actionsRoutes(deps: Deps) {
     return c.json(actionReply(process))
   })
 
-  app.get('/svc/apps/:id/action/:name/status', async (c) => {
-    const {target, action} = await resolve(c, STATUS_RATE)
-    const id = c.req.query('flow_process_id')
-    if (!id) throw badRequest('flow_process_id is required')
+  handle(app, routes.getAppActionStatus, resolve(STATUS_RATE), async (c, {query}) => {
+    const {target, action} = loaded.get(c)
+    const id = query.flow_process_id
     const process = isUuid(id) ? await deps.store.flows.getProcess(target.account_id, id.toLowerCase()) : null
     if (!process || process.app_id !== target.id || process.action !== action.action) throw notFound('flow process not found')
     if (process.status === 'pending' && (await flowEngine(deps).reapOrphans(target.account_id)) > 0) {

@@ -1,8 +1,10 @@
-import {Hono} from 'hono'
-import {badRequest, notFound, SvcError, validation} from '../../../core/errors.js'
-import {pathParams} from '../../../core/flows/connector.js'
+import type {Context, MiddlewareHandler} from 'hono'
+import {flowRoutes as routes} from '../../../core/contract/routes.js'
+import {notFound, SvcError, validation} from '../../../core/errors.js'
+import {pathParams, type ConnectorMethod} from '../../../core/flows/connector.js'
 import {FlowRunError, type JsonObject} from '../../../core/flows/data.js'
 import {CODE_RE, METHOD_NAME_RE} from '../../../core/flows/program.js'
+import {createRouter, handle, param, slot} from '../../contract.js'
 import type {AppEnv, Deps} from '../../env.js'
 import {requireUser} from '../../middleware/auth.js'
 import {flowEngine} from './engine.js'
@@ -18,12 +20,20 @@ export const CONNECTOR_RATE: RateSpec = {bucket: 'connector', capacity: 60, perM
  * account. Params come from the query string and (POST) the JSON body. The answer is the
  * upstream JSON (or text); the secret goes only to the upstream API.
  */
-export function connectorRoutes(deps: Deps) {
-  const app = new Hono<AppEnv>()
+/** The connector and its method of `/svc/connector/:code/:method`, loaded once by `methodOf`. */
+const loaded = slot<{found: NonNullable<Awaited<ReturnType<Deps['store']['flows']['findConnector']>>>; method: ConnectorMethod}>('connectorMethod')
 
-  app.on(['GET', 'POST'], '/svc/connector/:code/:method', async (c) => {
-    const code = c.req.param('code')
-    const name = c.req.param('method')
+export function connectorRoutes(deps: Deps) {
+  const app = createRouter()
+
+  /**
+   * Loads the connector and its method with the caller checked, before any body is read: 404 for an
+   * unknown or foreign connector or method; 401 without login for a method that is not public; a
+   * public one is rate-limited per client address for callers outside the connector's account.
+   */
+  const methodOf: MiddlewareHandler<AppEnv> = async (c, next) => {
+    const code = param(c, 'code')
+    const name = param(c, 'method')
     const hosted = c.get('hostedApp')
     const any = CODE_RE.test(code) && METHOD_NAME_RE.test(name) ? await deps.store.flows.findConnector(code) : null
     // On an app's origin only its own account's connectors answer (src/http/app-origin/).
@@ -36,21 +46,14 @@ export function connectorRoutes(deps: Deps) {
       if (!ownAccount) throw notFound('connector not found')
     } else if (!ownAccount) await limit(c, deps, CONNECTOR_RATE)
     if (!found || !method) throw notFound('method not found')
+    loaded.set(c, {found, method})
+    await next()
+  }
 
-    const params: JsonObject = {...c.req.query()}
-    if (c.req.method === 'POST') {
-      const text = await c.req.text()
-      if (text.trim() !== '') {
-        let body: unknown
-        try {
-          body = JSON.parse(text)
-        } catch {
-          throw badRequest('invalid JSON body')
-        }
-        if (body === null || typeof body !== 'object' || Array.isArray(body)) throw badRequest('JSON body must be an object')
-        Object.assign(params, body)
-      }
-    }
+  /** Params: the query string, then (POST) the body, a JSON object read like every body (400 malformed, 422 past 64 levels). */
+  const call = async (c: Context<AppEnv>, body: JsonObject) => {
+    const {found, method} = loaded.get(c)
+    const params: JsonObject = {...c.req.query(), ...body}
     const missing = pathParams(method.path).filter((p) => params[p] === undefined || params[p] === null || params[p] === '')
     if (missing.length) throw validation(Object.fromEntries(missing.map((p) => [p, ['is required']])))
 
@@ -62,7 +65,10 @@ export function connectorRoutes(deps: Deps) {
       if (error instanceof FlowRunError) throw new SvcError('network', 502, error.message)
       throw error
     }
-  })
+  }
+
+  handle(app, routes.callConnectorGet, methodOf, (c) => call(c, {}))
+  handle(app, routes.callConnectorPost, methodOf, (c, {body}) => call(c, body))
 
   return app
 }

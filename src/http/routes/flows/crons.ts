@@ -1,79 +1,90 @@
-import {Hono} from 'hono'
+import type {MiddlewareHandler} from 'hono'
+import {cronContext} from '../../../core/contract/flows.js'
+import {flowRoutes as routes} from '../../../core/contract/routes.js'
 import {notFound, validation} from '../../../core/errors.js'
 import {quotasOf} from '../../../core/quotas.js'
-import {nextRun, validateCron, type CronWrite} from '../../../core/flows/crons.js'
+import {cronData, nextRun, type CronJob, type CronWrite} from '../../../core/flows/crons.js'
 import {FLOW_KIND} from '../../../core/flows/resources.js'
+import {createRouter, handle, slot} from '../../contract.js'
 import type {AppEnv, Deps} from '../../env.js'
 import {requireCan, requireUser} from '../../middleware/auth.js'
-import {envelope, jsonObject} from '../../middleware/body.js'
 import {flowEngine} from './engine.js'
 import {intParam} from './helpers.js'
 
 /** When an active cron runs next, from now; null when inactive. */
 const nextAt = (write: CronWrite, now: Date) => (write.active ? nextRun(write.schedule, write.timezone, now)?.toISOString() ?? null : null)
 
+/** The cron of `:id`, loaded once by `cronOf`. */
+const loaded = slot<CronJob>('cron')
+
 /**
  * `/account/crons`: crons of kind `flow` (reading needs a signed-in user; changing and running
- * needs permission `account`). The scheduler of `svc serve` starts due ones; `run.json` starts
- * one now with the same input `{kind: "cron", cron_id}`.
+ * needs permission `account`), served from the contract. The scheduler of `svc serve` starts due
+ * ones; `run.json` starts one now with the same input `{kind: "cron", cron_id}`.
  */
 export function cronsRoutes(deps: Deps) {
-  const app = new Hono<AppEnv>()
+  const app = createRouter()
   const store = deps.store.flows
   const quotas = quotasOf(deps.quotas)
 
-  const flowCodes = async (accountId: number) => new Set((await store.listResources(accountId, {kind: FLOW_KIND})).map((r) => r.code))
-
-  app.get('/account/crons.json', async (c) => {
-    const user = requireUser(c)
-    return c.json(await store.listCrons(user.accountId))
-  })
-
-  app.get('/account/crons/:id{[0-9]+\\.json}', async (c) => {
-    const user = requireUser(c)
-    const cron = await store.getCron(user.accountId, intParam(c, 'id'))
+  const reader: MiddlewareHandler<AppEnv> = async (c, next) => {
+    requireUser(c)
+    await next()
+  }
+  const writer: MiddlewareHandler<AppEnv> = async (c, next) => {
+    requireCan(c, 'cron.write')
+    await next()
+  }
+  /** Loads the cron of `:id` of the user's account, else 404. */
+  const cronOf: MiddlewareHandler<AppEnv> = async (c, next) => {
+    const cron = await store.getCron(requireUser(c).accountId, intParam(c, 'id'))
     if (!cron) throw notFound()
-    return c.json(cron)
-  })
+    loaded.set(c, cron)
+    await next()
+  }
+  /**
+   * What the body's schema checks a cron against (src/core/contract/flows.ts `cronContext`): the
+   * account's flows, the stored cron of a PATCH, the server's shortest interval. Set for the parse.
+   */
+  const rulesContext = (patch: boolean): MiddlewareHandler<AppEnv> => async (c, next) => {
+    const user = requireUser(c)
+    const codes = new Set((await store.listResources(user.accountId, {kind: FLOW_KIND})).map((r) => r.code))
+    const existing = patch ? loaded.get(c) : undefined
+    await cronContext.run({flowExists: (code) => codes.has(code), existing, minIntervalSeconds: quotas.cron_min_interval_seconds, now: new Date()}, next)
+  }
 
-  app.post('/account/crons.json', async (c) => {
-    const user = requireCan(c, 'cron.write')
-    const raw = envelope(await jsonObject(c), 'cron')
-    const codes = await flowCodes(user.accountId)
-    const now = new Date()
-    const write = validateCron(raw, (code) => codes.has(code), now, undefined, quotas.cron_min_interval_seconds)
+  handle(app, routes.listCrons, reader, async (c) => c.json(await store.listCrons(requireUser(c).accountId)))
+
+  handle(app, routes.getCron, cronOf, async (c) => c.json(loaded.get(c)))
+
+  handle(app, routes.createCron, writer, rulesContext(false), async (c, {body}) => {
+    const user = requireUser(c)
+    const write = cronData(body.cron)
     if ((await store.listCrons(user.accountId)).length >= quotas.crons_per_account) {
       throw validation({cron: [`an account has at most ${quotas.crons_per_account} crons`]})
     }
-    return c.json(await store.createCron(user.accountId, user.id, write, nextAt(write, now)), 201)
+    return c.json(await store.createCron(user.accountId, user.id, write, nextAt(write, new Date())), 201)
   })
 
-  app.patch('/account/crons/:id{[0-9]+\\.json}', async (c) => {
-    const user = requireCan(c, 'cron.write')
-    const id = intParam(c, 'id')
-    const raw = envelope(await jsonObject(c), 'cron')
-    const existing = await store.getCron(user.accountId, id)
-    if (!existing) throw notFound()
-    const codes = await flowCodes(user.accountId)
-    const now = new Date()
-    const write = validateCron(raw, (code) => codes.has(code), now, existing, quotas.cron_min_interval_seconds)
+  handle(app, routes.updateCron, writer, cronOf, rulesContext(true), async (c, {body}) => {
+    const user = requireUser(c)
+    const existing = loaded.get(c)
+    const write = cronData(body.cron, existing)
     const scheduleChanged = write.schedule !== existing.schedule || write.timezone !== existing.timezone || write.active !== existing.active
-    const next = scheduleChanged || !existing.next_run_at ? nextAt(write, now) : existing.next_run_at
-    const updated = await store.updateCron(user.accountId, id, write, next)
+    const next = scheduleChanged || !existing.next_run_at ? nextAt(write, new Date()) : existing.next_run_at
+    const updated = await store.updateCron(user.accountId, existing.id, write, next)
     if (!updated) throw notFound()
     return c.json(updated)
   })
 
-  app.delete('/account/crons/:id{[0-9]+\\.json}', async (c) => {
-    const user = requireCan(c, 'cron.write')
-    if (!(await store.deleteCron(user.accountId, intParam(c, 'id')))) throw notFound()
+  handle(app, routes.deleteCron, writer, async (c) => {
+    if (!(await store.deleteCron(requireUser(c).accountId, intParam(c, 'id')))) throw notFound()
     return c.body(null, 204)
   })
 
-  app.post('/account/crons/:id{[0-9]+}/run.json', async (c) => {
-    const user = requireCan(c, 'cron.write')
-    const cron = await store.getCron(user.accountId, intParam(c, 'id'))
-    if (!cron) throw notFound()
+  handle(app, routes.runCron, writer, cronOf, async (c) => {
+    const user = requireUser(c)
+    const cron = loaded.get(c)
     const engine = flowEngine(deps)
     const started = await engine.start({
       accountId: user.accountId, flowCode: cron.target_code, input: {kind: 'cron', cron_id: cron.id}, trigger: 'cron', cronId: cron.id, userId: user.id,

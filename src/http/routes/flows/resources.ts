@@ -1,19 +1,14 @@
-import {Hono} from 'hono'
+import type {MiddlewareHandler} from 'hono'
 import {can} from '../../../core/auth/permissions.js'
+import {flowRoutes as routes} from '../../../core/contract/routes.js'
 import {badRequest, notFound, validation} from '../../../core/errors.js'
-import type {JsonObject} from '../../../core/flows/data.js'
-import {FLOW_KIND, RESOURCE_KINDS, validateResource, type ResourceKind} from '../../../core/flows/resources.js'
+import {FLOW_KIND, resourceData, type Resource} from '../../../core/flows/resources.js'
+import {createRouter, handle, slot} from '../../contract.js'
 import type {AppEnv, Deps} from '../../env.js'
 import {requireUser} from '../../middleware/auth.js'
-import {envelope, jsonObject} from '../../middleware/body.js'
 import {flowEngine} from './engine.js'
 import {checkInputSize, intParam, requireWriter} from './helpers.js'
 
-/**
- * `/svc/resources`: custom connectors and custom flows of the account. `secret_token` is
- * write-only: stored for connector calls, never part of an answer (`has_secret_token` tells).
- * `POST /svc/resources/:id/run.json` runs a flow by hand.
- */
 /** scheme://host:port of a connector url (null without one). */
 function hostOf(url: string | null): string | null {
   if (!url) return null
@@ -24,61 +19,78 @@ function hostOf(url: string | null): string | null {
   }
 }
 
+/** The resource of `:id`, loaded once by `resourceOf`. */
+const loaded = slot<Resource>('resource')
+
+/**
+ * `/svc/resources`: custom connectors and custom flows of the account, served from the contract
+ * (bodies checked by the schemas of src/core/contract/flows.ts). `secret_token` is write-only:
+ * stored for connector calls, never part of an answer (`has_secret_token` tells).
+ * `POST /svc/resources/:id/run.json` runs a flow by hand.
+ */
 export function resourcesRoutes(deps: Deps) {
-  const app = new Hono<AppEnv>()
+  const app = createRouter()
   const store = deps.store.flows
 
-  app.get('/svc/resources.json', async (c) => {
-    const user = requireUser(c)
-    const {kind, code, q} = c.req.query()
-    if (kind && !(RESOURCE_KINDS as readonly string[]).includes(kind)) throw badRequest(`kind must be one of ${RESOURCE_KINDS.join(', ')}`)
-    return c.json(await store.listResources(user.accountId, {kind: (kind || undefined) as ResourceKind | undefined, code: code || undefined, q: q?.slice(0, 200) || undefined}))
-  })
-
-  app.get('/svc/resources/:id{[0-9]+\\.json}', async (c) => {
+  const reader: MiddlewareHandler<AppEnv> = async (c, next) => {
+    requireUser(c)
+    await next()
+  }
+  /** Writes need `resource.write` before anything is looked up. */
+  const writer: MiddlewareHandler<AppEnv> = async (c, next) => {
+    requireWriter(c)
+    await next()
+  }
+  /** Loads the resource of `:id` of the user's account, else 404 (foreign, unknown, not a number alike). */
+  const resourceOf: MiddlewareHandler<AppEnv> = async (c, next) => {
     const user = requireUser(c)
     const resource = await store.getResource(user.accountId, intParam(c, 'id'))
     if (!resource) throw notFound()
-    return c.json(resource)
+    loaded.set(c, resource)
+    await next()
+  }
+
+  handle(app, routes.listResources, reader, async (c, {query}) => {
+    const user = requireUser(c)
+    return c.json(await store.listResources(user.accountId, {kind: query.kind, code: query.code || undefined, q: query.q}))
   })
 
-  app.post('/svc/resources.json', async (c) => {
+  handle(app, routes.getResource, resourceOf, async (c) => c.json(loaded.get(c)))
+
+  handle(app, routes.createResource, writer, async (c, {body}) => {
     const user = requireWriter(c)
-    const write = validateResource(envelope(await jsonObject(c), 'resource'))
-    return c.json(await store.createResource(user.accountId, user.id, write), 201)
+    return c.json(await store.createResource(user.accountId, user.id, resourceData(body.resource)), 201)
   })
 
-  app.patch('/svc/resources/:id{[0-9]+\\.json}', async (c) => {
+  handle(app, routes.updateResource, writer, resourceOf, async (c, {body}) => {
     const user = requireWriter(c)
-    const id = intParam(c, 'id')
-    const body = envelope(await jsonObject(c), 'resource')
-    const existing = await store.getResource(user.accountId, id)
-    if (!existing) throw notFound()
-    const write = validateResource(body, existing)
+    const existing = loaded.get(c)
+    const write = resourceData(body.resource, existing)
     // The stored secret only ever goes to the host it was given for: moving a connector elsewhere
     // needs the secret again (or an admin), so a user cannot send an admin's secret to their server.
     if (existing.has_secret_token && write.secret_token === undefined && hostOf(write.url) !== hostOf(existing.url) &&
       !can(user, 'connector.repoint')) {
       throw validation({secret_token: ["must be given again when the url's host changes"]})
     }
-    const updated = await store.updateResource(user.accountId, id, write)
+    const updated = await store.updateResource(user.accountId, existing.id, write)
     if (!updated) throw notFound()
     return c.json(updated)
   })
 
-  app.delete('/svc/resources/:id{[0-9]+\\.json}', async (c) => {
-    const user = requireWriter(c)
-    if (!(await store.deleteResource(user.accountId, intParam(c, 'id')))) throw notFound()
+  handle(app, routes.deleteResource, writer, resourceOf, async (c) => {
+    if (!(await store.deleteResource(requireUser(c).accountId, loaded.get(c).id))) throw notFound()
     return c.body(null, 204)
   })
 
-  app.post('/svc/resources/:id{[0-9]+}/run.json', async (c) => {
+  /** Only a flow runs; the body's `input` (default `{}`) is its input, within the runner's bound. */
+  const aFlow: MiddlewareHandler<AppEnv> = async (c, next) => {
+    if (loaded.get(c).kind !== FLOW_KIND) throw badRequest('only a flow (svc/custom_flow) can be run')
+    await next()
+  }
+  handle(app, routes.runFlow, writer, resourceOf, aFlow, async (c, {body}) => {
     const user = requireWriter(c)
-    const flow = await store.getResource(user.accountId, intParam(c, 'id'))
-    if (!flow) throw notFound()
-    if (flow.kind !== FLOW_KIND) throw badRequest('only a flow (svc/custom_flow) can be run')
-    const body = await jsonObject(c)
-    const input: JsonObject = envelope(body, 'input')
+    const flow = loaded.get(c)
+    const input = body.input ?? {}
     checkInputSize(input, flowEngine(deps).limits.maxInputBytes)
     const process = await flowEngine(deps).startAndWait({
       accountId: user.accountId, flowCode: flow.code, flow, input, trigger: 'manual', userId: user.id,
