@@ -7,7 +7,7 @@ import {
   toAccount, toPrincipal, tokenPrincipal, toTokenEntry, toUserView, type UserRow,
 } from '../accounts/rows.js'
 import type {Account, AccountsRepo, NewUser, TokenKind, UserView} from '../accounts/types.js'
-import {isUniqueViolation, type PgDb, PgEpochCache, type Q} from './connection.js'
+import {isRowId, isUniqueViolation, type PgDb, PgEpochCache, type Q} from './connection.js'
 
 const now = () => new Date().toISOString()
 
@@ -23,9 +23,12 @@ const PRINCIPAL = principalQueries(PRINCIPAL_SELECT)
 export class PgAccountsRepo implements AccountsRepo {
   /** Every API request authenticates: its caller is read once per cache epoch (a token revoked anywhere is seen at the next request). */
   private readonly byTokenHash: PgEpochCache<TokenEntry>
+  /** The embedded backend's caller, by user id: the same epoch rule (a change of the user, a team... is seen at the next request). */
+  private readonly principalRows: PgEpochCache<PrincipalRow>
 
   constructor(private readonly db: PgDb) {
     this.byTokenHash = new PgEpochCache(db)
+    this.principalRows = new PgEpochCache(db)
   }
 
   async createAccount(name: string): Promise<Account> {
@@ -134,7 +137,8 @@ export class PgAccountsRepo implements AccountsRepo {
   }
 
   async principal(userId: number): Promise<Principal | null> {
-    const row = await this.db.get<PrincipalRow>(PRINCIPAL.byId, [userId])
+    if (!isRowId(userId)) return null
+    const row = await this.principalRows.get(String(userId), () => this.db.get<PrincipalRow>(PRINCIPAL.byId, [userId]))
     return row ? toPrincipal(row) : null
   }
 
