@@ -56,6 +56,11 @@ export interface NormalizedApp {
   urlCodeFromName: boolean
 }
 
+/** The members of a write that replace the stored value when sent (url_code and the widget are derived below). */
+const WRITABLE = [
+  'name', 'description', 'app_engine', 'css_engine', 'source_code', 'public', 'active', 'db_code', 'show_in_module', 'prompt', 'fields', 'actions',
+] as const satisfies readonly (keyof AppData)[]
+
 const DEFAULTS: Omit<AppData, 'name' | 'url_code' | 'source_code'> = {
   description: '',
   app_engine: 'svelte',
@@ -92,21 +97,11 @@ export function appData(body: AppCreate | AppPatch, current?: AppRecord): Normal
       }
     : {...DEFAULTS, name: '', url_code: '', source_code: '', fields: {}, actions: []}
   const out: AppData = {...base, fields: {...base.fields}}
+  /** The members a write sets over the stored app (or the defaults) when the body has them. */
   const keep = <K extends keyof AppData>(key: K, value: AppData[K] | undefined) => {
     if (value !== undefined) out[key] = value
   }
-  keep('name', body.name)
-  keep('description', body.description)
-  keep('app_engine', body.app_engine)
-  keep('css_engine', body.css_engine)
-  keep('source_code', body.source_code)
-  keep('public', body.public)
-  keep('active', body.active)
-  keep('db_code', body.db_code)
-  keep('show_in_module', body.show_in_module)
-  keep('prompt', body.prompt)
-  keep('fields', body.fields)
-  keep('actions', body.actions)
+  for (const key of WRITABLE) keep(key, body[key] as AppData[typeof key] | undefined)
   if (body.dashboard_widget !== undefined) out.fields.dashboard_widget = body.dashboard_widget
 
   let urlCodeFromName = false
