@@ -197,7 +197,9 @@ ${table(['figure', 'svc', 'baseline', 'ratio', 'target', 'met'], summary(results
 ${sections.join('\n')}
 ## Reproduce
 
-\`npm ci && npm run bench\` on a fresh clone (\`npm run bench -- --quick\` for a shorter run). Each script
+\`npm ci && npm run bench\` on a fresh clone (\`npm run bench -- --quick\` for a shorter run;
+\`npm run bench -- --only=dbs,compile\` reruns some scripts and keeps the others' last figures from
+\`bench/results.json\`; each script's notes are \`bench/notes/<id>.md\`). Each script
 also runs alone (see the command above each table); \`bench/apps-dev.mjs\` needs \`/usr/bin/chromium\`
 (\`apt-get install -y chromium\`).
 `
