@@ -4,7 +4,7 @@ import {
   normalizeUrlCode, SHOW_IN_MODULES, UUID_RE,
 } from '../apps/validate.js'
 import {REPLACE_FIELDS} from '../apps/replace.js'
-import {JsonObject, z, Timestamp, Uuid} from './common.js'
+import {JsonObject, z, Timestamp, Uuid, envelope} from './common.js'
 
 export {APP_ENGINES, CSS_ENGINES}
 
@@ -124,10 +124,9 @@ export const AppInput = z.looseObject({
   css_engine: cssEngine.optional().openapi({default: 'tailwind_all'}),
 }).openapi('AppInput')
 
-const app = {error: '"app" must be an object'}
 /** An absent envelope is an empty one: its missing members are named (`name: can't be blank`). */
-export const AppBody = z.object({app: AppInput.prefault({} as z.input<typeof AppInput>)}, app).openapi('AppBody')
-export const AppPatchBody = z.object({app: AppPatch.prefault({})}, app).openapi('AppPatchBody')
+export const AppBody = envelope('app', AppInput).openapi('AppBody')
+export const AppPatchBody = envelope('app', AppPatch).openapi('AppPatchBody')
 
 export const AppListQuery = z.object({
   q: z.string().optional(),

@@ -57,8 +57,13 @@ export const PRIVATE: Record<string, string[]>[] = [{bearer: []}, {session: []}]
 /** Public routes (no login needed; a signed-in caller may still be recognised). */
 export const PUBLIC: Record<string, string[]>[] = [{}, {bearer: []}, {session: []}]
 
-/** `{key: value}` envelope of a write body (`{prompt: {...}}`), described for the document. */
-export const envelope = <K extends string, S extends z.ZodType>(key: K, schema: S) => z.object({[key]: schema} as {[P in K]: S})
+/**
+ * The `{key: {...}}` body of a write (`{prompt: {...}}`). An absent envelope is an empty one, so its
+ * missing members are named (`name: can't be blank`); one that is not an object is the 400
+ * `"prompt" must be an object` (src/http/contract.ts).
+ */
+export const envelope = <K extends string, S extends z.ZodType>(key: K, schema: S) =>
+  z.object({[key]: schema.prefault({} as never)} as {[P in K]: z.ZodPrefault<S>}, {error: `"${key}" must be an object`})
 
 export type ErrorBody = z.infer<typeof ErrorBody>
 export type FieldErrors = z.infer<typeof FieldErrors>

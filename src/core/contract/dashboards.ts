@@ -5,7 +5,7 @@
  * against the stored dashboard (`patchRules`: `context` and `shared` are set at creation).
  */
 import {CONTEXTS, DEFAULT_CONTEXT, SIZES} from '../dashboards/tiles.js'
-import {z, Timestamp} from './common.js'
+import {z, Timestamp, envelope} from './common.js'
 
 export const MAX_NAME_LENGTH = 100
 export const CONTEXT_MESSAGE = `is not included in the list (${CONTEXTS.join(', ')})`
@@ -102,10 +102,9 @@ export const DashboardPatch = z.object({
   is_default: flag.optional(),
 }).openapi('DashboardPatch')
 
-const dashboard = {error: '"dashboard" must be an object'}
 /** An absent envelope is an empty one: its missing members are named (`name: can't be blank`). */
-export const DashboardBody = z.object({dashboard: DashboardInput.prefault({} as z.input<typeof DashboardInput>)}, dashboard).openapi('DashboardBody')
-export const DashboardPatchBody = z.object({dashboard: DashboardPatch.prefault({})}, dashboard).openapi('DashboardPatchBody')
+export const DashboardBody = envelope('dashboard', DashboardInput).openapi('DashboardBody')
+export const DashboardPatchBody = envelope('dashboard', DashboardPatch).openapi('DashboardPatchBody')
 
 /** What `dashboard_id` of a selection asks for: a dashboard, the standard layout, or the company default. */
 export const DashboardTarget = z.union([

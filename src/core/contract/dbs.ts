@@ -8,7 +8,7 @@
 import {AUTO_VARIABLES, autoVariables, PUBLIC_METHODS, scopeTemplate, SEARCH_PARAMS, type PublicMethods as MethodsConfig} from '../dbs/public-methods.js'
 import {columnFamily, FIELD_NAME, FIELD_TYPES, INDEX_COLUMNS, isFieldName, RESERVED_HINT, TABLE_NAME, type FieldType, type IndexColumn} from '../dbs/schema.js'
 import {isReservedName} from '../safe-keys.js'
-import {JsonObject, z, Timestamp, Uuid} from './common.js'
+import {JsonObject, z, Timestamp, Uuid, envelope} from './common.js'
 
 export const PUBLIC_METHOD_NAMES = PUBLIC_METHODS
 
@@ -216,10 +216,9 @@ export const DbInput = z.object({
 /** A PATCH: any member of a create; what is absent keeps its value. */
 export const DbPatch = DbInput.partial().openapi('DbPatch')
 
-const db = {error: '"db" must be an object'}
-/** An absent envelope is an empty one (its missing name is named). */
-export const DbBody = z.object({db: DbInput.prefault({} as z.input<typeof DbInput>)}, db).openapi('DbBody')
-export const DbPatchBody = z.object({db: DbPatch.prefault({})}, db).openapi('DbPatchBody')
+/** An absent envelope is an empty one: its missing members are named (`name: can't be blank`). */
+export const DbBody = envelope('db', DbInput).openapi('DbBody')
+export const DbPatchBody = envelope('db', DbPatch).openapi('DbPatchBody')
 
 export const REPLACEABLE = ['fields', 'schema', 'public_methods'] as const
 const replaceString = (message: string) => z.string({error: message})
@@ -281,9 +280,9 @@ export const RecordInput = z.object({table_name: tableName, data: data(true)}).o
 /** A record PATCH: `data` is merged over the stored data; no `table_name` means the null table of a multi-table db. */
 export const RecordPatch = z.object({table_name: tableName, data: data(false).optional()}).openapi('RecordPatch')
 
-const record = {error: '"record" must be an object'}
-export const RecordBody = z.object({record: RecordInput.prefault({} as z.input<typeof RecordInput>)}, record).openapi('RecordBody')
-export const RecordPatchBody = z.object({record: RecordPatch.prefault({})}, record).openapi('RecordPatchBody')
+/** An absent envelope is an empty one: its missing members are named (`name: can't be blank`). */
+export const RecordBody = envelope('record', RecordInput).openapi('RecordBody')
+export const RecordPatchBody = envelope('record', RecordPatch).openapi('RecordPatchBody')
 
 export const IMPORT_BATCH_MAX = 1000
 const records = '"records" must be an array'

@@ -6,7 +6,7 @@ import {CODE_RE} from '../flows/program.js'
 import {
   CODE_MESSAGE, MAX_NAME, MAX_SECRET, MIN_SECRET, RESOURCE_KINDS, resourceRules, secretProblem, urlProblem, type ResourceKind,
 } from '../flows/resources.js'
-import {JsonObject, z, Timestamp, Uuid} from './common.js'
+import {JsonObject, z, Timestamp, Uuid, envelope} from './common.js'
 
 export {RESOURCE_KINDS}
 
@@ -93,9 +93,9 @@ export const ResourceInput = z.looseObject({...resourceMembers, kind: resourceKi
 /** A PATCH: any member; the kind rules run on the merged resource in core (resourceData), against the stored one. */
 export const ResourcePatch = z.looseObject(resourceMembers).superRefine(knownOnly(RESOURCE_MEMBERS), always).openapi('ResourcePatch')
 
-const resource = {error: '"resource" must be an object'}
-export const ResourceBody = z.object({resource: ResourceInput.prefault({} as z.input<typeof ResourceInput>)}, resource).openapi('ResourceBody')
-export const ResourcePatchBody = z.object({resource: ResourcePatch.prefault({})}, resource).openapi('ResourcePatchBody')
+/** An absent envelope is an empty one: its missing members are named (`name: can't be blank`). */
+export const ResourceBody = envelope('resource', ResourceInput).openapi('ResourceBody')
+export const ResourcePatchBody = envelope('resource', ResourcePatch).openapi('ResourcePatchBody')
 
 const badQuery = (name: string, allowed: string) => ({error: () => `${name} must be ${allowed}`})
 export const ResourceQuery = z.object({
@@ -157,9 +157,9 @@ const cronChecks = (value: Record<string, unknown>, ctx: z.core.$RefinementCtx) 
 export const CronInput = z.looseObject({...cronMembers, target_code: targetCode, schedule}).superRefine(cronChecks, always).openapi('CronInput')
 export const CronPatch = z.looseObject(cronMembers).superRefine(cronChecks, always).openapi('CronPatch')
 
-const cron = {error: '"cron" must be an object'}
-export const CronBody = z.object({cron: CronInput.prefault({} as z.input<typeof CronInput>)}, cron).openapi('CronBody')
-export const CronPatchBody = z.object({cron: CronPatch.prefault({})}, cron).openapi('CronPatchBody')
+/** An absent envelope is an empty one: its missing members are named (`name: can't be blank`). */
+export const CronBody = envelope('cron', CronInput).openapi('CronBody')
+export const CronPatchBody = envelope('cron', CronPatch).openapi('CronPatchBody')
 
 export const FlowProcess = z.object({
   id: Uuid,

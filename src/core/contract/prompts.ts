@@ -1,6 +1,6 @@
 /** Prompt shapes (platform-api.md "Prompt"): the API object, the write input and the list query. */
 import {PROMPT_CODE_RE, PROMPT_LIMITS} from '../prompts/types.js'
-import {z, Timestamp, Uuid} from './common.js'
+import {z, Timestamp, Uuid, envelope} from './common.js'
 
 export const PROMPT_KINDS = ['chat', 'agent'] as const
 export const PROMPT_SCOPES = ['user', 'team', 'department', 'account'] as const
@@ -69,10 +69,9 @@ export const PromptPatch = z.looseObject({
   ai_placeholder: placeholder.optional(),
 }).openapi('PromptPatch')
 
-const prompt = {error: '"prompt" must be an object'}
 /** An absent envelope is an empty one: its missing members are named (`name: can't be blank`). */
-export const PromptBody = z.object({prompt: PromptInput.prefault({} as z.input<typeof PromptInput>)}, prompt).openapi('PromptBody')
-export const PromptPatchBody = z.object({prompt: PromptPatch.prefault({})}, prompt).openapi('PromptPatchBody')
+export const PromptBody = envelope('prompt', PromptInput).openapi('PromptBody')
+export const PromptPatchBody = envelope('prompt', PromptPatch).openapi('PromptPatchBody')
 
 const ORDER_VALUES = PROMPT_ORDER_COLUMNS.flatMap((c) => [c, `${c}_desc`]) as [string, ...string[]]
 

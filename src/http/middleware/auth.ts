@@ -91,9 +91,15 @@ export function requirePermission(c: Context<AppEnv>, permission: string): Princ
   return user
 }
 
-/** Guards every route of a router: 401 without a signed-in user. */
+/** Route middleware: 401 without a signed-in user. */
 export const userRequired: MiddlewareHandler<AppEnv> = async (c, next) => {
   requireUser(c)
+  await next()
+}
+
+/** Route middleware: the roles table's `action` (`requireCan`), checked before anything is looked up or read. */
+export const allowedTo = (action: Action): MiddlewareHandler<AppEnv> => async (c, next) => {
+  requireCan(c, action)
   await next()
 }
 

@@ -1,8 +1,7 @@
-import type {MiddlewareHandler} from 'hono'
 import {meRoutes as routes} from '../../core/contract/routes.js'
 import {createRouter, handle} from '../contract.js'
-import type {AppEnv, Deps} from '../env.js'
-import {requireCan} from '../middleware/auth.js'
+import type {Deps} from '../env.js'
+import {allowedTo, requireCan} from '../middleware/auth.js'
 import {queryFields} from '../query-fields.js'
 
 /**
@@ -12,10 +11,7 @@ import {queryFields} from '../query-fields.js'
  */
 export function accountRoutes(deps: Deps) {
   const app = createRouter()
-  const settings: MiddlewareHandler<AppEnv> = async (c, next) => {
-    requireCan(c, 'account.settings')
-    await next()
-  }
+  const settings = allowedTo('account.settings')
   handle(app, routes.setAccountField, settings, queryFields(routes.setAccountField), async (c, {query}) => {
     const user = requireCan(c, 'account.settings')
     const value = await deps.store.accounts.changeModule(user.accountId, query.action_type, query.value)

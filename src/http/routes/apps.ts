@@ -8,7 +8,7 @@ import {replaceText} from '../../core/replace.js'
 import {badRequest, isSvcError, notFound, validation} from '../../core/errors.js'
 import type {AppBuild, AppData, AppRecord} from '../../store/apps/types.js'
 import type {AppEnv, Deps} from '../env.js'
-import {requireCan, requireUser} from '../middleware/auth.js'
+import {allowedTo, requireCan, requireUser, userRequired} from '../middleware/auth.js'
 import {createRouter, handle, param, slot, validationError} from '../contract.js'
 import {appPagesRoutes} from './apps/pages.js'
 
@@ -26,16 +26,9 @@ export function appsRoutes(deps: Deps) {
   const app = createRouter()
   const apps = deps.store.apps
 
-  /** Reading apps: a signed-in user. */
-  const reader: MiddlewareHandler<AppEnv> = async (c, next) => {
-    requireUser(c)
-    await next()
-  }
-  /** Writing apps: the roles table's `app.write` (src/core/auth/permissions.ts), checked before anything is looked up. */
-  const writer: MiddlewareHandler<AppEnv> = async (c, next) => {
-    requireCan(c, 'app.write')
-    await next()
-  }
+  /** Reading apps: a signed-in user; writing: the roles table's `app.write` (src/core/auth/permissions.ts). */
+  const reader = userRequired
+  const writer = allowedTo('app.write')
   /** Loads the app of `:id` of the user's account, else 404 (foreign, unknown or not a UUID alike). */
   const visible: MiddlewareHandler<AppEnv> = async (c, next) => {
     const user = requireUser(c)

@@ -9,10 +9,10 @@ import {svcMessage} from '../../core/contract/messages.js'
 import {badRequest, FieldErrorBag, isSvcError, notFound} from '../../core/errors.js'
 import type {RecordWrite} from '../../store/dbs/types.js'
 import type {Deps} from '../env.js'
-import {requireUser} from '../middleware/auth.js'
+import {allowedTo, requireUser} from '../middleware/auth.js'
 import {createRouter, handle, param, validationError} from '../contract.js'
 import {publicDbRoutes} from './dbs/public.js'
-import {dbLoader, flatQuery, permit, indexerFor, loadedDb, recordId, type LoadedDb} from './dbs/shared.js'
+import {dbLoader, flatQuery, indexerFor, loadedDb, recordId, type LoadedDb} from './dbs/shared.js'
 
 export {IMPORT_BATCH_MAX} from '../../core/contract/dbs.js'
 
@@ -52,7 +52,7 @@ export function dbsRoutes(deps: Deps) {
 
   handle(app, routes.listDbs, async (c) => c.json(await deps.store.dbs.list(requireUser(c).accountId)))
 
-  handle(app, routes.createDb, permit('db.manage'), async (c, {body}) =>
+  handle(app, routes.createDb, allowedTo('db.manage'), async (c, {body}) =>
     c.json(await deps.store.dbs.create(requireUser(c).accountId, dbData(body.db)), 201))
 
   handle(app, routes.getDb, dbLoader(deps, {count: true}), async (c) => c.json(db(c).db))

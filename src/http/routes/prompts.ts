@@ -8,7 +8,7 @@ import {isUuid} from '../../core/prompts/uuid.js'
 import {listFilters, mayChange, promptData} from '../../core/prompts/validate.js'
 import {findSystemFile, listSystemFiles} from '../../store/prompts/system-files.js'
 import type {AppEnv, Deps} from '../env.js'
-import {requireCan, requireUser} from '../middleware/auth.js'
+import {allowedTo, requireCan, requireUser} from '../middleware/auth.js'
 import type {RenderPool} from '../render-pool.js'
 import type {RenderInput} from '../../core/prompts/render.js'
 import {createRouter, handle, param, slot} from '../contract.js'
@@ -107,10 +107,7 @@ export function promptsRoutes(deps: Deps) {
   }
 
   /** Writes need `prompt.write` before anything is looked up. */
-  const writer: MiddlewareHandler<AppEnv> = async (c, next) => {
-    requireCan(c, 'prompt.write')
-    await next()
-  }
+  const writer = allowedTo('prompt.write')
 
   handle(app, routes.createPrompt, writer, async (c, {body}) => {
     const user = requireCan(c, 'prompt.write')

@@ -48,12 +48,6 @@ export function dbLoader(deps: Deps, options: {can?: Action; count?: boolean} = 
   }
 }
 
-/** Middleware: a write needs its permission (403) before its body is read. */
-export const permit = (action: Action): MiddlewareHandler<AppEnv> => async (c, next) => {
-  requireCan(c, action)
-  await next()
-}
-
 /** Plans of the db views the store caches (one view object per db and cache epoch). */
 const plans = new WeakMap<DbView, SchemaPlan>()
 

@@ -7,7 +7,7 @@ import {cronData, nextRun, type CronJob, type CronWrite} from '../../../core/flo
 import {FLOW_KIND} from '../../../core/flows/resources.js'
 import {createRouter, handle, slot} from '../../contract.js'
 import type {AppEnv, Deps} from '../../env.js'
-import {requireCan, requireUser} from '../../middleware/auth.js'
+import {allowedTo, requireUser, userRequired} from '../../middleware/auth.js'
 import {flowEngine} from './engine.js'
 import {intParam} from './helpers.js'
 
@@ -27,14 +27,8 @@ export function cronsRoutes(deps: Deps) {
   const store = deps.store.flows
   const quotas = quotasOf(deps.quotas)
 
-  const reader: MiddlewareHandler<AppEnv> = async (c, next) => {
-    requireUser(c)
-    await next()
-  }
-  const writer: MiddlewareHandler<AppEnv> = async (c, next) => {
-    requireCan(c, 'cron.write')
-    await next()
-  }
+  const reader = userRequired
+  const writer = allowedTo('cron.write')
   /** Loads the cron of `:id` of the user's account, else 404. */
   const cronOf: MiddlewareHandler<AppEnv> = async (c, next) => {
     const cron = await store.getCron(requireUser(c).accountId, intParam(c, 'id'))

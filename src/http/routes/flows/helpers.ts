@@ -1,6 +1,6 @@
 import type {Context} from 'hono'
 import type {Principal} from '../../../core/auth/permissions.js'
-import {forbidden, notFound, payloadTooLarge, rateLimited} from '../../../core/errors.js'
+import {notFound, payloadTooLarge, rateLimited} from '../../../core/errors.js'
 import {jsonBytes} from '../../../core/flows/data.js'
 import {isUuid} from '../../../core/flows/processes.js'
 import type {AppEnv, Deps} from '../../env.js'

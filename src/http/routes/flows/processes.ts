@@ -4,7 +4,7 @@ import {notFound} from '../../../core/errors.js'
 import type {FlowProcess} from '../../../core/flows/processes.js'
 import {createRouter, handle, slot} from '../../contract.js'
 import type {AppEnv, Deps} from '../../env.js'
-import {requireUser} from '../../middleware/auth.js'
+import {requireUser, userRequired} from '../../middleware/auth.js'
 import {flowEngine} from './engine.js'
 import {uuidParam} from './helpers.js'
 
@@ -19,10 +19,7 @@ const loaded = slot<FlowProcess>('flowProcess')
 export function processesRoutes(deps: Deps) {
   const app = createRouter()
 
-  const reader: MiddlewareHandler<AppEnv> = async (c, next) => {
-    requireUser(c)
-    await next()
-  }
+  const reader = userRequired
   /** Loads the run of `:id` of the user's account (reaped first if its process died), else 404. */
   const processOf: MiddlewareHandler<AppEnv> = async (c, next) => {
     const user = requireUser(c)

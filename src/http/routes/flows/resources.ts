@@ -5,7 +5,7 @@ import {badRequest, notFound, validation} from '../../../core/errors.js'
 import {FLOW_KIND, resourceData, type Resource} from '../../../core/flows/resources.js'
 import {createRouter, handle, slot} from '../../contract.js'
 import type {AppEnv, Deps} from '../../env.js'
-import {requireUser} from '../../middleware/auth.js'
+import {allowedTo, requireUser, userRequired} from '../../middleware/auth.js'
 import {flowEngine} from './engine.js'
 import {checkInputSize, intParam, requireWriter} from './helpers.js'
 
@@ -32,15 +32,9 @@ export function resourcesRoutes(deps: Deps) {
   const app = createRouter()
   const store = deps.store.flows
 
-  const reader: MiddlewareHandler<AppEnv> = async (c, next) => {
-    requireUser(c)
-    await next()
-  }
+  const reader = userRequired
   /** Writes need `resource.write` before anything is looked up. */
-  const writer: MiddlewareHandler<AppEnv> = async (c, next) => {
-    requireWriter(c)
-    await next()
-  }
+  const writer = allowedTo('resource.write')
   /** Loads the resource of `:id` of the user's account, else 404 (foreign, unknown, not a number alike). */
   const resourceOf: MiddlewareHandler<AppEnv> = async (c, next) => {
     const user = requireUser(c)
