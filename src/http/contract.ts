@@ -88,6 +88,17 @@ export interface Input<R> {
   body: Json<R>
 }
 
+const fieldQueries = new WeakSet<RouteConfig>()
+
+/**
+ * Routes whose bad query values answer a 422 field map (`{"context": ["is not included in the
+ * list (...)"]}`) rather than the 400 `{error}` of other queries: the dashboards' `context`/`key`
+ * and the account's `set_field` parameters, as they always have. Called once where the area is built.
+ */
+export function queryErrorsAsFields(...routes: RouteConfig[]): void {
+  for (const route of routes) fieldQueries.add(route)
+}
+
 /** Query values that are not empty (`?kind=` means no kind, as it always has). */
 const presentValues = (q: Record<string, string>) => Object.fromEntries(Object.entries(q).filter(([, v]) => v !== ''))
 
@@ -128,7 +139,7 @@ export function handle<R extends RouteConfig, E extends AppEnv = AppEnv>(
     const input = {query: {}, body: undefined} as Input<R>
     if (query) {
       const parsed = await query.safeParseAsync(presentValues(c.req.query()), {error: svcMessage})
-      if (!parsed.success) throw validationError('query', parsed.error.issues)
+      if (!parsed.success) throw validationError(fieldQueries.has(route) ? 'form' : 'query', parsed.error.issues)
       input.query = parsed.data as Query<R>
     }
     if (body) {

@@ -9,11 +9,10 @@ import {builtinLayout, normalizeLayout} from '../../core/dashboards/layout.js'
 import {appIdOf, appTile, type DashboardContext, DEFAULT_CONTEXT, defaultConfig, publicSettings, tileDef} from '../../core/dashboards/tiles.js'
 import {FieldErrorBag, forbidden, notFound, validation} from '../../core/errors.js'
 import type {DashboardRecord} from '../../store/dashboards/types.js'
-import {createRouter, handle, param, slot, validationError} from '../contract.js'
+import {createRouter, handle, param, queryErrorsAsFields, slot, validationError} from '../contract.js'
 import type {AppEnv, Deps} from '../env.js'
 import {jsonObject} from '../middleware/body.js'
 import {requireUser} from '../middleware/auth.js'
-import {queryFields} from '../query-fields.js'
 
 /** What the current request needs to judge tiles and dashboards: the user, the account's modules and active apps. */
 interface Caller extends Viewer {
@@ -33,11 +32,12 @@ const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typ
  * runs `who` (401, then the account's modules and active apps); those of `:id` run `visible`
  * (404 for a foreign, hidden or unknown one) and the writes `changeable` (403). Bodies and queries
  * are checked by the route's schemas (core/contract/dashboards.ts); the queries answer a 422
- * field map (`queryFields`), as they always have.
+ * field map (`queryErrorsAsFields`), as they always have.
  */
 export function dashboardsRoutes(deps: Deps) {
   const repo = deps.store.dashboards
   const app = createRouter()
+  queryErrorsAsFields(routes.listDashboards, routes.getWidgets, routes.getWidget)
 
   const who: MiddlewareHandler<AppEnv> = async (c, next) => {
     const user = requireUser(c)
@@ -135,7 +135,7 @@ export function dashboardsRoutes(deps: Deps) {
   const selectionValue = (s: SelectionTarget) => (s.kind === 'dashboard' ? s.id : s.kind === 'builtin' ? 'builtin' : '')
   const json = (c: Context, value: unknown, status: 200 | 201 = 200) => c.json(value, status)
 
-  handle(app, routes.listDashboards, who, queryFields(routes.listDashboards), async (c, {query}) => {
+  handle(app, routes.listDashboards, who, async (c, {query}) => {
     const who = caller.get(c)
     const list = await repo.listVisible(who.user.accountId, who.user.id, query.context)
     return json(c, list.map((d) => present(who, d)))
@@ -168,12 +168,12 @@ export function dashboardsRoutes(deps: Deps) {
     return json(c, {context, dashboard_id: selectionValue(selection), ...answer})
   })
 
-  handle(app, routes.getWidgets, who, queryFields(routes.getWidgets), async (c, {query}) => {
+  handle(app, routes.getWidgets, who, async (c, {query}) => {
     const {answer} = await resolve(caller.get(c), query.context ?? DEFAULT_CONTEXT)
     return json(c, answer)
   })
 
-  handle(app, routes.getWidget, who, queryFields(routes.getWidget), async (c, {query: {key}}) => {
+  handle(app, routes.getWidget, who, async (c, {query: {key}}) => {
     const who = caller.get(c)
     const appId = appIdOf(key)
     const tile = appId ? appTile(appId, who.appNames.get(appId)) : tileDef(key)
