@@ -64,21 +64,23 @@ export function parseQuotas(pairs: readonly string[]): Partial<Quotas> {
 export const jsonBytes = (value: unknown): number => Buffer.byteLength(JSON.stringify(value) ?? '')
 
 /**
- * A budget of `limit` per key and fixed window of `windowMs` (client address, database), in this
- * process: the SQLite store's (src/store/sqlite/cluster.ts); PostgreSQL keeps it in a shared table.
+ * Totals per key over fixed windows, in this process: the SQLite store's hit counts and byte
+ * budgets (src/store/sqlite/cluster.ts); PostgreSQL keeps them in a table every instance shares.
  */
-export function windowBudget(limit: number, windowMs = 60_000) {
-  const used = new Map<string, {start: number; amount: number}>()
+export function fixedWindows() {
+  const used = new Map<string, {start: number; total: number}>()
   return {
-    /** Charges `amount` to `key`; false (nothing charged) when that would pass the budget. */
-    take(key: string, amount: number, now = Date.now()): boolean {
-      if (limit <= 0) return true
+    /**
+     * Adds `amount` to the current window of `windowMs` of `key` unless the total would pass
+     * `limit` (then nothing is added): whether it was added, and the window's total after.
+     */
+    add(key: string, amount: number, windowMs: number, limit = Infinity, now = Date.now()): {added: boolean; total: number} {
       if (used.size > 50_000) for (const [k, v] of used) if (now - v.start >= windowMs) used.delete(k)
       let entry = used.get(key)
-      if (!entry || now - entry.start >= windowMs) used.set(key, (entry = {start: now, amount: 0}))
-      if (entry.amount + amount > limit) return false
-      entry.amount += amount
-      return true
+      if (!entry || now - entry.start >= windowMs) used.set(key, (entry = {start: now, total: 0}))
+      if (entry.total + amount > limit) return {added: false, total: entry.total}
+      entry.total += amount
+      return {added: true, total: entry.total}
     },
   }
 }

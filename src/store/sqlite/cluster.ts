@@ -5,15 +5,18 @@
  */
 import {hostname} from 'node:os'
 import {RateLimiter} from '../../core/flows/rate-limit.js'
-import {windowBudget} from '../../core/quotas.js'
+import {fixedWindows} from '../../core/quotas.js'
 import type {ClusterRepo} from '../cluster/types.js'
-
-const MAX_WINDOW_KEYS = 50_000
 
 export function sqliteCluster(): ClusterRepo {
   const buckets = new Map<string, RateLimiter>()
-  const windows = new Map<string, Map<string, {start: number; count: number}>>()
-  const budgets = new Map<string, ReturnType<typeof windowBudget>>()
+  /** Fixed windows per bucket (hit counts, byte budgets). */
+  const windows = new Map<string, ReturnType<typeof fixedWindows>>()
+  const windowsOf = (bucket: string) => {
+    let found = windows.get(bucket)
+    if (!found) windows.set(bucket, (found = fixedWindows()))
+    return found
+  }
   const runner = `${hostname()}:${process.pid}`
   return {
     runner,
@@ -30,23 +33,10 @@ export function sqliteCluster(): ClusterRepo {
       return limiter.take(key, Date.now())
     },
     async countHit(bucket, key, windowSeconds) {
-      const now = Date.now()
-      const windowMs = windowSeconds * 1000
-      let hits = windows.get(bucket)
-      if (!hits) windows.set(bucket, (hits = new Map()))
-      if (hits.size > MAX_WINDOW_KEYS) for (const [k, v] of hits) if (now - v.start >= windowMs) hits.delete(k)
-      const entry = hits.get(key)
-      if (!entry || now - entry.start >= windowMs) {
-        hits.set(key, {start: now, count: 1})
-        return 1
-      }
-      return ++entry.count
+      return windowsOf(bucket).add(key, 1, windowSeconds * 1000).total
     },
     async chargeWithin(bucket, key, amount, budget, windowSeconds) {
-      const id = `${bucket}\0${budget}\0${windowSeconds}`
-      let within = budgets.get(id)
-      if (!within) budgets.set(id, (within = windowBudget(budget, windowSeconds * 1000)))
-      return within.take(key, amount)
+      return budget <= 0 || windowsOf(bucket).add(key, amount, windowSeconds * 1000, budget).added
     },
     async expire() {},
     async close() {},
