@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Fast path: `svc prompt render` answers without loading @oclif/core (~170 ms), from one bundled
+// Fast path: `svc prompt render` answers without loading oclif (~170 ms), from one bundled
 // file (scripts/bundle-fastpath.js); anything the lean
 // parser does not handle (--help, unknown flags, ...) falls through to oclif. SVC_NO_FASTPATH=1 disables it.
 const argv = process.argv.slice(2)
@@ -8,5 +8,6 @@ if (argv[0] === 'prompt' && argv[1] === 'render' && !process.env.SVC_NO_FASTPATH
   if (await fastRender(argv.slice(2))) process.exit()
 }
 
-const {execute} = await import('@oclif/core')
+// `#oclif` is @oclif/core bundled into one file (scripts/bundle-oclif.js), the copy every command uses.
+const {execute} = await import('#oclif')
 await execute({dir: import.meta.url})

@@ -1,4 +1,4 @@
-import {Flags} from '@oclif/core'
+import {Flags} from '#oclif'
 import {adminTarget, requireData, type AdminTarget} from '../client/admin.js'
 import {SvcCommand} from './base-command.js'
 

@@ -1,4 +1,4 @@
-import {Command, Flags, type Interfaces} from '@oclif/core'
+import {Command, Flags, type Interfaces} from '#oclif'
 import {Client} from '../client/backend.js'
 import type {Backend} from '../client/backend.js'
 import {resolveBackend} from '../client/resolve.js'

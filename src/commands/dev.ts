@@ -1,6 +1,6 @@
 import {readdir} from 'node:fs/promises'
 import {join, resolve} from 'node:path'
-import {Flags} from '@oclif/core'
+import {Flags} from '#oclif'
 import {BackendCommand} from '../cli/base-command.js'
 import type {Change} from '../core/workspace/plan.js'
 import {FOLDERS} from '../workspace/folder.js'

@@ -1,7 +1,7 @@
 import {existsSync} from 'node:fs'
 import {copyFile, cp, readdir, rename} from 'node:fs/promises'
 import {join, resolve} from 'node:path'
-import {Args, Flags} from '@oclif/core'
+import {Args, Flags} from '#oclif'
 import {SvcCommand} from '../cli/base-command.js'
 import {SvcError} from '../core/errors.js'
 import {PACKAGE_TEMPLATES} from '../paths.js'

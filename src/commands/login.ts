@@ -1,4 +1,4 @@
-import {Flags} from '@oclif/core'
+import {Flags} from '#oclif'
 import {Client} from '../client/backend.js'
 import {saveProfile} from '../client/profiles.js'
 import {resolveBackend} from '../client/resolve.js'

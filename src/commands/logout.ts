@@ -1,4 +1,4 @@
-import {Args, Flags} from '@oclif/core'
+import {Args, Flags} from '#oclif'
 import {loadProfiles, removeProfile} from '../client/profiles.js'
 import {SvcCommand} from '../cli/base-command.js'
 import {SvcError} from '../core/errors.js'

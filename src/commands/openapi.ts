@@ -1,5 +1,5 @@
 import {writeFile} from 'node:fs/promises'
-import {Flags} from '@oclif/core'
+import {Flags} from '#oclif'
 import {SvcCommand} from '../cli/base-command.js'
 
 export default class OpenApi extends SvcCommand {

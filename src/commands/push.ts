@@ -1,4 +1,4 @@
-import {Flags} from '@oclif/core'
+import {Flags} from '#oclif'
 import {BackendCommand, yesFlag} from '../cli/base-command.js'
 import {confirmDestructive} from '../cli/confirm.js'
 import {withSpinner} from '../cli/spinner.js'

@@ -1,4 +1,4 @@
-import {Flags} from '@oclif/core'
+import {Flags} from '#oclif'
 import {SvcCommand} from '../cli/base-command.js'
 import {DEFAULT_DATA_DIR} from '../paths.js'
 

@@ -1,5 +1,5 @@
 /** Flags shared by `svc app create` and `svc app update`, and the `{app: ...}` body they make. */
-import {Flags} from '@oclif/core'
+import {Flags} from '#oclif'
 import {parseJsonArg, readFileOrStdin} from '../cli/read-input.js'
 import {APP_ENGINES, CSS_ENGINES, SHOW_IN_MODULES} from '../core/apps/validate.js'
 import type {AppView} from '../core/contract/apps.js'

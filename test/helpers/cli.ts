@@ -151,7 +151,8 @@ async function runInProcess(args: string[], options: CliOptions): Promise<CliRes
     for (const key of Object.keys(process.env)) if (!(key in env)) delete process.env[key]
     Object.assign(process.env, env)
   }
-  const {Exit} = nodeRequire('@oclif/core/handle') as {Exit: {exit(code?: number): void}}
+  const oclif = (await nativeImport(pathToFileURL(join(ROOT, 'dist', 'oclif.js')).href)) as typeof import('@oclif/core') & {Exit: {exit(code?: number): void}}
+  const {Exit} = oclif
   const oclifExit = Exit.exit
   let exited: number | undefined
 
@@ -171,12 +172,12 @@ async function runInProcess(args: string[], options: CliOptions): Promise<CliRes
   let timer: NodeJS.Timeout | undefined
   try {
     const command = (async () => {
-      // bin/run.js: the fast path for `prompt render`, else oclif (execute() = run() + handle()).
+      // bin/run.js: the fast path for `prompt render`, else oclif, the bundle every command imports
+      // as `#oclif` (execute() = run() + handle()).
       if (args[0] === 'prompt' && args[1] === 'render' && !process.env.SVC_NO_FASTPATH) {
         const {fastRender} = await nativeImport(pathToFileURL(join(ROOT, 'dist', 'fastpath-prompt-render.js')).href)
         if (await fastRender(args.slice(2))) return
       }
-      const oclif = nodeRequire('@oclif/core') as typeof import('@oclif/core')
       await oclif.run(args, ROOT).catch((error: Error) => oclif.handle(error))
     })()
     const timeout = new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), options.timeoutMs ?? 60_000)))

@@ -157,19 +157,30 @@ describe('svc prompt: commands on the embedded backend and against svc serve', (
     })
   }
 
-  it('the fast path answers on --data without loading oclif or undici (no Request/Response); the oclif path loads both', async () => {
+  it('the fast path answers on --data without loading oclif or undici (no Request/Response); the oclif path loads both, as one bundled file', async () => {
+    // oclif = the bundle every command imports (dist/oclif.js, an ES module: seen by a load hook);
+    // unbundled = @oclif/core's own CommonJS files (seen in require.cache).
+    const hook = join(files, 'probe-hook.mjs')
+    writeFileSync(hook, `import {register} from 'node:module'
+      register('data:text/javascript,' + encodeURIComponent(\`import {writeSync} from 'node:fs'
+        export async function load(url, context, next) {
+          if (url.endsWith('/dist/oclif.js')) writeSync(2, 'the oclif bundle is loaded\\\\n')
+          return next(url, context)
+        }\`))`)
     const probe = join(files, 'probe.cjs')
     writeFileSync(probe, `process.on('exit', () => {
-      const loaded = (name) => Object.keys(require.cache).some((k) => k.includes('/node_modules/' + name + '/'))
-      require('fs').writeSync(2, 'loaded oclif=' + loaded('@oclif/core') + ' undici=' + process.moduleLoadList.some((m) => m.includes('undici')) + '\\n')
+      const unbundled = Object.keys(require.cache).some((k) => k.includes('/node_modules/@oclif/core/'))
+      require('fs').writeSync(2, 'loaded unbundled=' + unbundled + ' undici=' + process.moduleLoadList.some((m) => m.includes('undici')) + '\\n')
     })`)
     const render = (env: Record<string, string>) => svc(['prompt', 'render', 'crm_dashboard', '--var', 'client_id=7', '--data', data],
-      {env: {NODE_OPTIONS: `--require ${probe}`, ...env}})
+      {env: {NODE_OPTIONS: `--require ${probe} --import ${hook}`, ...env}})
     const [fast, slow] = await Promise.all([render({}), render({SVC_NO_FASTPATH: '1'})])
     expect(fast.stdout).toContain('# CRM assistant')
-    expect(fast.stderr).toContain('loaded oclif=false undici=false')
+    expect(fast.stderr).toContain('loaded unbundled=false undici=false')
+    expect(fast.stderr).not.toContain('the oclif bundle is loaded')
     expect(slow.stdout).toBe(fast.stdout)
-    expect(slow.stderr).toContain('loaded oclif=true undici=true')
+    expect(slow.stderr).toContain('loaded unbundled=false undici=true')
+    expect(slow.stderr).toContain('the oclif bundle is loaded')
   })
 
   it('the fast path and oclif print byte for byte the same, errors and exit codes included', async () => {

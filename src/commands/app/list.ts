@@ -1,4 +1,4 @@
-import {Flags} from '@oclif/core'
+import {Flags} from '#oclif'
 import {BackendCommand} from '../../cli/base-command.js'
 import {table} from '../../cli/table.js'
 import type {AppView} from '../../core/contract/apps.js'

@@ -1,5 +1,5 @@
 import {spawn} from 'node:child_process'
-import {Args, Flags} from '@oclif/core'
+import {Args, Flags} from '#oclif'
 import {BackendCommand} from '../../cli/base-command.js'
 import {interactive} from '../../cli/read-input.js'
 import type {AppView} from '../../core/contract/apps.js'

@@ -1,6 +1,6 @@
 import {existsSync, readFileSync} from 'node:fs'
 import {join} from 'node:path'
-import {Args, Flags} from '@oclif/core'
+import {Args, Flags} from '#oclif'
 import {BackendCommand} from '../../cli/base-command.js'
 import {confirmDestructive} from '../../cli/confirm.js'
 import type {AppView} from '../../core/contract/apps.js'

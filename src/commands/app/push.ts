@@ -1,4 +1,4 @@
-import {Args, Flags} from '@oclif/core'
+import {Args, Flags} from '#oclif'
 import {BackendCommand} from '../../cli/base-command.js'
 import type {AppView} from '../../core/contract/apps.js'
 import {SvcError} from '../../core/errors.js'

@@ -1,4 +1,4 @@
-import {Args, Flags} from '@oclif/core'
+import {Args, Flags} from '#oclif'
 import {BackendCommand} from '../../cli/base-command.js'
 import {SvcError} from '../../core/errors.js'
 import type {Resource} from '../../core/flows/resources.js'

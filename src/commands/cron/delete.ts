@@ -1,4 +1,4 @@
-import {Args} from '@oclif/core'
+import {Args} from '#oclif'
 import {BackendCommand, yesFlag} from '../../cli/base-command.js'
 import {confirmDestructive} from '../../cli/confirm.js'
 

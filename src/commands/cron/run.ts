@@ -1,4 +1,4 @@
-import {Args, Flags} from '@oclif/core'
+import {Args, Flags} from '#oclif'
 import {BackendCommand} from '../../cli/base-command.js'
 import type {FlowProcess} from '../../core/flows/processes.js'
 import {processLines, waitForProcess} from '../flow/show.js'

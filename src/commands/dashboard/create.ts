@@ -1,4 +1,4 @@
-import {Flags} from '@oclif/core'
+import {Flags} from '#oclif'
 import {BackendCommand} from '../../cli/base-command.js'
 import {parseJsonArg, readFileOrStdin} from '../../cli/read-input.js'
 import {type DashboardView, layoutFromJson} from '../../core/dashboards/format.js'

@@ -1,4 +1,4 @@
-import {Args, Flags} from '@oclif/core'
+import {Args, Flags} from '#oclif'
 import {BackendCommand} from '../../cli/base-command.js'
 import {describeCurrent, type SelectView, selectTarget} from '../../core/dashboards/format.js'
 import {CONTEXTS} from '../../core/dashboards/tiles.js'

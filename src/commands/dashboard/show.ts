@@ -1,4 +1,4 @@
-import {Flags} from '@oclif/core'
+import {Flags} from '#oclif'
 import {BackendCommand} from '../../cli/base-command.js'
 import {describeCurrent, tileName, type WidgetsView, type WidgetView} from '../../core/dashboards/format.js'
 import {configLines, renderGrid} from '../../core/dashboards/grid.js'

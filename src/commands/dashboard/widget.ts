@@ -1,4 +1,4 @@
-import {Args} from '@oclif/core'
+import {Args} from '#oclif'
 import {BackendCommand} from '../../cli/base-command.js'
 import {table} from '../../cli/table.js'
 import type {WidgetView} from '../../core/dashboards/format.js'

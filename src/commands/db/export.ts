@@ -1,7 +1,7 @@
 import {createWriteStream, existsSync} from 'node:fs'
 import {rename, rm} from 'node:fs/promises'
 import {once} from 'node:events'
-import {Args, Flags} from '@oclif/core'
+import {Args, Flags} from '#oclif'
 import {BackendCommand} from '../../cli/base-command.js'
 import {confirmDestructive} from '../../cli/confirm.js'
 import {SvcError} from '../../core/errors.js'

@@ -1,5 +1,5 @@
 import {statSync} from 'node:fs'
-import {Args, Flags} from '@oclif/core'
+import {Args, Flags} from '#oclif'
 import {BackendCommand} from '../../cli/base-command.js'
 import {batches, lineErrors, stdinLines} from '../../cli/ndjson.js'
 import {progressBar} from '../../cli/spinner.js'

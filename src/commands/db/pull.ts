@@ -1,5 +1,5 @@
 import {writeFile, rename} from 'node:fs/promises'
-import {Args, Flags} from '@oclif/core'
+import {Args, Flags} from '#oclif'
 import {BackendCommand} from '../../cli/base-command.js'
 import {definitionOf} from '../../core/dbs/diff.js'
 import type {DbView} from '../../core/contract/dbs.js'

@@ -1,6 +1,6 @@
 import {readdir, readFile, stat} from 'node:fs/promises'
 import {join} from 'node:path'
-import {Args, Flags} from '@oclif/core'
+import {Args, Flags} from '#oclif'
 import {BackendCommand} from '../../cli/base-command.js'
 import {confirmDestructive} from '../../cli/confirm.js'
 import {withSpinner} from '../../cli/spinner.js'

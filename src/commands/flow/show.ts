@@ -1,4 +1,4 @@
-import {Args} from '@oclif/core'
+import {Args} from '#oclif'
 import {BackendCommand} from '../../cli/base-command.js'
 import type {Client} from '../../client/backend.js'
 import {SvcError} from '../../core/errors.js'

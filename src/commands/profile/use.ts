@@ -1,4 +1,4 @@
-import {Args} from '@oclif/core'
+import {Args} from '#oclif'
 import {useProfile} from '../../client/profiles.js'
 import {SvcCommand} from '../../cli/base-command.js'
 import {SvcError} from '../../core/errors.js'

@@ -1,4 +1,4 @@
-import {Flags} from '@oclif/core'
+import {Flags} from '#oclif'
 import {BackendCommand} from '../../cli/base-command.js'
 import {interactive, readFileOrStdin} from '../../cli/read-input.js'
 import {SvcError} from '../../core/errors.js'

@@ -1,4 +1,4 @@
-import {Args, Flags} from '@oclif/core'
+import {Args, Flags} from '#oclif'
 import {BackendCommand, yesFlag} from '../../cli/base-command.js'
 import {confirmDestructive} from '../../cli/confirm.js'
 import {resolvePromptId} from '../../client/refs.js'

@@ -1,4 +1,4 @@
-import {Args, Flags} from '@oclif/core'
+import {Args, Flags} from '#oclif'
 import {BackendCommand} from '../../cli/base-command.js'
 import {resolvePromptId} from '../../client/refs.js'
 import type {PromptView} from '../../core/prompts/types.js'

@@ -1,4 +1,4 @@
-import {Args} from '@oclif/core'
+import {Args} from '#oclif'
 import {createAccount} from '../../../client/admin.js'
 import {AdminCommand} from '../../../cli/admin-command.js'
 

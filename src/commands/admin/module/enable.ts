@@ -1,4 +1,4 @@
-import {Args, Flags} from '@oclif/core'
+import {Args, Flags} from '#oclif'
 import {setModule} from '../../../client/admin.js'
 import {AdminCommand} from '../../../cli/admin-command.js'
 

@@ -1,4 +1,4 @@
-import {Flags} from '@oclif/core'
+import {Flags} from '#oclif'
 import {listUsers} from '../../../client/admin.js'
 import {AdminCommand} from '../../../cli/admin-command.js'
 import {table} from '../../../cli/table.js'

@@ -1,4 +1,4 @@
-import {Args, Flags} from '@oclif/core'
+import {Args, Flags} from '#oclif'
 import {newToken} from '../../../client/admin.js'
 import {AdminCommand} from '../../../cli/admin-command.js'
 import {confirmDestructive} from '../../../cli/confirm.js'

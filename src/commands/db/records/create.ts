@@ -1,4 +1,4 @@
-import {Args, Flags} from '@oclif/core'
+import {Args, Flags} from '#oclif'
 import {BackendCommand} from '../../../cli/base-command.js'
 import {parseJsonArg} from '../../../cli/read-input.js'
 import type {RecordSend, RecordView} from '../../../core/contract/dbs.js'
