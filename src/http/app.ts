@@ -35,11 +35,9 @@ export function createApp(deps: Deps) {
   registerSecuritySchemes(app)
   app.onError(onError(deps.log))
   app.notFound(notFoundHandler)
-  // First, so it sees every answer, errors included. Every JSON answer names its charset (c.json says only application/json).
-  app.use('*', async (c, next) => {
-    await next()
-    if (c.res.headers.get('content-type') === 'application/json') c.res.headers.set('content-type', 'application/json; charset=utf-8')
-  })
+  // First, so it sees every answer, errors included (a 413 of the body limit too): the security
+  // headers, and the charset every JSON answer names.
+  app.use('*', securityHeaders(() => consoleCsp(appsFrameSrc(deps))))
   const maxSize = deps.bodyLimit ?? DEFAULT_BODY_LIMIT
   const streamedLimit = bodyLimit({
     maxSize,
@@ -59,7 +57,6 @@ export function createApp(deps: Deps) {
     return streamedLimit(c, next)
   })
   if (deps.log) app.use('*', accessLog(deps.log))
-  app.use('*', securityHeaders(() => consoleCsp(appsFrameSrc(deps))))
   app.use('*', appOrigin(deps))
   app.use('*', identify(deps))
   app.route('/', meRoutes(deps))

@@ -26,9 +26,12 @@ const PRINCIPAL = principalQueries(PRINCIPAL_SELECT)
 export class SqliteAccountsRepo implements AccountsRepo {
   /** Every API request authenticates: its caller is read once per cache epoch (src/store/sqlite/connection.ts). */
   private readonly byTokenHash: EpochCache<TokenEntry>
+  /** The embedded caller (and a session's user) by id, read once per cache epoch as the PostgreSQL driver does. */
+  private readonly principalRows: EpochCache<PrincipalRow>
 
   constructor(private readonly db: Sqlite) {
     this.byTokenHash = new EpochCache(db)
+    this.principalRows = new EpochCache(db)
   }
 
   async createAccount(name: string): Promise<Account> {
@@ -141,7 +144,7 @@ export class SqliteAccountsRepo implements AccountsRepo {
   }
 
   async principal(userId: number): Promise<Principal | null> {
-    const row = this.db.prepare(PRINCIPAL.byId).get(userId) as PrincipalRow | undefined
+    const row = this.principalRows.get(String(userId), () => this.db.prepare(PRINCIPAL.byId).get(userId) as PrincipalRow | undefined)
     return row ? toPrincipal(row) : null
   }
 
