@@ -63,7 +63,7 @@ function summary(r) {
     rows.push([figure, fmt(value), fmt(baseline), ratio, target, met === undefined ? '—' : met ? 'yes' : '**no**'])
   }
   const s = r.startup
-  add('`svc --help` cold, ms (baseline `node -e 0`)', get(s, 'svc_help_ms'), get(s, 'node_e_0_ms'), '≤ 500 ms', get(s, 'svc_help_ms') <= 500)
+  add('`svc --help` cold, ms (baseline `node -e 0`)', get(s, 'svc_help_ms'), get(s, 'node_e_0_ms'), '≤ 300 ms', get(s, 'svc_help_ms') <= 300)
   const p = r.render
   const stored = get(p, 'median_ms.render_stored')
   const node = get(p, 'median_ms.node_e_0')
