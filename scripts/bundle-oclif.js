@@ -1,14 +1,44 @@
-// Bundles @oclif/core into one file, dist/oclif.cjs, which bin/run.js and every command load through
-// the package's `#oclif` import (package.json "imports"; types still come from @oclif/core). Node 20
-// has no compile cache, and oclif's ~400 files cost ~60 ms of resolving and reading on each start:
-// `svc --help` cold went from ~320 to ~255 ms (docs/benchmarks.md). Part of `npm run build`, before
+// Bundles @oclif/core into one ES module, dist/oclif.js, which bin/run.js and every command load
+// through the package's `#oclif` import (package.json "imports"; types still come from
+// @oclif/core). Node 20 has no compile cache, and resolving and reading oclif's ~400 files cost
+// ~50 ms of every start (docs/architecture.md, docs/benchmarks.md). Part of `npm run build`, before
 // `oclif manifest`, which loads the commands. Plugins (help, not-found, autocomplete) keep their own
 // copy from node_modules, as oclif supports for plugins of any core version.
 import {build} from 'esbuild'
+import {readFileSync} from 'node:fs'
 import {createRequire} from 'node:module'
+import {dirname, join} from 'node:path'
 
 const require = createRequire(import.meta.url)
-// Named exports listed one by one, so Node's CJS export detection sees them from ESM importers.
+const oclifRoot = dirname(require.resolve('@oclif/core/package.json'))
+
+/**
+ * Two start-up costs of oclif that do nothing for svc, each ~10 ms of `svc --help`. The build fails
+ * if the text is not found (an oclif upgrade changed it): look again, do not drop the check.
+ */
+const patches = [
+  // Which dependencies are plugins: a minimatch per dependency and plugin name, where every name is
+  // a plain package name (a pattern without glob characters matches only itself).
+  {file: 'lib/config/plugin-loader.js',
+    find: '(w) => (0, minimatch_1.minimatch)(p, w)',
+    replace: '(w) => (/[*?[\\]{}()!+@]/.test(w.replace(/^@[^/]+\\//, "")) ? (0, minimatch_1.minimatch)(p, w) : p === w)'},
+]
+
+const patchPlugin = {
+  name: 'patch-oclif',
+  setup(b) {
+    for (const patch of patches) {
+      const path = join(oclifRoot, patch.file)
+      b.onLoad({filter: new RegExp(`${path.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}$`)}, () => {
+        const source = readFileSync(path, 'utf8')
+        if (!source.includes(patch.find)) throw new Error(`scripts/bundle-oclif.js: @oclif/core/${patch.file} no longer contains ${patch.find}`)
+        return {contents: source.replace(patch.find, patch.replace), loader: 'js'}
+      })
+    }
+  },
+}
+
+// Named exports listed one by one: the bundle is an ES module importers can name them from.
 const names = Object.keys(require('@oclif/core')).filter((name) => name !== 'default' && name !== '__esModule')
 await build({
   stdin: {
@@ -17,9 +47,14 @@ await build({
     loader: 'js',
   },
   outfile: new URL('../dist/oclif.js', import.meta.url).pathname,
+  // Whitespace only: renamed identifiers made V8's lazy parsing slower here (~90 vs ~70 ms to load).
   bundle: true, platform: 'node', format: 'esm', target: 'node20', minifyWhitespace: true, logLevel: 'error',
   // oclif is CommonJS: it calls require (require.resolve finds plugins) and reads __dirname.
   banner: {js: "import {createRequire as __svcRequire} from 'node:module'; import {fileURLToPath as __svcPath} from 'node:url'; const require = __svcRequire(import.meta.url); const __filename = __svcPath(import.meta.url); const __dirname = __svcPath(new URL('.', import.meta.url));"},
+  // oclif warns when Node is older than its own `engines` (>= 18: never here, and npm checks svc's at
+  // install). Bundled, its check would read svc's package.json and load semver on every start.
+  define: {'process.env.OCLIF_DISABLE_ENGINE_WARNING': '"1"'},
   // Loaded only to run TypeScript sources in development, or on Windows (WSL): never bundled.
   external: ['typescript', 'ts-node', 'tsx', 'wsl-utils'],
+  plugins: [patchPlugin],
 })
