@@ -26,9 +26,10 @@ runScenarios('auth and errors', undefined, [
     method: 'GET', url: '/nope.json', expectedStatus: 404, expectedContent: {error: 'not found'},
   },
   {
-    name: 'a body over the limit: 413',
+    name: 'a body over the limit: 413, with the headers of every answer (refused before any route runs)',
     method: 'POST', url: '/account/set_field.json?key=account.settings.modules&action_type=add&value=crm',
     rawBody: 'x'.repeat(6 * 1024 * 1024), expectedStatus: 413, expectedContent: {error: 'request body too large'},
+    expectedHeaders: {'content-type': 'application/json; charset=utf-8', 'x-content-type-options': 'nosniff', 'content-security-policy': /default-src 'none'/},
   },
   {
     name: 'set_field needs permission account',
