@@ -11,7 +11,7 @@ import {mkdtempSync, rmSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join, resolve} from 'node:path'
 import {pathToFileURL} from 'node:url'
-import {machine, median, percentile} from './lib.js'
+import {machine, median, percentile, syntheticPeople} from './lib.js'
 
 const args = process.argv.slice(2)
 const numbers = args.filter((a) => /^\d+$/.test(a)).map(Number)
@@ -22,7 +22,6 @@ if (roots.length !== 2) {
 }
 const [SIZE = 100_000, ROUNDS = 16] = numbers
 const QUERIES = 200
-const SYL = ['ka', 'lo', 'mi', 'ra', 'te', 'sv', 'an', 'bo', 'ne', 'qu', 'zi', 'pe', 'do', 'ru', 'fa', 'gy', 'hu', 'ix', 'jo', 'we']
 const schema = {
   fields: {name: 'string', email: 'string', city: 'string', age: 'integer', born: 'date', note: 'text'},
   indexed_fields: ['email', 'city', 'name', 'age', 'born'],
@@ -33,17 +32,7 @@ async function setup(root) {
   const load = (path) => import(pathToFileURL(join(root, 'dist', path)).href)
   const [{indexValues, validateData}, {planSchema, tablePlan}, {createApp}, {openStore}] =
     await Promise.all([load('core/dbs/records.js'), load('core/dbs/schema.js'), load('http/app.js'), load('store/index.js')])
-  // The data of bench/dbs.js: the same LCG, so both sides hold the same records.
-  let seed = 42
-  const rand = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648)
-  const pick = (a) => a[Math.floor(rand() * a.length)]
-  const word = (n) => Array.from({length: n}, () => pick(SYL)).join('')
-  const cities = Array.from({length: 200}, () => word(3))
-  const person = (i) => {
-    const name = `${word(3)} ${word(4)}`
-    return {name, email: `${name.replace(' ', '.')}.${i}@example.com`, city: pick(cities), age: 18 + Math.floor(rand() * 70),
-      born: `19${50 + Math.floor(rand() * 50)}-0${1 + Math.floor(rand() * 9)}-1${Math.floor(rand() * 9)}`, note: word(6)}
-  }
+  const {person} = syntheticPeople() // the data of bench/dbs.js: both sides hold the same records
   const dir = mkdtempSync(join(tmpdir(), 'svc-bench-compare-'))
   const store = openStore(dir)
   const account = await store.accounts.createAccount('bench')

@@ -13,7 +13,7 @@ import {indexValues, validateData} from '../dist/core/dbs/records.js'
 import {planSchema, tablePlan} from '../dist/core/dbs/schema.js'
 import {createApp} from '../dist/http/app.js'
 import {openStore} from '../dist/store/index.js'
-import {machine, percentile} from './lib.js'
+import {machine, percentile, SYL, syntheticPeople} from './lib.js'
 
 const SIZE = Number(process.argv[2] ?? 100_000)
 const SECONDS = Number(process.argv[3] ?? 10)
@@ -22,18 +22,8 @@ const ROUNDS = Number(process.argv[4] ?? 3)
 const QUERIES = 200
 const dir = mkdtempSync(join(tmpdir(), 'svc-bench-dbs-'))
 
-// Deterministic data (a small LCG), so runs compare.
-let seed = 42
-const rand = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648)
-const pick = (a) => a[Math.floor(rand() * a.length)]
-const SYL = ['ka', 'lo', 'mi', 'ra', 'te', 'sv', 'an', 'bo', 'ne', 'qu', 'zi', 'pe', 'do', 'ru', 'fa', 'gy', 'hu', 'ix', 'jo', 'we']
-const word = (n) => Array.from({length: n}, () => pick(SYL)).join('')
-const CITIES = Array.from({length: 200}, () => word(3))
-const person = (i) => {
-  const name = `${word(3)} ${word(4)}`
-  return {name, email: `${name.replace(' ', '.')}.${i}@example.com`, city: pick(CITIES), age: 18 + Math.floor(rand() * 70),
-    born: `19${50 + Math.floor(rand() * 50)}-0${1 + Math.floor(rand() * 9)}-1${Math.floor(rand() * 9)}`, note: word(6)}
-}
+// Deterministic data (bench/lib.js), so runs compare.
+const {person, pick} = syntheticPeople()
 
 const schema = {
   fields: {name: 'string', email: 'string', city: 'string', age: 'integer', born: 'date', note: 'text'},

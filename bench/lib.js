@@ -27,3 +27,23 @@ export const median = (samples) => percentile(samples, 50)
 export function machine() {
   return `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}`
 }
+
+/**
+ * The deterministic people of the db benchmarks (bench/dbs.js, dbs-pg.js, compare-filter.mjs): a small
+ * LCG from seed 42, so runs, drivers and builds hold the same records. Names are syllables of SYL.
+ * `pick` draws from the same sequence (a common fragment: two syllables' letters).
+ */
+export function syntheticPeople() {
+  let seed = 42
+  const rand = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648)
+  const pick = (a) => a[Math.floor(rand() * a.length)]
+  const word = (n) => Array.from({length: n}, () => pick(SYL)).join('')
+  const cities = Array.from({length: 200}, () => word(3))
+  const person = (i) => {
+    const name = `${word(3)} ${word(4)}`
+    return {name, email: `${name.replace(' ', '.')}.${i}@example.com`, city: pick(cities), age: 18 + Math.floor(rand() * 70),
+      born: `19${50 + Math.floor(rand() * 50)}-0${1 + Math.floor(rand() * 9)}-1${Math.floor(rand() * 9)}`, note: word(6)}
+  }
+  return {person, pick}
+}
+export const SYL = ['ka', 'lo', 'mi', 'ra', 'te', 'sv', 'an', 'bo', 'ne', 'qu', 'zi', 'pe', 'do', 'ru', 'fa', 'gy', 'hu', 'ix', 'jo', 'we']
