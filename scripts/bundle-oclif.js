@@ -13,8 +13,9 @@ const require = createRequire(import.meta.url)
 const oclifRoot = dirname(require.resolve('@oclif/core/package.json'))
 
 /**
- * Two start-up costs of oclif that do nothing for svc, each ~10 ms of `svc --help`. The build fails
- * if the text is not found (an oclif upgrade changed it): look again, do not drop the check.
+ * Start-up costs of oclif that do nothing for svc, ~10 ms each of `svc --help`: this patch, and the
+ * engines check turned off by `define` below. The build fails if a patch's text is not found (an
+ * oclif upgrade changed it): look again, do not drop the check.
  */
 const patches = [
   // Which dependencies are plugins: a minimatch per dependency and plugin name, where every name is
