@@ -11,7 +11,7 @@ import {mkdtempSync, rmSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join, resolve} from 'node:path'
 import {pathToFileURL} from 'node:url'
-import {machine, median, percentile, syntheticPeople} from './lib.js'
+import {machine, median, PEOPLE_SCHEMA as schema, percentile, syntheticPeople} from './lib.js'
 
 const args = process.argv.slice(2)
 const numbers = args.filter((a) => /^\d+$/.test(a)).map(Number)
@@ -22,10 +22,6 @@ if (roots.length !== 2) {
 }
 const [SIZE = 100_000, ROUNDS = 16] = numbers
 const QUERIES = 200
-const schema = {
-  fields: {name: 'string', email: 'string', city: 'string', age: 'integer', born: 'date', note: 'text'},
-  indexed_fields: ['email', 'city', 'name', 'age', 'born'],
-}
 
 /** One checkout: its own modules (a different path is a different module graph), store and app. */
 async function setup(root) {

@@ -22,7 +22,7 @@ import {indexValues, validateData} from '../dist/core/dbs/records.js'
 import {planSchema, tablePlan} from '../dist/core/dbs/schema.js'
 import {createApp} from '../dist/http/app.js'
 import {openStoreAt} from '../dist/store/index.js'
-import {machine, percentile, SYL, syntheticPeople} from './lib.js'
+import {machine, PEOPLE_SCHEMA as schema, percentile, SYL, syntheticPeople} from './lib.js'
 
 const SIZE = Number(process.argv[2] ?? 100_000)
 const SECONDS = Number(process.argv[3] ?? 10)
@@ -38,10 +38,6 @@ const log = (line) => process.stderr.write(`dbs-pg: ${line}\n`)
 
 // The same deterministic data as bench/dbs.js (bench/lib.js).
 const {person, pick} = syntheticPeople()
-const schema = {
-  fields: {name: 'string', email: 'string', city: 'string', age: 'integer', born: 'date', note: 'text'},
-  indexed_fields: ['email', 'city', 'name', 'age', 'born'],
-}
 
 const children = []
 try {

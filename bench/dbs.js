@@ -13,7 +13,7 @@ import {indexValues, validateData} from '../dist/core/dbs/records.js'
 import {planSchema, tablePlan} from '../dist/core/dbs/schema.js'
 import {createApp} from '../dist/http/app.js'
 import {openStore} from '../dist/store/index.js'
-import {machine, percentile, SYL, syntheticPeople} from './lib.js'
+import {machine, PEOPLE_SCHEMA as schema, percentile, SYL, syntheticPeople} from './lib.js'
 
 const SIZE = Number(process.argv[2] ?? 100_000)
 const SECONDS = Number(process.argv[3] ?? 10)
@@ -25,10 +25,6 @@ const dir = mkdtempSync(join(tmpdir(), 'svc-bench-dbs-'))
 // Deterministic data (bench/lib.js), so runs compare.
 const {person, pick} = syntheticPeople()
 
-const schema = {
-  fields: {name: 'string', email: 'string', city: 'string', age: 'integer', born: 'date', note: 'text'},
-  indexed_fields: ['email', 'city', 'name', 'age', 'born'],
-}
 
 const store = openStore(dir)
 const account = await store.accounts.createAccount('bench')

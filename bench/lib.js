@@ -46,4 +46,9 @@ export function syntheticPeople() {
   }
   return {person, pick}
 }
+/** The db those people live in: every field typed, five of them index columns. */
+export const PEOPLE_SCHEMA = {
+  fields: {name: 'string', email: 'string', city: 'string', age: 'integer', born: 'date', note: 'text'},
+  indexed_fields: ['email', 'city', 'name', 'age', 'born'],
+}
 export const SYL = ['ka', 'lo', 'mi', 'ra', 'te', 'sv', 'an', 'bo', 'ne', 'qu', 'zi', 'pe', 'do', 'ru', 'fa', 'gy', 'hu', 'ix', 'jo', 'we']
