@@ -90,4 +90,22 @@ describe('CLI messages and conventions', {timeout: 120_000}, () => {
     expect(piped.stderr).not.toContain('\u001b[')
     expect(plain(coloured.output)).toContain('Error: database not found')
   })
+
+  // Issue 25 item 10.
+  it('missing required flags: one line per flag, saying what it is with an example, and the command\'s example', async () => {
+    const r = await local(['db', 'replace', 'books'])
+    expect(r.code).toBe(2)
+    expect(r.stderr).not.toContain('The following errors occurred')
+    const lines = r.stderr.split('\n')
+    expect(lines[0]).toBe('Error: missing required flags:')
+    expect(lines[1]).toMatch(/^ {2}--field +member to edit; one of schema, public_methods, fields; e\.g\. --field schema$/)
+    expect(lines[2]).toMatch(/^ {2}--old +text to find; e\.g\. --old '"age": "integer"'$/)
+    expect(lines[3]).toMatch(/^ {2}--new +replacement text; e\.g\. --new '"age": "number"'$/)
+    expect(lines[4]).toContain('Try: svc db replace contacts --field schema')
+    const one = await local(['cron', 'create', '--flow', 'x'])
+    expect(one.stderr).toMatch(/^Error: missing required flag:\n {2}--schedule +cron expression.*e\.g\. --schedule "0 8 \* \* \*"\n/)
+    const json = await local(['cron', 'create', '--json'])
+    expect(json.code).toBe(2)
+    expect(json.json.error).toMatchObject({code: 'usage', details: {missing_flags: ['flow', 'schedule']}})
+  })
 })
