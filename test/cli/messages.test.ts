@@ -84,11 +84,11 @@ describe('CLI messages and conventions', {timeout: 120_000}, () => {
     expect(coloured.code).toBe(4)
     expect(coloured.output).toContain('\u001b[31mError:')
     const noColor = await svcTty(['db', 'get', 'nope', '--data', data], {cwd: work, env: {NO_COLOR: '1'}})
-    expect(noColor.output).toContain('Error: database not found')
+    expect(noColor.output).toContain('Error: no database "nope"')
     expect(noColor.output).not.toContain('\u001b[31m')
     const piped = await svc(['db', 'get', 'nope', '--data', data], {env: {NO_COLOR: undefined}})
     expect(piped.stderr).not.toContain('\u001b[')
-    expect(plain(coloured.output)).toContain('Error: database not found')
+    expect(plain(coloured.output)).toContain('Error: no database "nope"')
   })
 
   // Issue 25 item 10.

@@ -1,11 +1,12 @@
 import {Args, Flags} from '#oclif'
 import {BackendCommand} from '../../cli/base-command.js'
 import {parsePairs} from '../../cli/read-input.js'
+import {dbId} from '../../client/refs.js'
 
 export default class DbSearch extends BackendCommand {
   static description = 'Search records: fragment or wildcard text, exact or pattern filters, sort, fields'
   static examples = ['<%= config.bin %> db search contacts --q smi --filter city=Berlin --sort -age --fields name,age']
-  static args = {db: Args.string({description: 'database id or code', required: true})}
+  static args = {db: Args.string({description: 'database id, code or name', required: true})}
   static flags = {
     q: Flags.string({description: 'text; * and % are wildcards, otherwise a fragment'}),
     filter: Flags.string({description: 'field=value (exact; * or % make a pattern)', multiple: true}),
@@ -23,7 +24,8 @@ export default class DbSearch extends BackendCommand {
       q: flags.q, search_in: flags['search-in'], table_name: flags.table, sort: flags.sort, fields: flags.fields, limit: flags.limit, offset: flags.offset,
     }
     for (const [k, v] of Object.entries(parsePairs(flags.filter, '--filter'))) query[`filter[${k}]`] = v
-    const rows = await (await this.client(flags)).call('searchRecords', {params: {db_id: args.db}, query})
+    const client = await this.client(flags)
+    const rows = await client.call('searchRecords', {params: {db_id: await dbId(client, args.db)}, query})
     for (const row of rows) this.say(JSON.stringify(row))
     if (rows.length === 0) this.note(flags.offset ? `No more records (offset ${flags.offset}).` : 'No records match.')
     return rows

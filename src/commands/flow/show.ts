@@ -44,7 +44,10 @@ export default class FlowShow extends BackendCommand {
 
   async run() {
     const {args, flags} = await this.parse(FlowShow)
-    const run = await (await this.client(flags)).call('getFlowProcess', {params: {id: args.id}})
+    const run = await (await this.client(flags)).call('getFlowProcess', {params: {id: args.id}}).catch((error: unknown) => {
+      if (error instanceof SvcError && error.code === 'not_found') throw new SvcError('not_found', 404, `no flow run "${args.id}"`, undefined, 'list runs and their ids with: svc flow runs')
+      throw error
+    })
     for (const line of processLines(run)) this.say(line)
     return run
   }

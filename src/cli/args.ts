@@ -1,0 +1,17 @@
+/** Arguments several commands share. */
+import {Args} from '#oclif'
+import {SvcError} from '../core/errors.js'
+
+/**
+ * A numeric id (a cron's, a record's): anything else is a usage error (exit 2) that names the
+ * argument and says where the ids are listed — never a request the server would turn away.
+ */
+export function idArg(options: {name: string; description: string; listedBy: string}) {
+  return Args.custom<number>({
+    async parse(input) {
+      if (/^\d+$/.test(input) && Number(input) > 0 && Number.isSafeInteger(Number(input))) return Number(input)
+      throw new SvcError('usage', 0, `${options.name} must be a number (${options.description}), got "${input}"`, undefined,
+        `the ids are listed by: ${options.listedBy}`)
+    },
+  })({description: options.description, required: true})
+}
