@@ -61,6 +61,24 @@ describe('CLI messages and conventions', {timeout: 120_000}, () => {
     expect(json.stderr).toBe('')
   })
 
+  // Issue 25 item 6.
+  it('an empty --q search says which fields it looked in and how to look in others', async () => {
+    const schema = '{"fields":{"title":"string","author":"string"},"indexed_fields":["author"]}'
+    expect((await local(['db', 'create', 'Shelf', '--code', 'shelf', '--schema', schema])).code).toBe(0)
+    expect((await local(['db', 'records', 'create', 'shelf', '{"title":"Dune","author":"Herbert"}'])).code).toBe(0)
+    const r = await local(['db', 'search', 'shelf', '--q', 'Dune'])
+    expect(r.code).toBe(0)
+    expect(r.stdout).toBe('')
+    expect(r.stderr).toContain('No records match. --q looked only in the indexed fields: author.')
+    expect(r.stderr).toContain('To look in others: --search-in author,title')
+    const found = await local(['db', 'search', 'shelf', '--q', 'Dune', '--search-in', 'author,title', '--json'])
+    expect(found.json).toMatchObject([{title: 'Dune'}])
+    const declared = await local(['db', 'search', 'books', '--q', 'zzzz'])
+    expect(declared.stderr).toContain('--q looked only in the fields of the schema: title, n.')
+    const help = await svc(['db', 'search', '--help'])
+    expect(help.stdout.replace(/\s+/g, ' ')).toContain('Looks in the indexed fields (else the fields the schema declares, else the whole record); --search-in names others')
+  })
+
   it('logout takes the profile name as an argument', async () => {
     const config = tempDir()
     const env = {SVC_CONFIG_DIR: config}
