@@ -15,3 +15,11 @@ export function idArg(options: {name: string; description: string; listedBy: str
     },
   })({description: options.description, required: true})
 }
+
+/** The workspace folder of `svc push|pull|dev [DIR]`: the argument, or `--dir` (the older spelling), else the current folder. */
+export function workspaceDir(arg: string | undefined, flag: string | undefined): string {
+  if (arg !== undefined && flag !== undefined && arg !== flag) {
+    throw new SvcError('usage', 0, `two folders given: DIR "${arg}" and --dir "${flag}"`, undefined, 'give the folder once, as the DIR argument')
+  }
+  return arg ?? flag ?? '.'
+}
