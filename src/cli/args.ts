@@ -1,6 +1,7 @@
 /** Arguments several commands share. */
 import {Args} from '#oclif'
 import {SvcError} from '../core/errors.js'
+import {parseJsonArg} from './read-input.js'
 
 /**
  * A numeric id (a cron's, a record's): anything else is a usage error (exit 2) that names the
@@ -22,4 +23,28 @@ export function workspaceDir(arg: string | undefined, flag: string | undefined):
     throw new SvcError('usage', 0, `two folders given: DIR "${arg}" and --dir "${flag}"`, undefined, 'give the folder once, as the DIR argument')
   }
   return arg ?? flag ?? '.'
+}
+
+/**
+ * The JSON object a command sends: its DATA argument, or `--data-json` (the older spelling), else `{}`.
+ * Not an object, or both given and different: a usage error.
+ */
+export function jsonObjectInput(arg: string | undefined, flag: string | undefined): Record<string, unknown> {
+  if (arg !== undefined && flag !== undefined && arg !== flag) {
+    throw new SvcError('usage', 0, 'two data objects given: the DATA argument and --data-json', undefined, 'give the JSON once, as the DATA argument')
+  }
+  const text = arg ?? flag
+  if (text === undefined) return {}
+  const where = arg !== undefined ? 'DATA' : '--data-json'
+  const value = parseJsonArg(text, where)
+  if (!value || typeof value !== 'object' || Array.isArray(value)) throw new SvcError('usage', 0, `${where} must be a JSON object`, undefined, `for example '{"city":"Oslo"}'`)
+  return value as Record<string, unknown>
+}
+
+/** A profile name: the NAME argument, or `--name` (the older spelling), else `default`. */
+export function profileName(arg: string | undefined, flag: string | undefined): string {
+  if (arg !== undefined && flag !== undefined && arg !== flag) {
+    throw new SvcError('usage', 0, `two profile names given: NAME "${arg}" and --name "${flag}"`, undefined, 'give the name once, as the NAME argument')
+  }
+  return arg ?? flag ?? 'default'
 }

@@ -4,6 +4,7 @@ import {idArg} from '../../cli/args.js'
 
 export default class CronDelete extends BackendCommand {
   static description = 'Delete a cron (its past runs stay listed); asks first'
+  static examples = ['<%= config.bin %> cron delete 3', '<%= config.bin %> cron delete 3 --yes']
   static args = {id: idArg({name: 'ID', description: 'cron id', listedBy: 'svc cron list'})}
   static flags = {yes: yesFlag}
 

@@ -6,6 +6,7 @@ import {idArg} from '../../cli/args.js'
 
 export default class CronRun extends BackendCommand {
   static description = 'Run a cron now (its flow with input {kind: "cron", cron_id}) and wait for the run'
+  static examples = ['<%= config.bin %> cron run 3', '<%= config.bin %> cron run 3 --no-wait --json']
   static args = {id: idArg({name: 'ID', description: 'cron id', listedBy: 'svc cron list'})}
   static flags = {
     wait: Flags.boolean({description: 'wait until the run ends', default: true, allowNo: true}),

@@ -6,6 +6,7 @@ import {dashboardId} from '../../client/refs.js'
 
 export default class DashboardDelete extends BackendCommand {
   static description = 'Delete a dashboard (users who chose it fall back to the company default, else the standard layout); asks first'
+  static examples = ['<%= config.bin %> dashboard delete 4', '<%= config.bin %> dashboard delete Sales --yes']
   static args = {id: Args.string({description: 'dashboard id or name', required: true})}
   static flags = {yes: yesFlag}
 

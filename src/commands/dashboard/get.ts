@@ -7,6 +7,7 @@ import {dashboardId} from '../../client/refs.js'
 
 export default class DashboardGet extends BackendCommand {
   static description = 'Show one dashboard and its layout'
+  static examples = ['<%= config.bin %> dashboard get 4', '<%= config.bin %> dashboard get Sales --json']
   static args = {id: Args.string({description: 'dashboard id or name', required: true})}
 
   async run() {

@@ -7,6 +7,7 @@ import {dashboardId} from '../../client/refs.js'
 
 export default class DashboardUpdate extends BackendCommand {
   static description = 'Change the name, layout or company-default flag of a dashboard'
+  static examples = ['<%= config.bin %> dashboard update 4 --name "Sales 2026"', '<%= config.bin %> dashboard update Sales --layout-file layout.json --default']
   static args = {id: Args.string({description: 'dashboard id or name', required: true})}
   static flags = {
     name: Flags.string({description: 'new name (max 100 characters)'}),

@@ -13,7 +13,7 @@ export default class DbExport extends BackendCommand {
   static args = {db: Args.string({description: 'database id, code or name', required: true})}
   static examples = ['<%= config.bin %> db export books', '<%= config.bin %> db export books -o - | head', '<%= config.bin %> db export books -o books.ndjson --force']
   static flags = {
-    out: Flags.string({char: 'o', description: 'output file (- for stdout); default DB.ndjson'}),
+    output: Flags.string({char: 'o', aliases: ['out'], description: 'output file (- for stdout); default DB.ndjson'}),
     force: Flags.boolean({description: 'overwrite the output file when it exists', default: false}),
   }
 
@@ -21,7 +21,7 @@ export default class DbExport extends BackendCommand {
     const {args, flags} = await this.parse(DbExport)
     const client = await this.client(flags)
     const dbRef = await dbId(client, args.db)
-    const target = flags.out ?? `${args.db}.ndjson`
+    const target = flags.output ?? `${args.db}.ndjson`
     if (target !== '-' && existsSync(target) && !flags.force) {
       const ok = await confirmDestructive({yes: false, action: `overwriting ${target}`, message: `${target} exists. Overwrite it?`})
         .catch(() => {

@@ -5,6 +5,7 @@ import {findDb} from '../../client/refs.js'
 
 export default class DbGet extends BackendCommand {
   static description = 'Show a database (id, code or name): schema, public methods, record count'
+  static examples = ['<%= config.bin %> db get books', '<%= config.bin %> db get Books --json']
   static args = {db: Args.string({description: 'database id, code or name', required: true})}
 
   async run() {

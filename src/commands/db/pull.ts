@@ -12,7 +12,7 @@ export default class DbPull extends BackendCommand {
   static examples = ['<%= config.bin %> db pull books', '<%= config.bin %> db pull books -o dbs/books.json --force']
   static args = {db: Args.string({description: 'database id, code or name', required: true})}
   static flags = {
-    out: Flags.string({char: 'o', description: 'file to write; default CODE.json'}),
+    output: Flags.string({char: 'o', aliases: ['out'], description: 'file to write; default CODE.json'}),
     force: Flags.boolean({description: 'overwrite the file when it exists with other content', default: false}),
   }
 
@@ -20,7 +20,7 @@ export default class DbPull extends BackendCommand {
     const {args, flags} = await this.parse(DbPull)
     const db = await findDb(await this.client(flags), args.db)
     const definition = definitionOf(db)
-    const file = flags.out ?? `${db.code ?? db.id}.json`
+    const file = flags.output ?? `${db.code ?? db.id}.json`
     const text = JSON.stringify(definition, null, 2) + '\n'
     const differs = existsSync(file) && readFileSync(file, 'utf8') !== text
     if (!(await confirmOverwrite({files: differs ? [file] : [], force: flags.force, message: `${file} exists with other content (edited since it was pulled?). Overwrite it?`,

@@ -40,6 +40,7 @@ export function processLines(p: FlowProcess): string[] {
 
 export default class FlowShow extends BackendCommand {
   static description = 'Show one flow run (status, input, output, error, timings)'
+  static examples = ['<%= config.bin %> flow show 0190c3e4-7b1a-7c3e-9a1b-2f4d5e6a7b8c']
   static args = {id: Args.string({description: 'flow process id', required: true})}
 
   async run() {

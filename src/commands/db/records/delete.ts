@@ -6,6 +6,7 @@ import {dbId} from '../../../client/refs.js'
 
 export default class DbRecordsDelete extends BackendCommand {
   static description = 'Delete a record; asks first (--yes without a terminal)'
+  static examples = ['<%= config.bin %> db records delete books 12', '<%= config.bin %> db records delete books 12 --yes']
   static args = {
     db: Args.string({description: 'database id, code or name', required: true}),
     id: idArg({name: 'ID', description: 'record id', listedBy: 'svc db records list DB'}),

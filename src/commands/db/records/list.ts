@@ -5,6 +5,7 @@ import {dbId} from '../../../client/refs.js'
 
 export default class DbRecordsList extends BackendCommand {
   static description = 'List records of a database, newest first'
+  static examples = ['<%= config.bin %> db records list books', '<%= config.bin %> db records list books --sort -created_at --limit 50 --offset 50']
   static args = {db: Args.string({description: 'database id, code or name', required: true})}
   static flags = {
     table: Flags.string({description: 'only this table (multi-table databases)'}),

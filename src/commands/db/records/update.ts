@@ -7,6 +7,10 @@ import {dbId} from '../../../client/refs.js'
 
 export default class DbRecordsUpdate extends BackendCommand {
   static description = 'Update a record (data is merged; in a multi-table database give --table or the record returns to the null table)'
+  static examples = [
+    `<%= config.bin %> db records update books 12 '{"title":"Dune"}'`,
+    `<%= config.bin %> db records update crm 7 '{"stage":"won"}' --table deals`,
+  ]
   static args = {
     db: Args.string({description: 'database id, code or name', required: true}),
     id: idArg({name: 'ID', description: 'record id', listedBy: 'svc db records list DB'}),
