@@ -2,7 +2,7 @@ import {Command, Flags, type Interfaces} from '#oclif'
 import {Client} from '../client/backend.js'
 import type {Backend} from '../client/backend.js'
 import {resolveBackend} from '../client/resolve.js'
-import {toSvcError} from './errors.js'
+import {type CommandInfo, toSvcError} from './errors.js'
 import {printError} from './exit-codes.js'
 
 /** `svc … | head`: a closed pipe ends the command quietly (exit 0), as `cat` does. */
@@ -31,7 +31,9 @@ export abstract class SvcCommand extends Command {
   }
 
   protected async catch(err: Error & {exitCode?: number; oclif?: {exit?: number}}): Promise<unknown> {
-    process.exitCode = printError(toSvcError(err), this.jsonEnabled())
+    const ctor = this.ctor as unknown as CommandInfo & {baseFlags?: CommandInfo['flags']}
+    const command = {bin: this.config.bin, id: ctor.id, examples: ctor.examples, flags: {...ctor.baseFlags, ...ctor.flags}}
+    process.exitCode = printError(toSvcError(err, command), this.jsonEnabled())
     return undefined
   }
 }

@@ -27,3 +27,29 @@ export async function confirmDestructive(options: ConfirmOptions): Promise<boole
   const {confirm} = await import('@inquirer/prompts')
   return confirm({message: options.message, default: false}, {output: process.stderr})
 }
+
+export interface OverwriteOptions {
+  /** Files that exist and would be overwritten (or removed); none: nothing to ask. */
+  files: string[]
+  /** `--force` was given. */
+  force: boolean
+  /** The question on a terminal: `Overwrite books.json (edited since it was written)?` */
+  message: string
+  /** What to do instead, for the refusal without a terminal: `pass --force to overwrite it, or -o FILE for another file`. */
+  hint: string
+}
+
+/**
+ * Writing over files that exist (docs/cli.md "No silent overwrite"): `--force` writes; on a
+ * terminal a question (default No); with no terminal the command refuses (exit 2) and writes nothing.
+ */
+export async function confirmOverwrite(options: OverwriteOptions): Promise<boolean> {
+  if (options.files.length === 0 || options.force) return true
+  if (!canAsk()) {
+    const [first] = options.files
+    throw new SvcError('usage', 0, `not written: ${options.files.length === 1 ? `${first} exists` : `${options.files.join(', ')} exist`}`,
+      {files: options.files}, options.hint)
+  }
+  const {confirm} = await import('@inquirer/prompts')
+  return confirm({message: options.message, default: false}, {output: process.stderr})
+}

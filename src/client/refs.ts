@@ -3,6 +3,7 @@
  * team or department by name (or id). One helper per kind, so commands stay one call long.
  */
 import {SvcError} from '../core/errors.js'
+import type {DbView} from '../core/contract/dbs.js'
 import type {PromptView} from '../core/prompts/types.js'
 import type {Client} from './backend.js'
 
@@ -47,4 +48,51 @@ export async function resolveScopeId(client: Client, value: string, scope: strin
   if (at >= 0 && ids[at] !== undefined) return ids[at]!
   throw new SvcError('usage', 0, `no ${scope} named "${value}" among yours (${names.length ? names.map((n, i) => `${n} = ${ids[i]}`).join(', ') : 'none'})`,
     undefined, `pass the numeric ${scope} id`)
+}
+
+const isId = (ref: string) => /^\d+$/.test(ref)
+
+/** The names of several matches, for an error that asks to pick one. */
+const listed = (items: {id: number; code?: string | null; name: string}[]) =>
+  items.map((i) => `${i.id}${i.code ? ` (${i.code})` : ''} "${i.name}"`).join(', ')
+
+/**
+ * A database from an id, a code or a name (a database created without `--code` has only its id
+ * and name). The name is looked up only when no database has that id or code: an exact name
+ * first, else one that differs only in case.
+ */
+export async function findDb(client: Client, ref: string): Promise<DbView> {
+  try {
+    return await client.call('getDb', {params: {id: ref}})
+  } catch (error) {
+    if (!(error instanceof SvcError) || error.code !== 'not_found') throw error
+    if (isId(ref)) throw dbNotFound(ref)
+  }
+  const dbs = await client.call('listDbs')
+  const exact = dbs.filter((d) => d.name === ref)
+  const found = exact.length ? exact : dbs.filter((d) => d.name.toLowerCase() === ref.toLowerCase())
+  if (found.length === 1) return found[0]!
+  if (found.length > 1) throw new SvcError('usage', 0, `${found.length} databases are named "${ref}": ${listed(found)}`, undefined, 'give the id or the code')
+  throw dbNotFound(ref)
+}
+
+const dbNotFound = (ref: string) => new SvcError('not_found', 404, isId(ref) ? `no database with id ${ref}` : `no database "${ref}" (looked up by id, code and name)`, undefined,
+  'list them with: svc db list (a database is named by its id, its code, or its name)')
+
+/** The id of a database named by id, code or name: ids go as they are, anything else is looked up once. */
+export async function dbId(client: Client, ref: string): Promise<string> {
+  return isId(ref) ? ref : String((await findDb(client, ref)).id)
+}
+
+/** A dashboard id from an id or a name (among the dashboards you see). */
+export async function dashboardId(client: Client, ref: string): Promise<number> {
+  if (isId(ref) && Number(ref) > 0) return Number(ref)
+  const list = await client.call('listDashboards', {query: {}})
+  const exact = list.filter((d) => d.name === ref)
+  const found = exact.length ? exact : list.filter((d) => d.name.toLowerCase() === ref.toLowerCase())
+  if (found.length === 1) return found[0]!.id
+  if (found.length > 1) {
+    throw new SvcError('usage', 0, `${found.length} dashboards are named "${ref}": ${found.map((d) => `#${d.id} (${d.context})`).join(', ')}`, undefined, 'give the id')
+  }
+  throw new SvcError('not_found', 404, `no dashboard "${ref}" (looked up by id and name)`, undefined, 'list them with: svc dashboard list')
 }

@@ -1,26 +1,29 @@
 import {readdir} from 'node:fs/promises'
 import {join, resolve} from 'node:path'
-import {Flags} from '#oclif'
+import {Args, Flags} from '#oclif'
 import {BackendCommand} from '../cli/base-command.js'
 import type {Change} from '../core/workspace/plan.js'
 import {FOLDERS} from '../workspace/folder.js'
 import {applyPlan, planFolder, recordSynced} from '../workspace/push.js'
+import {workspaceDir} from '../cli/args.js'
 
 const time = () => new Date().toTimeString().slice(0, 8)
 const VERB = {create: 'created', update: 'changed', delete: 'deleted'} as const
 
 export default class Dev extends BackendCommand {
   static description = 'Watch a workspace folder and apply every saved change to the backend; apps also get a live-reload dev server'
-  static examples = ['<%= config.bin %> dev --dir ./workspace --data ./.svc', '<%= config.bin %> dev --no-app-dev']
+  static examples = ['<%= config.bin %> dev ./workspace --data ./.svc', '<%= config.bin %> dev --no-app-dev']
+  static args = {dir: Args.string({description: 'workspace folder (default: the current folder)'})}
   static flags = {
-    dir: Flags.string({char: 'd', description: 'workspace folder', default: '.'}),
+    dir: Flags.string({char: 'd', description: 'workspace folder (the same as the DIR argument, kept for older scripts)'}),
     'app-dev': Flags.boolean({description: 'run `svc app dev` (Vite HMR) for each app folder', default: true, allowNo: true}),
   }
 
   async run() {
-    const {flags} = await this.parse(Dev)
+    const {args, flags} = await this.parse(Dev)
+    const given = workspaceDir(args.dir, flags.dir)
     const client = await this.client(flags)
-    const dir = resolve(flags.dir)
+    const dir = resolve(given)
     const log = (line: string) => process.stdout.write(`${line}\n`)
     const sync = async () => {
       const plan = await planFolder(client, dir, {prune: false})
@@ -63,7 +66,7 @@ export default class Dev extends BackendCommand {
       timer = setTimeout(enqueue, 80)
     })
     await new Promise<void>((ready) => watcher.once('ready', () => ready()))
-    log(`${time()} watching ${flags.dir} (${FOLDERS.join(', ')}); Ctrl-C to stop`)
+    log(`${time()} watching ${given} (${FOLDERS.join(', ')}); Ctrl-C to stop`)
     await new Promise<void>((done) => {
       const stop = () => {
         clearTimeout(timer)

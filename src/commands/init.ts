@@ -26,7 +26,7 @@ export default class Init extends SvcCommand {
     // The example app's source is the svelte starter of `svc app create --template svelte`.
     await copyFile(join(PACKAGE_TEMPLATES, 'svelte', 'App.svelte'), join(dir, 'apps', 'hello', 'App.svelte'))
     this.say(`Created a workspace in ${args.dir}: ${entries.join(', ')}`)
-    this.say('Next: svc push --dir ' + args.dir + '   (shows what it will create, then asks)')
+    this.say(`Next: svc push ${args.dir}   (shows what it will create, then asks)`)
     return {dir, created: entries}
   }
 }

@@ -1,4 +1,4 @@
-import {Flags} from '#oclif'
+import {Args, Flags} from '#oclif'
 import {BackendCommand, yesFlag} from '../cli/base-command.js'
 import {confirmDestructive} from '../cli/confirm.js'
 import {withSpinner} from '../cli/spinner.js'
@@ -6,6 +6,7 @@ import {out as colors} from '../cli/style.js'
 import {SvcError} from '../core/errors.js'
 import {describe, summary, type Change} from '../core/workspace/plan.js'
 import {applyPlan, planFolder, recordSynced} from '../workspace/push.js'
+import {workspaceDir} from '../cli/args.js'
 
 const brief = (c: Change) => ({action: c.action, kind: c.kind, key: c.key, diff: c.diff})
 
@@ -19,9 +20,10 @@ export function colorDiff(diff: string): string {
 
 export default class Push extends BackendCommand {
   static description = 'Apply a workspace folder to the backend: one diff of everything that changes, a confirmation, then the changes'
-  static examples = ['<%= config.bin %> push --dry-run', '<%= config.bin %> push --yes --prune --dir ./workspace', '<%= config.bin %> push --yes --force']
+  static examples = ['<%= config.bin %> push --dry-run', '<%= config.bin %> push ./workspace --yes --prune', '<%= config.bin %> push --yes --force']
+  static args = {dir: Args.string({description: 'workspace folder (default: the current folder)'})}
   static flags = {
-    dir: Flags.string({char: 'd', description: 'workspace folder', default: '.'}),
+    dir: Flags.string({char: 'd', description: 'workspace folder (the same as the DIR argument, kept for older scripts)'}),
     yes: yesFlag,
     'dry-run': Flags.boolean({description: 'only show what would change', default: false}),
     prune: Flags.boolean({description: 'also delete what is on the backend but not in the folder', default: false}),
@@ -29,9 +31,10 @@ export default class Push extends BackendCommand {
   }
 
   async run() {
-    const {flags} = await this.parse(Push)
+    const {args, flags} = await this.parse(Push)
+    const dir = workspaceDir(args.dir, flags.dir)
     const client = await this.client(flags)
-    const plan = await withSpinner('Comparing the folder with the backend', !this.jsonEnabled(), () => planFolder(client, flags.dir, {prune: flags.prune}))
+    const plan = await withSpinner('Comparing the folder with the backend', !this.jsonEnabled(), () => planFolder(client, dir, {prune: flags.prune}))
     const conflicted = new Set(plan.conflicts.map((c) => c.key))
     for (const c of plan.changes) {
       this.say(describe(c))
@@ -56,7 +59,7 @@ export default class Push extends BackendCommand {
     }
     const applied: Change[] = []
     try {
-      await applyPlan(client, flags.dir, plan.changes, (c) => {
+      await applyPlan(client, dir, plan.changes, (c) => {
         applied.push(c)
         this.say(`${c.action === 'create' ? 'created' : c.action === 'update' ? 'changed' : 'deleted'} ${c.kind} ${c.key}`)
       })

@@ -5,6 +5,7 @@ type Me = UserView & {account: {id: number; name: string; modules: string[]}}
 
 export default class Whoami extends BackendCommand {
   static description = 'Show the user the current backend acts as'
+  static examples = ['<%= config.bin %> whoami', '<%= config.bin %> whoami --url https://svc.example.com --token $TOKEN --json']
 
   async run() {
     const {flags} = await this.parse(Whoami)

@@ -74,4 +74,52 @@ describe('confirmation of destructive commands', {timeout: 180_000}, () => {
     expect(fresh.code).toBe(0)
     expect(existsSync(join(work, 'new.ndjson'))).toBe(true)
   })
+
+  // Issue 25 item 9.
+  it('db pull does not overwrite an edited definition file: refused without a terminal, --force writes, "n" on a terminal keeps it', async () => {
+    expect((await run('db', 'create', 'Shelf', '--code', 'shelf')).code).toBe(0)
+    const first = await run('db', 'pull', 'shelf')
+    expect(first.code, first.stderr).toBe(0)
+    expect((await run('db', 'pull', 'shelf')).code).toBe(0) // the same content: nothing to ask
+    writeFileSync(join(work, 'shelf.json'), '{"name": "Shelf", "code": "shelf", "schema": {"fields": {"mine": "string"}}}\n')
+    const refused = await run('db', 'pull', 'shelf')
+    expect(refused.code).toBe(2)
+    expect(refused.stderr).toContain('Error: not written: shelf.json exists')
+    expect(refused.stderr).toContain('Try: pass --force')
+    expect(readFileSync(join(work, 'shelf.json'), 'utf8')).toContain('mine')
+    const no = await svcTty(['db', 'pull', 'shelf', '--data', data], {keys: 'n\r', cwd: work})
+    expect(plain(no.output)).toContain('shelf.json exists with other content')
+    expect(plain(no.output)).toContain('Nothing written.')
+    expect(no.code).toBe(0)
+    expect(readFileSync(join(work, 'shelf.json'), 'utf8')).toContain('mine')
+    expect((await run('db', 'pull', 'shelf', '--force')).code).toBe(0)
+    expect(readFileSync(join(work, 'shelf.json'), 'utf8')).not.toContain('mine')
+  })
+
+  it('openapi -o does not overwrite another file without --force', async () => {
+    writeFileSync(join(work, 'api.json'), 'mine\n')
+    const refused = await svc(['openapi', '-o', 'api.json'], {cwd: work})
+    expect(refused.code).toBe(2)
+    expect(refused.stderr).toContain('not written: api.json exists')
+    expect(readFileSync(join(work, 'api.json'), 'utf8')).toBe('mine\n')
+    expect((await svc(['openapi', '-o', 'api.json', '--force'], {cwd: work})).code).toBe(0)
+    expect(JSON.parse(readFileSync(join(work, 'api.json'), 'utf8')).openapi).toMatch(/^3\.1/)
+    expect((await svc(['openapi', '-o', 'api.json'], {cwd: work})).code).toBe(0) // the same document again
+  })
+
+  it('app create --dir into an app folder: refused (no app created) without --force; --force replaces the folder\'s app files', async () => {
+    const made = await run('app', 'create', '--template', 'svelte', '--name', 'Counter', '--url-code', 'counter', '--dir', 'counter')
+    expect(made.code, made.stderr).toBe(0)
+    const before = readFileSync(join(work, 'counter', 'app.json'), 'utf8')
+    const refused = await run('app', 'create', '--template', 'vue', '--name', 'Counter 2', '--url-code', 'counter2', '--dir', 'counter')
+    expect(refused.code).toBe(2)
+    expect(refused.stderr).toMatch(/not written: .*app\.json.*App\.svelte exist/)
+    expect(readFileSync(join(work, 'counter', 'app.json'), 'utf8')).toBe(before)
+    expect((await run('app', 'get', 'counter2')).code).toBe(4)
+    const forced = await run('app', 'create', '--template', 'vue', '--name', 'Counter 2', '--url-code', 'counter2', '--dir', 'counter', '--force')
+    expect(forced.code, forced.stderr).toBe(0)
+    expect(JSON.parse(readFileSync(join(work, 'counter', 'app.json'), 'utf8'))).toMatchObject({url_code: 'counter2', app_engine: 'vue'})
+    expect(existsSync(join(work, 'counter', 'App.vue'))).toBe(true)
+    expect(existsSync(join(work, 'counter', 'App.svelte'))).toBe(false)
+  })
 })

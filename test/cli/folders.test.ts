@@ -1,10 +1,11 @@
 // Issue 19 items 2 and 3 (files): one app folder format for `svc pull` and `svc app pull/create
 // --dir`; pushes refuse to overwrite a change made on the backend since the last sync (--force
 // overrides, the diff is shown); pulls refuse to overwrite files edited locally.
+import {spawn} from 'node:child_process'
 import {existsSync, readFileSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {beforeAll, describe, expect, it} from 'vitest'
-import {svc} from '../helpers/cli.js'
+import {BIN, cliEnv, svc} from '../helpers/cli.js'
 import {tempDir} from '../helpers/world.js'
 
 describe('app folders and workspace sync', {timeout: 180_000}, () => {
@@ -113,5 +114,52 @@ describe('app folders and workspace sync', {timeout: 180_000}, () => {
     const app = await run('app', 'pull', 'counter', 'mine')
     expect(app.code).toBe(2)
     expect(readFileSync(join(work, 'mine/app.js'), 'utf8')).toBe('local edit\n')
+  })
+})
+
+// Issue 25 item 7: `svc push|pull|dev DIR` take the folder as `svc init DIR` does (--dir still works).
+describe('workspace commands take the folder as an argument', {timeout: 180_000}, () => {
+  const data = tempDir()
+  const work = tempDir()
+  const run = (...args: string[]) => svc([...args, '--data', data], {cwd: work})
+
+  beforeAll(async () => {
+    expect((await svc(['admin', 'user', 'add', 'ada', '--role', 'admin', '--data', data, '--json'])).code).toBe(0)
+    const init = await svc(['init', 'my-ws'], {cwd: work})
+    expect(init.code, init.stderr).toBe(0)
+    expect(init.stdout).toContain('Next: svc push my-ws ')
+  }, 120_000)
+
+  it('push DIR and pull DIR work on that folder; --dir is the same; two different folders are refused', async () => {
+    const pushed = await run('push', 'my-ws', '--yes', '--json')
+    expect(pushed.code, pushed.stderr + pushed.stdout).toBe(0)
+    expect(pushed.json.applied.length).toBeGreaterThan(0)
+    const again = await run('push', 'my-ws', '--dry-run', '--json')
+    expect(again.json.changes).toEqual([])
+    expect((await run('push', '--dir', 'my-ws', '--dry-run', '--json')).json.changes).toEqual([])
+    const pulled = await run('pull', 'other-ws', '--json')
+    expect(pulled.code, pulled.stderr).toBe(0)
+    expect(existsSync(join(work, 'other-ws', 'apps', 'hello', 'app.json'))).toBe(true)
+    const both = await run('pull', 'my-ws', '--dir', 'other-ws')
+    expect(both.code).toBe(2)
+    expect(both.stderr).toContain('two folders given')
+  })
+
+  it('dev DIR watches that folder', async () => {
+    const child = spawn(process.execPath, [BIN, 'dev', 'my-ws', '--no-app-dev', '--data', data], {cwd: work, env: cliEnv()})
+    let out = ''
+    const watching = await new Promise<boolean>((resolve) => {
+      child.stdout.on('data', (d) => {
+        out += d
+        if (out.includes('watching')) resolve(true)
+      })
+      child.stderr.on('data', (d) => (out += d))
+      child.on('exit', () => resolve(false))
+    })
+    const exited = new Promise((done) => (child.exitCode === null ? child.once('exit', done) : done(null)))
+    child.kill('SIGTERM')
+    await exited
+    expect(watching, out).toBe(true)
+    expect(out).toMatch(/watching my-ws \(/)
   })
 })

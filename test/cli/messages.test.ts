@@ -61,6 +61,24 @@ describe('CLI messages and conventions', {timeout: 120_000}, () => {
     expect(json.stderr).toBe('')
   })
 
+  // Issue 25 item 6.
+  it('an empty --q search says which fields it looked in and how to look in others', async () => {
+    const schema = '{"fields":{"title":"string","author":"string"},"indexed_fields":["author"]}'
+    expect((await local(['db', 'create', 'Shelf', '--code', 'shelf', '--schema', schema])).code).toBe(0)
+    expect((await local(['db', 'records', 'create', 'shelf', '{"title":"Dune","author":"Herbert"}'])).code).toBe(0)
+    const r = await local(['db', 'search', 'shelf', '--q', 'Dune'])
+    expect(r.code).toBe(0)
+    expect(r.stdout).toBe('')
+    expect(r.stderr).toContain('No records match. --q looked only in the indexed fields: author.')
+    expect(r.stderr).toContain('To look in others: --search-in author,title')
+    const found = await local(['db', 'search', 'shelf', '--q', 'Dune', '--search-in', 'author,title', '--json'])
+    expect(found.json).toMatchObject([{title: 'Dune'}])
+    const declared = await local(['db', 'search', 'books', '--q', 'zzzz'])
+    expect(declared.stderr).toContain('--q looked only in the fields of the schema: title, n.')
+    const help = await svc(['db', 'search', '--help'])
+    expect(help.stdout.replace(/\s+/g, ' ')).toContain('Looks in the indexed fields (else the fields the schema declares, else the whole record); --search-in names others')
+  })
+
   it('logout takes the profile name as an argument', async () => {
     const config = tempDir()
     const env = {SVC_CONFIG_DIR: config}
@@ -84,10 +102,28 @@ describe('CLI messages and conventions', {timeout: 120_000}, () => {
     expect(coloured.code).toBe(4)
     expect(coloured.output).toContain('\u001b[31mError:')
     const noColor = await svcTty(['db', 'get', 'nope', '--data', data], {cwd: work, env: {NO_COLOR: '1'}})
-    expect(noColor.output).toContain('Error: database not found')
+    expect(noColor.output).toContain('Error: no database "nope"')
     expect(noColor.output).not.toContain('\u001b[31m')
     const piped = await svc(['db', 'get', 'nope', '--data', data], {env: {NO_COLOR: undefined}})
     expect(piped.stderr).not.toContain('\u001b[')
-    expect(plain(coloured.output)).toContain('Error: database not found')
+    expect(plain(coloured.output)).toContain('Error: no database "nope"')
+  })
+
+  // Issue 25 item 10.
+  it('missing required flags: one line per flag, saying what it is with an example, and the command\'s example', async () => {
+    const r = await local(['db', 'replace', 'books'])
+    expect(r.code).toBe(2)
+    expect(r.stderr).not.toContain('The following errors occurred')
+    const lines = r.stderr.split('\n')
+    expect(lines[0]).toBe('Error: missing required flags:')
+    expect(lines[1]).toMatch(/^ {2}--field +member to edit; one of schema, public_methods, fields; e\.g\. --field schema$/)
+    expect(lines[2]).toMatch(/^ {2}--old +text to find; e\.g\. --old '"age": "integer"'$/)
+    expect(lines[3]).toMatch(/^ {2}--new +replacement text; e\.g\. --new '"age": "number"'$/)
+    expect(lines[4]).toContain('Try: svc db replace contacts --field schema')
+    const one = await local(['cron', 'create', '--flow', 'x'])
+    expect(one.stderr).toMatch(/^Error: missing required flag:\n {2}--schedule +cron expression.*e\.g\. --schedule "0 8 \* \* \*"\n/)
+    const json = await local(['cron', 'create', '--json'])
+    expect(json.code).toBe(2)
+    expect(json.json.error).toMatchObject({code: 'usage', details: {missing_flags: ['flow', 'schedule']}})
   })
 })

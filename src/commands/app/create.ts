@@ -1,16 +1,27 @@
+import {existsSync} from 'node:fs'
+import {rm} from 'node:fs/promises'
+import {join} from 'node:path'
 import {Flags} from '#oclif'
 import {BackendCommand} from '../../cli/base-command.js'
+import {confirmOverwrite} from '../../cli/confirm.js'
+import {SOURCE_FILE} from '../../core/apps/entry.js'
 import {APP_ENGINES} from '../../core/apps/validate.js'
 import type {AppView} from '../../core/contract/apps.js'
 import {SvcError} from '../../core/errors.js'
 import {appBody, appFieldFlags, describeApp} from '../../dev/app-flags.js'
-import {templateSource, writeProject} from '../../dev/project.js'
+import {LEGACY_PROJECT_FILE, PROJECT_FILE, projectFiles, templateSource, writeProject} from '../../dev/project.js'
 
 /** A compile error of a .ts/.tsx file for an engine that does not strip types says so. */
 function withTypeScriptHint(error: unknown, file: string | undefined, engine: string): unknown {
   if (!(error instanceof SvcError) || error.code !== 'validation' || !file || !/\.tsx?$/i.test(file) || engine === 'phaser' || engine === 'kaboom') return error
   return new SvcError(error.code, error.status, error.message, error.details,
     `${engine || 'this'} apps are compiled as JavaScript: remove the TypeScript types (phaser and kaboom games accept TypeScript)`)
+}
+
+/** The files of an app folder (app.json, the old svc-app.json, an engine's source file) that are in `dir`. */
+function appFolderFiles(dir: string): string[] {
+  const names = new Set([PROJECT_FILE, LEGACY_PROJECT_FILE, ...Object.values(SOURCE_FILE)])
+  return [...names].filter((name) => existsSync(join(dir, name)))
 }
 
 export default class AppCreate extends BackendCommand {
@@ -23,6 +34,7 @@ export default class AppCreate extends BackendCommand {
     ...appFieldFlags,
     template: Flags.string({description: 'start from the starter of this engine (templates/)', options: [...APP_ENGINES]}),
     dir: Flags.string({description: 'also write the app folder (app.json + source, as svc pull writes it) for svc app dev/push'}),
+    force: Flags.boolean({description: 'write --dir over an app folder that is there (its app.json and source file are replaced)', default: false}),
   }
 
   async run() {
@@ -36,12 +48,25 @@ export default class AppCreate extends BackendCommand {
     if (flags.file && !flags.engine && app.app_engine) this.note(`engine: ${String(app.app_engine)} (from ${flags.file}; --engine picks another)`)
     if (app.source_code === undefined) throw new SvcError('usage', 0, 'give the source with --file FILE or --template ENGINE')
     app.name ??= flags.template ? `My ${flags.template} app` : undefined
+    // Asked before the app is created: a refusal changes nothing anywhere.
+    const replaced = flags.dir ? appFolderFiles(flags.dir) : []
+    if (flags.dir && !(await confirmOverwrite({files: replaced.map((f) => join(flags.dir!, f)), force: flags.force,
+      message: `${flags.dir} already holds an app (${replaced.join(', ')}). Create the app and replace them?`,
+      hint: `pass --force to replace them, or --dir with a new folder (svc app push ${flags.dir} sends the app that is there)`}))) {
+      this.say('Nothing created.')
+      return null
+    }
     const client = await this.client(flags)
     const created = await client.call('createApp', {body: {app}}).catch((error) => {
       throw withTypeScriptHint(error, flags.file, String(app.app_engine ?? ''))
     })
     for (const line of describeApp(created, client.backend.baseUrl)) this.say(line)
-    if (flags.dir) this.say(`wrote ${await writeProject(flags.dir, created)}`)
+    if (flags.dir) {
+      const written = await writeProject(flags.dir, created)
+      const kept = Object.keys(projectFiles(created))
+      for (const stale of replaced.filter((f) => !kept.includes(f))) await rm(join(flags.dir, stale), {force: true})
+      this.say(`wrote ${written}`)
+    }
     return created
   }
 }

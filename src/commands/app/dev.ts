@@ -4,7 +4,7 @@ import {BackendCommand} from '../../cli/base-command.js'
 export default class AppDev extends BackendCommand {
   static description = 'Develop an app folder with live reload (Vite HMR) in the same page as /a/; --push saves to the backend'
   static examples = ['<%= config.bin %> app dev ./counter --push', '<%= config.bin %> app dev . --port 0 --url http://localhost:4000 --token T']
-  static args = {dir: Args.string({description: 'app folder (svc-app.json + source)', default: '.'})}
+  static args = {dir: Args.string({description: 'app folder (app.json + source, as svc app pull writes it)', default: '.'})}
   static flags = {
     port: Flags.integer({description: 'port (0 picks a free one)', default: 5173, min: 0, max: 65535}),
     host: Flags.string({description: 'interface to listen on', default: '127.0.0.1'}),

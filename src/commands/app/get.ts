@@ -6,6 +6,7 @@ import {resolveAppId} from '../../dev/project.js'
 
 export default class AppGet extends BackendCommand {
   static description = 'Show one app (by id or url_code)'
+  static examples = ['<%= config.bin %> app get counter', '<%= config.bin %> app get counter --source > App.svelte']
   static args = {app: Args.string({description: 'app id or url_code', required: true})}
   static flags = {source: Flags.boolean({description: 'print only the source code'})}
 

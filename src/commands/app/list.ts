@@ -5,6 +5,7 @@ import type {AppView} from '../../core/contract/apps.js'
 
 export default class AppList extends BackendCommand {
   static description = 'List the apps of the account'
+  static examples = ['<%= config.bin %> app list', '<%= config.bin %> app list --q count --engine svelte --json']
   static flags = {
     q: Flags.string({description: 'search name and url_code'}),
     engine: Flags.string({description: 'only this app engine'}),

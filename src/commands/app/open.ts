@@ -7,6 +7,7 @@ import {resolveAppId} from '../../dev/project.js'
 
 export default class AppOpen extends BackendCommand {
   static description = 'Print the public URL of an app and open it in a browser'
+  static examples = ['<%= config.bin %> app open counter', '<%= config.bin %> app open counter --no-browser']
   static args = {app: Args.string({description: 'app id or url_code', required: true})}
   static flags = {browser: Flags.boolean({description: 'open a browser (default when run at a terminal)', allowNo: true})}
 

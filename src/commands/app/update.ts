@@ -7,6 +7,7 @@ import {resolveAppId} from '../../dev/project.js'
 
 export default class AppUpdate extends BackendCommand {
   static description = 'Change fields of an app (only the flags given); a new source is compiled'
+  static examples = ['<%= config.bin %> app update counter --name "Counter 2" --public', '<%= config.bin %> app update counter --file App.svelte']
   static args = {app: Args.string({description: 'app id or url_code', required: true})}
   static flags = {...appFieldFlags}
 

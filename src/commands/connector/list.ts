@@ -5,6 +5,7 @@ import type {Resource} from '../../core/flows/resources.js'
 
 export default class ConnectorList extends BackendCommand {
   static description = 'List the custom connectors of the account (secrets are never shown)'
+  static examples = ['<%= config.bin %> connector list', '<%= config.bin %> connector list --json']
 
   async run() {
     const {flags} = await this.parse(ConnectorList)

@@ -1,10 +1,11 @@
-import {Args} from '#oclif'
 import {BackendCommand, yesFlag} from '../../cli/base-command.js'
 import {confirmDestructive} from '../../cli/confirm.js'
+import {idArg} from '../../cli/args.js'
 
 export default class CronDelete extends BackendCommand {
   static description = 'Delete a cron (its past runs stay listed); asks first'
-  static args = {id: Args.integer({description: 'cron id', required: true})}
+  static examples = ['<%= config.bin %> cron delete 3', '<%= config.bin %> cron delete 3 --yes']
+  static args = {id: idArg({name: 'ID', description: 'cron id', listedBy: 'svc cron list'})}
   static flags = {yes: yesFlag}
 
   async run() {

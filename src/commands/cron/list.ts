@@ -4,6 +4,7 @@ import type {CronJob} from '../../core/flows/crons.js'
 
 export default class CronList extends BackendCommand {
   static description = 'List the crons of the account'
+  static examples = ['<%= config.bin %> cron list', '<%= config.bin %> cron list --json']
 
   async run() {
     const {flags} = await this.parse(CronList)

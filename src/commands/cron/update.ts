@@ -2,11 +2,12 @@ import {Args, Flags} from '#oclif'
 import {BackendCommand} from '../../cli/base-command.js'
 import {SvcError} from '../../core/errors.js'
 import type {CronJob} from '../../core/flows/crons.js'
+import {idArg} from '../../cli/args.js'
 
 export default class CronUpdate extends BackendCommand {
   static description = 'Change a cron: its flow, schedule, time zone or whether it is active'
   static examples = ['<%= config.bin %> cron update 3 --no-active', '<%= config.bin %> cron update 3 --schedule "0 */2 * * *"']
-  static args = {id: Args.integer({description: 'cron id', required: true})}
+  static args = {id: idArg({name: 'ID', description: 'cron id', listedBy: 'svc cron list'})}
   static flags = {
     flow: Flags.string({description: 'code of the flow to run'}),
     schedule: Flags.string({description: 'cron expression'}),

@@ -6,6 +6,7 @@ import {CONTEXTS} from '../../core/dashboards/tiles.js'
 
 export default class DashboardList extends BackendCommand {
   static description = 'List the dashboards you see (company ones plus your own)'
+  static examples = ['<%= config.bin %> dashboard list', '<%= config.bin %> dashboard list --context crm']
   static flags = {context: Flags.string({description: 'only this context', options: [...CONTEXTS]})}
 
   async run() {

@@ -5,6 +5,7 @@ import {CONTEXTS} from '../../core/dashboards/tiles.js'
 
 export default class DashboardSelect extends BackendCommand {
   static description = 'Choose the dashboard you see in a context: an id, "builtin" (standard layout) or "default" (company default)'
+  static examples = ['<%= config.bin %> dashboard select 4', '<%= config.bin %> dashboard select builtin --context crm']
   static args = {target: Args.string({description: 'dashboard id, builtin, or default', required: true})}
   static flags = {context: Flags.string({description: 'context (default: the dashboard\'s own, else main)', options: [...CONTEXTS]})}
 

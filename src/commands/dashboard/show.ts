@@ -6,6 +6,7 @@ import {CONTEXTS} from '../../core/dashboards/tiles.js'
 
 export default class DashboardShow extends BackendCommand {
   static description = 'Draw the dashboard you see in a context as a grid of tiles (quarter, half, three quarters, full row)'
+  static examples = ['<%= config.bin %> dashboard show', '<%= config.bin %> dashboard show --context crm --width 120']
   static flags = {
     context: Flags.string({description: 'context (default main)', options: [...CONTEXTS], default: 'main'}),
     width: Flags.integer({description: 'grid width in columns (default: the terminal\'s, else 96)', min: 40, max: 400}),

@@ -3,10 +3,12 @@ import {BackendCommand} from '../../cli/base-command.js'
 import {parseJsonArg, readFileOrStdin} from '../../cli/read-input.js'
 import {SvcError} from '../../core/errors.js'
 import {type DashboardView, layoutFromJson} from '../../core/dashboards/format.js'
+import {dashboardId} from '../../client/refs.js'
 
 export default class DashboardUpdate extends BackendCommand {
   static description = 'Change the name, layout or company-default flag of a dashboard'
-  static args = {id: Args.integer({description: 'dashboard id', required: true, min: 1})}
+  static examples = ['<%= config.bin %> dashboard update 4 --name "Sales 2026"', '<%= config.bin %> dashboard update Sales --layout-file layout.json --default']
+  static args = {id: Args.string({description: 'dashboard id or name', required: true})}
   static flags = {
     name: Flags.string({description: 'new name (max 100 characters)'}),
     'layout-file': Flags.string({description: 'JSON file with the new layout items ("-" for stdin)'}),
@@ -21,7 +23,8 @@ export default class DashboardUpdate extends BackendCommand {
     if (Object.values(dashboard).every((v) => v === undefined)) {
       throw new SvcError('usage', 0, 'nothing to change', undefined, 'give --name, --layout-file or --[no-]default')
     }
-    const d = await (await this.client(flags)).call('updateDashboard', {params: {id: args.id}, body: {dashboard}})
+    const client = await this.client(flags)
+    const d = await client.call('updateDashboard', {params: {id: await dashboardId(client, args.id)}, body: {dashboard}})
     this.say(`Updated dashboard #${d.id} "${d.name}" (${d.layout.length} tiles${d.is_default ? ', company default' : ''})`)
     return d
   }

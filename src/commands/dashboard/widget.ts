@@ -7,6 +7,7 @@ const show = (v: string | string[] | null) => (v === null ? '' : Array.isArray(v
 
 export default class DashboardWidget extends BackendCommand {
   static description = 'A tile\'s name, settings and default config (404 when it is not available to you)'
+  static examples = ['<%= config.bin %> dashboard widget kpi', '<%= config.bin %> dashboard widget crm_deals --json']
   static args = {key: Args.string({description: 'tile key (kpi, crm_deals, svc_app:<app id>, ...)', required: true})}
 
   async run() {

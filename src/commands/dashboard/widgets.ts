@@ -7,6 +7,7 @@ import {CONTEXTS} from '../../core/dashboards/tiles.js'
 
 export default class DashboardWidgets extends BackendCommand {
   static description = 'The dashboard shown to you in a context: its tiles (those you may see) and the choices'
+  static examples = ['<%= config.bin %> dashboard widgets', '<%= config.bin %> dashboard widgets --context crm --json']
   static flags = {context: Flags.string({description: 'context (default main)', options: [...CONTEXTS], default: 'main'})}
 
   async run() {

@@ -6,20 +6,22 @@ import {BackendCommand} from '../../cli/base-command.js'
 import {confirmDestructive} from '../../cli/confirm.js'
 import {SvcError} from '../../core/errors.js'
 import type {RecordView} from '../../core/contract/dbs.js'
+import {dbId} from '../../client/refs.js'
 
 export default class DbExport extends BackendCommand {
   static description = 'Export every record as NDJSON (one {id, table_name, data, created_at, updated_at} per line); the file appears whole or not at all'
-  static args = {db: Args.string({description: 'database id or code', required: true})}
+  static args = {db: Args.string({description: 'database id, code or name', required: true})}
   static examples = ['<%= config.bin %> db export books', '<%= config.bin %> db export books -o - | head', '<%= config.bin %> db export books -o books.ndjson --force']
   static flags = {
-    out: Flags.string({char: 'o', description: 'output file (- for stdout); default DB.ndjson'}),
+    output: Flags.string({char: 'o', aliases: ['out'], description: 'output file (- for stdout); default DB.ndjson'}),
     force: Flags.boolean({description: 'overwrite the output file when it exists', default: false}),
   }
 
   async run() {
     const {args, flags} = await this.parse(DbExport)
     const client = await this.client(flags)
-    const target = flags.out ?? `${args.db}.ndjson`
+    const dbRef = await dbId(client, args.db)
+    const target = flags.output ?? `${args.db}.ndjson`
     if (target !== '-' && existsSync(target) && !flags.force) {
       const ok = await confirmDestructive({yes: false, action: `overwriting ${target}`, message: `${target} exists. Overwrite it?`})
         .catch(() => {
@@ -32,7 +34,7 @@ export default class DbExport extends BackendCommand {
     let count = 0
     try {
       for (let after = 0; ;) {
-        const page = await client.call('listRecords', {params: {db_id: args.db}, query: {after_id: after, limit: 100}})
+        const page = await client.call('listRecords', {params: {db_id: dbRef}, query: {after_id: after, limit: 100}})
         if (page.length === 0) break
         const chunk = page.map((r) => JSON.stringify(r)).join('\n') + '\n'
         if (!out.write(chunk)) await once(out, 'drain')

@@ -5,13 +5,14 @@ import {batches, lineErrors, stdinLines} from '../../cli/ndjson.js'
 import {progressBar} from '../../cli/spinner.js'
 import {isSvcError, SvcError} from '../../core/errors.js'
 import type {RecordSend} from '../../core/contract/dbs.js'
+import {dbId} from '../../client/refs.js'
 
 export default class DbImport extends BackendCommand {
   static description = 'Import NDJSON records (lines of {table_name, data}, or bare data objects). The whole file is checked first: ' +
     'one bad record and nothing is imported. An import cut short (network, server) says which line to resume from (--from-line).'
   static examples = ['<%= config.bin %> db import books books.ndjson', 'cat books.ndjson | <%= config.bin %> db import books -', '<%= config.bin %> db import books books.ndjson --from-line 1201']
   static args = {
-    db: Args.string({description: 'database id or code', required: true}),
+    db: Args.string({description: 'database id, code or name', required: true}),
     file: Args.string({description: 'NDJSON file (- for stdin)', required: true}),
   }
   static flags = {
@@ -23,7 +24,7 @@ export default class DbImport extends BackendCommand {
   async run() {
     const {args, flags} = await this.parse(DbImport)
     const client = await this.client(flags)
-    const params = {db_id: args.db}
+    const params = {db_id: await dbId(client, args.db)}
     const source = args.file === '-' ? await stdinLines() : args.file
     const total = typeof source === 'string' ? safeSize(source) : source.reduce((n, l) => n + Buffer.byteLength(l) + 1, 0)
     const show = !this.jsonEnabled()

@@ -4,6 +4,7 @@ import type {DbView} from '../../core/contract/dbs.js'
 
 export default class DbList extends BackendCommand {
   static description = 'List the JSON databases of the account'
+  static examples = ['<%= config.bin %> db list', '<%= config.bin %> db list --json']
 
   async run() {
     const {flags} = await this.parse(DbList)

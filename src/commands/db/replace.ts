@@ -1,11 +1,12 @@
 import {Args, Flags} from '#oclif'
 import {BackendCommand} from '../../cli/base-command.js'
 import type {DbView} from '../../core/contract/dbs.js'
+import {dbId} from '../../client/refs.js'
 
 export default class DbReplace extends BackendCommand {
   static description = 'Replace a string inside a database\'s schema, public_methods or fields (JSON as `svc db get` shows it)'
   static examples = [`<%= config.bin %> db replace contacts --field schema --old '"age": "integer"' --new '"age": "number"'`]
-  static args = {db: Args.string({description: 'database id or code', required: true})}
+  static args = {db: Args.string({description: 'database id, code or name', required: true})}
   static flags = {
     field: Flags.string({description: 'member to edit', options: ['schema', 'public_methods', 'fields'], required: true}),
     old: Flags.string({description: 'text to find', required: true}),
@@ -15,7 +16,8 @@ export default class DbReplace extends BackendCommand {
 
   async run() {
     const {args, flags} = await this.parse(DbReplace)
-    const db = await (await this.client(flags)).call('replaceInDb', {params: {id: args.db}, body: {field: flags.field, old_string: flags.old, new_string: flags.new, replace_all: flags.all}})
+    const client = await this.client(flags)
+    const db = await client.call('replaceInDb', {params: {id: await dbId(client, args.db)}, body: {field: flags.field, old_string: flags.old, new_string: flags.new, replace_all: flags.all}})
     this.say(JSON.stringify(flags.field === 'schema' ? db.schema : db[flags.field as 'public_methods' | 'fields'], null, 2))
     return db
   }

@@ -1,15 +1,19 @@
 import {Args, Flags} from '#oclif'
 import {BackendCommand} from '../../cli/base-command.js'
 import {parsePairs} from '../../cli/read-input.js'
+import type {Client} from '../../client/backend.js'
+import {dbId, findDb} from '../../client/refs.js'
+import {defaultSearchFields} from '../../core/dbs/query.js'
+import {planSchema, tablePlan} from '../../core/dbs/schema.js'
 
 export default class DbSearch extends BackendCommand {
   static description = 'Search records: fragment or wildcard text, exact or pattern filters, sort, fields'
   static examples = ['<%= config.bin %> db search contacts --q smi --filter city=Berlin --sort -age --fields name,age']
-  static args = {db: Args.string({description: 'database id or code', required: true})}
+  static args = {db: Args.string({description: 'database id, code or name', required: true})}
   static flags = {
-    q: Flags.string({description: 'text; * and % are wildcards, otherwise a fragment'}),
+    q: Flags.string({description: 'text; * and % are wildcards, otherwise a fragment. Looks in the indexed fields (else the fields the schema declares, else the whole record); --search-in names others'}),
     filter: Flags.string({description: 'field=value (exact; * or % make a pattern)', multiple: true}),
-    'search-in': Flags.string({description: 'comma-separated fields q searches'}),
+    'search-in': Flags.string({description: 'comma-separated fields --q looks in instead of the indexed ones'}),
     table: Flags.string({description: 'table name (multi-table databases)'}),
     sort: Flags.string({description: 'field, - for descending'}),
     fields: Flags.string({description: 'comma-separated fields to return'}),
@@ -23,9 +27,21 @@ export default class DbSearch extends BackendCommand {
       q: flags.q, search_in: flags['search-in'], table_name: flags.table, sort: flags.sort, fields: flags.fields, limit: flags.limit, offset: flags.offset,
     }
     for (const [k, v] of Object.entries(parsePairs(flags.filter, '--filter'))) query[`filter[${k}]`] = v
-    const rows = await (await this.client(flags)).call('searchRecords', {params: {db_id: args.db}, query})
+    const client = await this.client(flags)
+    const rows = await client.call('searchRecords', {params: {db_id: await dbId(client, args.db)}, query})
     for (const row of rows) this.say(JSON.stringify(row))
-    if (rows.length === 0) this.note(flags.offset ? `No more records (offset ${flags.offset}).` : 'No records match.')
+    if (rows.length === 0) this.note(flags.offset ? `No more records (offset ${flags.offset}).` : `No records match.${flags.q && !flags['search-in'] ? ` ${await this.searched(client, args.db, flags.table)}` : ''}`)
     return rows
+  }
+
+  /** Which fields an empty `--q` search looked in, and how to look in others. */
+  private async searched(client: Client, ref: string, table: string | undefined): Promise<string> {
+    const db = await findDb(client, ref)
+    const plan = planSchema(db.schema)
+    const {fields, why} = defaultSearchFields(tablePlan(plan, table ?? null), plan.declared)
+    if (fields === 'all') return '(--q looked in all of each record\'s data)'
+    const others = Object.keys(tablePlan(plan, table ?? null)?.fields ?? {}).filter((f) => !fields.includes(f))
+    return `--q looked only in ${why === 'indexed' ? 'the indexed fields' : 'the fields of the schema'}: ${fields.join(', ')}.\n` +
+      `To look in others: --search-in ${[...fields, ...others].join(',')}${others.length ? '' : ',FIELD'}`
   }
 }

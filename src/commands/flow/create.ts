@@ -8,19 +8,20 @@ export default class FlowCreate extends BackendCommand {
   static description = 'Create a flow: a program of connector, mutation and if steps'
   static examples = [
     `<%= config.bin %> flow create heat_check --program-json '[{"type":"mutation","set":{"city":"Cairo"}}]'`,
-    '<%= config.bin %> flow create heat_check --name "Heat check" --program program.json',
+    '<%= config.bin %> flow create heat_check --name "Heat check" --program-file program.json',
   ]
   static args = {code: Args.string({description: 'flow code (used by crons and app actions)', required: true})}
   static flags = {
     name: Flags.string({description: 'display name (default: the code)'}),
-    program: Flags.string({description: 'file with the program: a JSON array of steps (- for stdin)', exclusive: ['program-json']}),
+    'program-file': Flags.string({description: 'file with the program: a JSON array of steps (- for stdin)', aliases: ['program'], exclusive: ['program-json']}),
     'program-json': Flags.string({description: 'the program as inline JSON'}),
   }
 
   async run() {
     const {args, flags} = await this.parse(FlowCreate)
     let program: unknown = []
-    if (flags.program) program = parseJsonArg(await readFileOrStdin(flags.program), flags.program)
+    const file = flags['program-file']
+    if (file) program = parseJsonArg(await readFileOrStdin(file), file)
     else if (flags['program-json']) program = parseJsonArg(flags['program-json'], '--program-json')
     if (program && typeof program === 'object' && !Array.isArray(program) && 'program' in program) program = (program as {program: unknown}).program
     if (!Array.isArray(program)) throw new SvcError('usage', 0, 'the program must be a JSON array of steps')

@@ -5,6 +5,7 @@ import type {Resource} from '../../core/flows/resources.js'
 
 export default class FlowList extends BackendCommand {
   static description = 'List the flows (svc/custom_flow resources) of the account'
+  static examples = ['<%= config.bin %> flow list', '<%= config.bin %> flow list --q heat']
   static flags = {q: Flags.string({description: 'fragment of the name or code'})}
 
   async run() {

@@ -5,6 +5,7 @@ import type {FlowProcess} from '../../core/flows/processes.js'
 
 export default class FlowRuns extends BackendCommand {
   static description = 'List flow runs (flow processes), newest first'
+  static examples = ['<%= config.bin %> flow runs', '<%= config.bin %> flow runs --flow heat_check --status error --limit 5']
   static flags = {
     flow: Flags.string({description: 'only runs of this flow code'}),
     status: Flags.string({description: 'only runs with this status', options: ['pending', 'finished', 'error']}),

@@ -40,11 +40,15 @@ export function processLines(p: FlowProcess): string[] {
 
 export default class FlowShow extends BackendCommand {
   static description = 'Show one flow run (status, input, output, error, timings)'
+  static examples = ['<%= config.bin %> flow show 0190c3e4-7b1a-7c3e-9a1b-2f4d5e6a7b8c']
   static args = {id: Args.string({description: 'flow process id', required: true})}
 
   async run() {
     const {args, flags} = await this.parse(FlowShow)
-    const run = await (await this.client(flags)).call('getFlowProcess', {params: {id: args.id}})
+    const run = await (await this.client(flags)).call('getFlowProcess', {params: {id: args.id}}).catch((error: unknown) => {
+      if (error instanceof SvcError && error.code === 'not_found') throw new SvcError('not_found', 404, `no flow run "${args.id}"`, undefined, 'list runs and their ids with: svc flow runs')
+      throw error
+    })
     for (const line of processLines(run)) this.say(line)
     return run
   }

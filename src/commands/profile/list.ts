@@ -4,6 +4,7 @@ import {table} from '../../cli/table.js'
 
 export default class ProfileList extends SvcCommand {
   static description = 'List saved profiles (tokens are never shown)'
+  static examples = ['<%= config.bin %> profile list']
 
   async run() {
     const file = loadProfiles()

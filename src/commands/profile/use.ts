@@ -5,6 +5,7 @@ import {SvcError} from '../../core/errors.js'
 
 export default class ProfileUse extends SvcCommand {
   static description = 'Make a saved profile the current one'
+  static examples = ['<%= config.bin %> profile use prod']
   static args = {name: Args.string({description: 'profile name', required: true})}
 
   async run() {

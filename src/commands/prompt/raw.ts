@@ -4,12 +4,13 @@ import {resolvePromptId} from '../../client/refs.js'
 
 export default class PromptRaw extends BackendCommand {
   static description = 'Print the raw content of a stored prompt, by code or id (Liquid not rendered)'
-  static args = {id: Args.string({description: 'prompt code or id (UUID)', required: true})}
+  static examples = ['<%= config.bin %> prompt raw greet', '<%= config.bin %> prompt raw greet > greet.md']
+  static args = {prompt: Args.string({description: 'prompt code or id (UUID)', required: true})}
 
   async run(): Promise<{id: string; content: string}> {
     const {args, flags} = await this.parse(PromptRaw)
     const client = await this.client(flags)
-    const id = await resolvePromptId(client, args.id)
+    const id = await resolvePromptId(client, args.prompt)
     const content = await client.call('getPromptContent', {params: {id}})
     if (!this.jsonEnabled()) process.stdout.write(content)
     return {id, content}

@@ -29,6 +29,8 @@ export default class PromptRender extends BackendCommand {
       const warning = missingWarning(result)
       if (warning) process.stderr.write(warning + '\n')
       process.stdout.write(result.text)
+      // A terminal's prompt would start after the last line otherwise; a pipe or a file gets the text exactly.
+      if (process.stdout.isTTY && !result.text.endsWith('\n')) process.stdout.write('\n')
     }
     return result
   }

@@ -6,6 +6,7 @@ interface SystemPrompt {code: string; kind: string; name: string; placeholder: s
 
 export default class PromptSystem extends BackendCommand {
   static description = 'Print a system prompt file (bypassing the database), or list them without CODE'
+  static examples = ['<%= config.bin %> prompt system', '<%= config.bin %> prompt system main_dashboard']
   static args = {code: Args.string({description: 'prompt code'})}
 
   async run(): Promise<SystemPrompt[] | {code: string; content: string}> {

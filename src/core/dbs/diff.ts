@@ -17,7 +17,7 @@ export type Change =
   | {kind: 'fields'}
   | {kind: 'table_added'; table: string}
   | {kind: 'table_removed'; table: string}
-  | {kind: 'field_added'; table: string | null; field: string; type: string}
+  | {kind: 'field_added'; table: string | null; field: string; type: string; required: boolean}
   | {kind: 'field_removed'; table: string | null; field: string; type: string}
   | {kind: 'field_retyped'; table: string | null; field: string; from: string; to: string}
   | {kind: 'field_required'; table: string | null; field: string; required: boolean}
@@ -64,7 +64,7 @@ export function diffDb(current: DbDefinition | null, next: DbDefinition): Change
   for (const [key, a] of after) {
     const table = label(key)
     const b = before.get(key)
-    for (const [field, def] of Object.entries(a.fields)) if (!b?.fields[field]) out.push({kind: 'field_added', table, field, type: def.type})
+    for (const [field, def] of Object.entries(a.fields)) if (!b?.fields[field]) out.push({kind: 'field_added', table, field, type: def.type, required: def.required})
     const oldIdx = b?.indexes ?? {}
     for (const [field, column] of Object.entries(a.indexes)) {
       if (!oldIdx[field]) out.push({kind: 'index_added', table, field, column})
@@ -93,7 +93,7 @@ export function describeChange(c: Change): string {
     case 'fields': return '~ fields (settings object) changed'
     case 'table_added': return `+ table ${c.table}`
     case 'table_removed': return `- table ${c.table}`
-    case 'field_added': return `+ field ${where(c.table)}${c.field} (${c.type})`
+    case 'field_added': return `+ field ${where(c.table)}${c.field} (${c.type}${c.required ? ', required' : ''})`
     case 'field_removed': return `- field ${where(c.table)}${c.field} (${c.type})`
     case 'field_retyped': return `~ field ${where(c.table)}${c.field}: ${c.from} → ${c.to}`
     case 'field_required': return `~ field ${where(c.table)}${c.field}: ${c.required ? 'now required' : 'no longer required'}`

@@ -178,6 +178,16 @@ export interface QueryInput {
   filters?: Record<string, string>
 }
 
+/**
+ * The fields `q` looks in without `search_in`: the table's indexed fields, else the fields its
+ * schema declares, else all of each record's text (a free-form database).
+ */
+export function defaultSearchFields(table: TablePlan | undefined, declared: boolean): {fields: string[] | 'all'; why: 'indexed' | 'declared' | 'all'} {
+  if (table && Object.keys(table.indexes).length) return {fields: Object.keys(table.indexes), why: 'indexed'}
+  if (declared && table && Object.keys(table.fields).length) return {fields: Object.keys(table.fields), why: 'declared'}
+  return {fields: 'all', why: 'all'}
+}
+
 /** Builds the spec; throws 422 (field map keyed by parameter) for bad names or values. */
 export function buildQuery(input: QueryInput, table: TablePlan | undefined, declared: boolean): Omit<QuerySpec, 'tableName'> {
   const bag = new FieldErrorBag()
@@ -197,12 +207,8 @@ export function buildQuery(input: QueryInput, table: TablePlan | undefined, decl
     if (input.q.length > 500) bag.add('q', 'is too long (max 500 characters)')
     if (input.q.includes('\0')) bag.add('q', 'must not contain a NUL character')
     const searchIn = csv(input.search_in, 'search_in', bag)
-    let searched: FieldRef[] | 'all'
-    if (searchIn && searchIn.length) searched = searchIn.map((n) => fieldRef(n, table))
-    else if (table && Object.keys(table.indexes).length) searched = Object.keys(table.indexes).map((n) => fieldRef(n, table))
-    else if (declared && table && Object.keys(table.fields).length) searched = Object.keys(table.fields).map((n) => fieldRef(n, table))
-    else searched = 'all'
-    q = {...textPattern(input.q), fields: searched}
+    const names = searchIn && searchIn.length ? searchIn : defaultSearchFields(table, declared).fields
+    q = {...textPattern(input.q), fields: names === 'all' ? 'all' : names.map((n) => fieldRef(n, table))}
   }
   let afterId: number | undefined
   if (input.after_id !== undefined && input.after_id !== '') afterId = intParam(input.after_id, 'after_id', 0, Number.MAX_SAFE_INTEGER, 0, bag)

@@ -4,6 +4,7 @@ import {table} from '../../../cli/table.js'
 
 export default class AdminAccountList extends AdminCommand {
   static description = 'List the accounts of a local data dir'
+  static examples = ['<%= config.bin %> admin account list --data ./.svc']
 
   async run() {
     const {flags} = await this.parse(AdminAccountList)

@@ -4,6 +4,7 @@ import {AdminCommand} from '../../../cli/admin-command.js'
 
 export default class AdminModuleDisable extends AdminCommand {
   static description = 'Disable a module (crm, cms, toolkit, ...) for an account of a local data dir'
+  static examples = ['<%= config.bin %> admin module disable crm --data ./.svc', '<%= config.bin %> admin module disable crm --account 2']
   static args = {module: Args.string({description: 'module name', required: true})}
   static flags = {account: Flags.integer({description: 'account id (default: the first account)'})}
 
