@@ -189,7 +189,7 @@ export function publicDbRoutes(deps: Deps) {
         // Absent, forged or altered: a new visitor.
         cookieKey = randomBytes(18).toString('base64url')
         await setSignedCookie(c, VISITOR_COOKIE, cookieKey, secret, {
-          httpOnly: true, sameSite: 'Lax', path: '/', maxAge: VISITOR_COOKIE_MAX_AGE, secure: isHttps(c, deps),
+          httpOnly: true, sameSite: 'Strict', path: '/', maxAge: VISITOR_COOKIE_MAX_AGE, secure: isHttps(c, deps),
         })
       }
     }
