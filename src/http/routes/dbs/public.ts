@@ -150,8 +150,10 @@ export function publicDbRoutes(deps: Deps) {
   const call: MiddlewareHandler<AppEnv> = async (c, next) => {
     const code = c.req.param('db_code') ?? ''
     const method = c.req.param('method_name') ?? ''
-    // On an app's origin only its own account's dbs answer (src/http/app-origin/).
-    const db = code.length <= 64 ? await deps.store.dbs.findByCode(code, c.get('hostedApp')?.account_id) : null
+    // On an app's origin only the db the app declares (`db_code`) answers, in the app's account (src/http/app-origin/).
+    const hosted = c.get('hostedApp')
+    if (hosted && code !== hosted.db_code) throw notFound('database not found')
+    const db = code.length <= 64 ? await deps.store.dbs.findByCode(code, hosted?.account_id) : null
     if (!db) throw notFound('database not found')
     const config = db.public_methods as PublicMethods
     const options = methodOptions(config, method)
