@@ -232,9 +232,9 @@ describe('--apps-url: apps on a deployment\'s own domain', () => {
         const at = (path: string) => `http://deal.apps.example.test${port ? `:${port}` : ''}${path}`
         const signin = await transport.fetch(at(location.pathname + location.search), {redirect: 'manual', headers: {'x-forwarded-proto': 'https'}})
         expect(signin.status).toBe(303)
-        expect(signin.headers.get('set-cookie')).toMatch(/^svc_app_session=[^;]+;.*Secure.*SameSite=None/i)
+        expect(signin.headers.get('set-cookie')).toMatch(/^__Host-svc_app_session=[^;]+;.*Secure.*SameSite=None/i)
         const cookie = signin.headers.get('set-cookie')!.split(';')[0]!
-        const page = await transport.fetch(at('/'), {headers: {cookie}})
+        const page = await transport.fetch(at('/'), {headers: {cookie, 'x-forwarded-proto': 'https'}})
         expect(page.status).toBe(200)
         expect(await page.text()).toContain('<p>deal</p>')
         expect(page.headers.get('content-security-policy')).toContain("frame-ancestors 'self' https://svc.example.test")

@@ -86,7 +86,8 @@ export function appOrigin(deps: Deps): MiddlewareHandler<AppEnv> {
       headers.delete('cookie')
       c.req.raw = new Request(c.req.raw, {headers})
     }
-    const raw = getCookie(c, APP_SESSION_COOKIE)
+    // Over https the sign-in is a `__Host-` cookie (no sibling host can set one); the plain name is not read there.
+    const raw = getCookie(c, APP_SESSION_COOKIE, isHttps(c, deps) ? 'host' : undefined)
     const user = raw ? await accounts.authenticate(raw, `app:${app.id}`) : null
     if (user && user.accountId === app.account_id) {
       c.set('user', user)
@@ -162,8 +163,11 @@ async function signIn(c: Context<AppEnv>, deps: Deps, app: AppRecord) {
   // Over https (and on `*.localhost`, which browsers treat as secure) SameSite=None, so a dashboard
   // tile (a frame in the console, another site) keeps it; requests of other sites never get to use it
   // anyway (cookiesAllowed). Plain http elsewhere: Lax.
-  const secure = isHttps(c, deps) || new URL(c.req.url).hostname.endsWith('.localhost')
-  setCookie(c, APP_SESSION_COOKIE, session, {httpOnly: true, path: '/', maxAge: APP_SESSION_TTL, secure, sameSite: secure ? 'None' : 'Lax'})
+  // Over https it is `__Host-svc_app_session`: host-only, and no other app's host can toss one in.
+  const https = isHttps(c, deps)
+  const secure = https || new URL(c.req.url).hostname.endsWith('.localhost')
+  setCookie(c, APP_SESSION_COOKIE, session, {httpOnly: true, path: '/', maxAge: APP_SESSION_TTL, secure, sameSite: secure ? 'None' : 'Lax',
+    prefix: https ? 'host' : undefined})
   c.header('Referrer-Policy', 'no-referrer')
   c.header('Cache-Control', 'no-store')
   return c.redirect(`/_svc/check?next=${encodeURIComponent(next)}`, 303)
