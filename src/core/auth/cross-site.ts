@@ -33,10 +33,10 @@ function hostOf(url: string): string | null {
  */
 export function crossSiteWriteRefusal(r: RequestProvenance): string | null {
   const mode = r.secFetchMode?.toLowerCase()
-  if (mode && mode.includes('navigate')) return 'a write cannot be made by a navigation (a link, a form or a typed address); cross-site request refused'
+  if (mode && mode.includes('navigate')) return 'cross-site request refused: this request cannot be made by a navigation (a link, a form or a typed address)'
   const site = r.secFetchSite?.toLowerCase()
-  if (site && site !== 'same-origin') return `cross-site request refused: a write carried by a cookie must come from this origin's own page (Sec-Fetch-Site: ${site.slice(0, 20)})`
+  if (site && site !== 'same-origin') return `cross-site request refused: only a page of this origin may make this request (Sec-Fetch-Site: ${site.slice(0, 20)})`
   const from = r.origin ?? r.referer
-  if (from !== undefined && hostOf(from) !== r.host.toLowerCase()) return 'cross-site request refused: a write carried by a cookie must come from this origin'
+  if (from !== undefined && hostOf(from) !== r.host.toLowerCase()) return 'cross-site request refused: only a page of this origin may make this request'
   return null
 }
