@@ -15,6 +15,7 @@ import {isSvcError} from '../core/errors.js'
 import {KABOOM_COMPAT, PHASER_COMPAT} from '../compile/game-compat.js'
 import {findApp, projectResource, readProject, writeProject, type AppProject} from './project.js'
 import {OVERLAY_MODULE, overlaySource, describeDevError} from './overlay.js'
+import {devRequestRefusal} from './request-guard.js'
 
 export interface DevOptions {
   dir: string
@@ -186,7 +187,14 @@ export async function startDevServer(options: DevOptions): Promise<DevServer> {
       })
       server.middlewares.use(async (req: IncomingMessage, res: ServerResponse, next: () => void) => {
         const path = (req.url ?? '/').split('?')[0]!
-        if (PROXIED.some((re) => re.test(path))) return void proxy(backend, req, res)
+        if (PROXIED.some((re) => re.test(path))) {
+          // The backend gets the developer's token: only this server's own page may have it called (request-guard.ts).
+          const refusal = path.startsWith('/_svc/lib/') ? null : devRequestRefusal(req.headers)
+          if (!refusal) return void proxy(backend, req, res)
+          res.writeHead(403, {'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store'})
+          res.end(JSON.stringify({error: refusal}))
+          return
+        }
         if (path !== '/' && path !== '/index.html') return next()
         try {
           const {readFile} = await import('node:fs/promises')

@@ -4,6 +4,7 @@ import {createRouter, describe} from './contract.js'
 import type {Deps} from './env.js'
 import {accessLog} from './middleware/access-log.js'
 import {identify} from './middleware/auth.js'
+import {refuseCrossSiteWrites} from './middleware/cross-site-writes.js'
 import {consoleCsp} from './middleware/security-headers.js'
 import {securityHeaders} from './middleware/security-headers.js'
 import {appOrigin} from './app-origin/routes.js'
@@ -23,6 +24,7 @@ import {registerSecuritySchemes} from './openapi.js'
 import {pageRoutes} from '../core/contract/routes.js'
 
 export type {AppEnv, Deps} from './env.js'
+const PUBLIC_WRITES = new Set(['create', 'update', 'delete'])
 export const DEFAULT_BODY_LIMIT = 5 * 1024 * 1024
 
 /** The whole API of platform-api.md as one Hono app, used by `svc serve` and by the embedded backend. */
@@ -57,6 +59,9 @@ export function createApp(deps: Deps) {
     return streamedLimit(c, next)
   })
   if (deps.log) app.use('*', accessLog(deps.log))
+  // Writes carried by a cookie come from the origin's own page, never from a navigation or another site.
+  app.use('/svc/db/:db_code/:method_name', refuseCrossSiteWrites((c) => PUBLIC_WRITES.has(c.req.param('method_name') ?? '')))
+  app.on('POST', '/svc/apps/:id/action/:name', refuseCrossSiteWrites(() => true))
   app.use('*', appOrigin(deps))
   app.use('*', identify(deps))
   app.route('/', meRoutes(deps))

@@ -1,4 +1,5 @@
 import {spawn, type ChildProcess} from 'node:child_process'
+import {request as httpRequest} from 'node:http'
 import {readFileSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
@@ -124,6 +125,57 @@ describe('svc app dev: Vite HMR in the app shell, --push to the embedded backend
       expect(r.status, path).toBeLessThan(500)
       expect(r.headers.get('content-type'), path).toContain('application/json')
     }
+  })
+
+  it('refuses what another site makes it do with the developer\'s token (issue 24 M6): navigations, other origins, rebound names', async () => {
+    const port = new URL(dev!.url).port
+    /** A raw request: fetch() cannot set Host or the Sec-Fetch-* headers a browser sends. */
+    const raw = (path: string, headers: Record<string, string>, method = 'GET', body?: string) => new Promise<{status: number; json: any}>((done, fail) => {
+      const req = httpRequest({host: '127.0.0.1', port, path, method, headers: {host: `127.0.0.1:${port}`, ...headers}}, (res) => {
+        let text = ''
+        res.on('data', (d) => (text += d))
+        res.on('end', () => {
+          let json: any = null
+          try {
+            json = JSON.parse(text)
+          } catch {
+            json = {error: text}
+          }
+          done({status: res.statusCode!, json})
+        })
+      })
+      req.on('error', fail)
+      req.end(body)
+    })
+    const link = {'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'navigate', 'sec-fetch-dest': 'document'}
+    const localNoCors = {'sec-fetch-site': 'same-site', 'sec-fetch-mode': 'no-cors', 'sec-fetch-dest': 'empty', origin: 'http://localhost:3000',
+      'content-type': 'text/plain'}
+    const cases: [string, string, Record<string, string>, string?][] = [
+      ['GET navigation from another site writes a record', '/svc/db/notes/create?data[text]=planted', link],
+      ['a typed or mailed link writes a record', '/svc/db/notes/create?data[text]=planted', {'sec-fetch-site': 'none', 'sec-fetch-mode': 'navigate'}],
+      ['no-cors POST from another local origin runs an action', '/svc/apps/00000000-0000-4000-8000-000000000000/action/x', localNoCors, 'POST'],
+      ['no-cors POST from another local origin writes a record', '/svc/db/notes/create', localNoCors, 'POST'],
+      ['a foreign Origin (a browser without Fetch Metadata)', '/svc/db/notes/create', {origin: 'http://evil.example', 'content-type': 'text/plain'}, 'POST'],
+      ['a read from another site\'s page', '/svc/db/notes/list', {'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'cors', origin: 'http://evil.example'}],
+      ['a page on a name rebound to 127.0.0.1', '/svc/db/notes/list', {host: `evil.example:${port}`, 'sec-fetch-site': 'same-origin', 'sec-fetch-mode': 'cors'}],
+      ['a connector call from another site', '/svc/connector/nope/get', link],
+    ]
+    for (const [what, path, headers, method] of cases) {
+      const r = await raw(path, headers, method, method === 'POST' ? JSON.stringify({data: {text: 'planted'}}) : undefined)
+      expect(r.status, what).toBe(403)
+      expect(r.json.error, what).toMatch(/refused|not allowed/)
+    }
+    expect((await raw('/', {host: `evil.example:${port}`})).status).toBe(403)
+    // Nothing was written; the app's own page (same-origin fetch) and the developer's typed reads still work.
+    const own = await raw('/svc/db/notes/list', {'sec-fetch-site': 'same-origin', 'sec-fetch-mode': 'cors', 'sec-fetch-dest': 'empty'})
+    expect(own.status).toBe(200)
+    expect(own.json.map((r: {data: {text: string}}) => r.data.text)).not.toContain('planted')
+    // Reads too run with the developer's token: not by a navigation, not even a typed one (curl, with no such headers, still works).
+    expect((await raw('/svc/db/notes/list', {'sec-fetch-site': 'none', 'sec-fetch-mode': 'navigate', host: `localhost:${port}`})).status).toBe(403)
+    expect((await raw('/svc/db/notes/list', {host: `localhost:${port}`})).status).toBe(200)
+    const write = await raw('/svc/db/notes/create', {'sec-fetch-site': 'same-origin', 'sec-fetch-mode': 'cors', origin: `http://127.0.0.1:${port}`,
+      'content-type': 'application/json'}, 'POST', JSON.stringify({data: {text: 'from the page'}}))
+    expect(write.status).toBe(201)
   })
 
   itWithChromium('a compile error shows in the browser overlay and in the terminal, and a push is refused with the line', async () => {

@@ -49,7 +49,7 @@ export async function createFixtures(ctx: Ctx): Promise<Fixtures> {
   }})).id
   const cron = (await ok(ctx, 'POST', '/account/crons.json', {cron: {target_code: 'note', schedule: '0 3 * * *', active: false}})).id
   const app = (await ok(ctx, 'POST', '/svc/apps.json', {app: {
-    name: `App ${MARKER}`, url_code: 'acme-app', app_engine: 'html', css_engine: 'none', public: false, source_code: `<p>${MARKER}</p>`,
+    name: `App ${MARKER}`, url_code: 'acme-app', app_engine: 'html', css_engine: 'none', public: false, db_code: 'people', source_code: `<p>${MARKER}</p>`,
     actions: [{action: 'note', flow_code: 'note', public: false}, {action: 'open', flow_code: 'note', public: true}],
   }})).id
   return {accountPrompt, adminUserPrompt, personalDashboard, companyDashboard, app, db: db.id, dbCode: 'people', record, connector, flow, cron}

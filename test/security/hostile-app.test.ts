@@ -101,7 +101,7 @@ describeWithChromium('a hostile app in a real browser (Chromium)', {timeout: 120
       url: 'http://127.0.0.1:9', secret_token: CONNECTOR_SECRET, fields: {methods: []}}})).id
     await ok('admin', 'POST', '/svc/resources.json', {resource: {kind: 'svc/custom_flow', code: 'ping', name: 'ping',
       fields: {program: [{type: 'mutation', set: {pong: 'yes'}}]}}})
-    await ok('admin', 'POST', '/svc/apps.json', {app: {name: 'Y visitors', url_code: 'yapp', app_engine: 'html', css_engine: 'none', public: true,
+    await ok('admin', 'POST', '/svc/apps.json', {app: {name: 'Y visitors', url_code: 'yapp', app_engine: 'html', css_engine: 'none', public: true, db_code: 'ydb',
       source_code: VISITOR_APP}})
     await ok('admin', 'POST', '/svc/apps.json', {app: {name: 'Y private', url_code: 'ypriv', app_engine: 'html', css_engine: 'none', public: false,
       source_code: PRIVATE_APP, actions: [{action: 'ping', flow_code: 'ping', public: false}]}})
@@ -110,7 +110,7 @@ describeWithChromium('a hostile app in a real browser (Chromium)', {timeout: 120
       public_methods: {create: {allowed_fields: ['name'], auto_fields: {visitor: '{cookie_key}'}}, list: {scope_by: 'visitor'}}}})
     await ok('mallory', 'POST', '/svc/resources.json', {resource: {kind: 'svc/custom_flow', code: 'hello', name: 'hello',
       fields: {program: [{type: 'mutation', set: {greeting: 'hello {who}'}}]}}})
-    await ok('mallory', 'POST', '/svc/apps.json', {app: {name: 'Cats', url_code: 'cats', app_engine: 'html', css_engine: 'none', public: true,
+    await ok('mallory', 'POST', '/svc/apps.json', {app: {name: 'Cats', url_code: 'cats', app_engine: 'html', css_engine: 'none', public: true, db_code: 'xdb',
       source_code: HOSTILE(main, `http://yapp.localhost:${port}`, ids.connector), actions: [{action: 'hello', flow_code: 'hello', public: true}]}})
   }, 60_000)
 

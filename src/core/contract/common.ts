@@ -39,7 +39,7 @@ const error = (description: string) => json(ErrorBody, description)
 export const ERRORS = {
   400: error('Bad request: malformed JSON, a body that is not an object, a bad query value'),
   401: {...error('Missing or invalid token (header `WWW-Authenticate: Bearer`)')},
-  403: error('Not allowed: a missing permission, or a cross-origin request carried by the session cookie'),
+  403: error('Not allowed: a missing permission, or a cross-site or navigation write carried by a cookie'),
   404: error('Unknown route, or a resource that does not exist, belongs to another account or is hidden'),
   413: error('Request body too large'),
   429: error('Too many requests'),

@@ -17,6 +17,14 @@ import {appCsp} from '../middleware/security-headers.js'
 import {appLabelOf, appOfLabel, mainOrigin} from './hosts.js'
 
 export const APP_SESSION_COOKIE = 'svc_app_session'
+/** Which app this browser last saw on this origin (its id): another one means the url_code changed hands. */
+export const APP_MARKER_COOKIE = 'svc_app'
+/**
+ * What a browser must drop when an origin's app is not the one it knew: service workers, storage
+ * (localStorage, IndexedDB, the Cache API) and the HTTP cache. Not "cookies": under `--apps-url`
+ * they would be cleared for the whole registrable domain, the main origin's sign-in included.
+ */
+export const CLEAR_SITE_DATA = '"cache", "storage"'
 /** An app origin's sign-in lasts 12 hours; the console sign-in hands over a new one on the next visit. */
 export const APP_SESSION_TTL = 12 * 3600
 /** A handover token is good for one use within two minutes. */
@@ -49,6 +57,25 @@ export function cookiesAllowed(c: Context<AppEnv>): boolean {
   return c.req.header('sec-fetch-mode') === 'navigate' && (c.req.method === 'GET' || c.req.method === 'HEAD')
 }
 
+const isNavigation = (c: Context<AppEnv>) =>
+  c.req.header('sec-fetch-mode') === 'navigate' || ['document', 'iframe', 'frame'].includes(c.req.header('sec-fetch-dest') ?? '')
+
+/**
+ * The marker of the app a browser saw on this origin: when it names another app (or none: a first
+ * visit, or a visit from before the marker), the page answers `Clear-Site-Data` so nothing a former
+ * app at this url_code left (service workers, storage, cache) reaches the app there now.
+ */
+function markVisit(c: Context<AppEnv>, deps: Deps, app: AppRecord) {
+  const https = isHttps(c, deps)
+  const prefix = https ? 'host' : undefined
+  if (getCookie(c, APP_MARKER_COOKIE, prefix) === app.id) return
+  c.header('Clear-Site-Data', CLEAR_SITE_DATA)
+  c.header('Cache-Control', 'private, no-cache')
+  // Kept in a dashboard tile (a frame) like the sign-in, else every tile view would clear the app's storage.
+  const secure = https || new URL(c.req.url).hostname.endsWith('.localhost')
+  setCookie(c, APP_MARKER_COOKIE, app.id, {httpOnly: true, path: '/', maxAge: 400 * 24 * 3600, secure, sameSite: secure ? 'None' : 'Lax', prefix})
+}
+
 const page = (title: string, body: string) =>
   `<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title></head><body>${body}</body></html>\n`
 
@@ -74,8 +101,20 @@ export function appOrigin(deps: Deps): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const label = appLabelOf(c, deps)
     if (label === null) return next()
+    // No service worker on an app origin: it would outlive the app and keep serving its pages after
+    // the url_code changed hands. Its script fetch (a registration or an update check) is refused, and
+    // any worker already there is unregistered with the origin's storage.
+    if (c.req.header('service-worker') !== undefined || c.req.header('sec-fetch-dest') === 'serviceworker') {
+      c.header('Clear-Site-Data', CLEAR_SITE_DATA)
+      c.header('Cache-Control', 'no-store')
+      return c.json({error: 'service workers are not allowed on app origins'}, 403)
+    }
     const app = await appOfLabel(deps.store.apps, label)
-    if (!app || !app.active) return c.json({error: 'not found'}, 404)
+    if (!app || !app.active) {
+      // A deleted app's origin: whatever its pages left in a browser that comes back goes.
+      if (!app && isNavigation(c)) c.header('Clear-Site-Data', CLEAR_SITE_DATA)
+      return c.json({error: 'not found'}, 404)
+    }
     c.set('hostedApp', app)
     c.set('user', null)
     c.set('token', null)
@@ -86,7 +125,8 @@ export function appOrigin(deps: Deps): MiddlewareHandler<AppEnv> {
       headers.delete('cookie')
       c.req.raw = new Request(c.req.raw, {headers})
     }
-    const raw = getCookie(c, APP_SESSION_COOKIE)
+    // Over https the sign-in is a `__Host-` cookie (no sibling host can set one); the plain name is not read there.
+    const raw = getCookie(c, APP_SESSION_COOKIE, isHttps(c, deps) ? 'host' : undefined)
     const user = raw ? await accounts.authenticate(raw, `app:${app.id}`) : null
     if (user && user.accountId === app.account_id) {
       c.set('user', user)
@@ -132,6 +172,7 @@ async function appPage(c: Context<AppEnv>, deps: Deps, app: AppRecord) {
   })
   c.header('Cache-Control', app.public ? 'no-cache' : 'private, no-cache')
   c.header('Content-Security-Policy', appCsp(frameAncestors(c, deps)))
+  markVisit(c, deps, app)
   return c.html(html)
 }
 
@@ -162,8 +203,11 @@ async function signIn(c: Context<AppEnv>, deps: Deps, app: AppRecord) {
   // Over https (and on `*.localhost`, which browsers treat as secure) SameSite=None, so a dashboard
   // tile (a frame in the console, another site) keeps it; requests of other sites never get to use it
   // anyway (cookiesAllowed). Plain http elsewhere: Lax.
-  const secure = isHttps(c, deps) || new URL(c.req.url).hostname.endsWith('.localhost')
-  setCookie(c, APP_SESSION_COOKIE, session, {httpOnly: true, path: '/', maxAge: APP_SESSION_TTL, secure, sameSite: secure ? 'None' : 'Lax'})
+  // Over https it is `__Host-svc_app_session`: host-only, and no other app's host can toss one in.
+  const https = isHttps(c, deps)
+  const secure = https || new URL(c.req.url).hostname.endsWith('.localhost')
+  setCookie(c, APP_SESSION_COOKIE, session, {httpOnly: true, path: '/', maxAge: APP_SESSION_TTL, secure, sameSite: secure ? 'None' : 'Lax',
+    prefix: https ? 'host' : undefined})
   c.header('Referrer-Policy', 'no-referrer')
   c.header('Cache-Control', 'no-store')
   return c.redirect(`/_svc/check?next=${encodeURIComponent(next)}`, 303)

@@ -1,4 +1,4 @@
-import {randomBytes} from 'node:crypto'
+import {createHmac, randomBytes} from 'node:crypto'
 import type {Context, MiddlewareHandler} from 'hono'
 import {getSignedCookie, setSignedCookie} from 'hono/cookie'
 import {
@@ -20,6 +20,11 @@ import {MAX_JSON_DEPTH, nestedDeeperThan} from '../../../core/json-depth.js'
 export const VISITOR_COOKIE = 'svc_visitor'
 export const VISITOR_COOKIE_MAX_AGE = 30 * 24 * 3600
 export {IN_PROCESS_IP}
+
+/** The key visitor ids of one origin (`host[:port]`) are signed with: the server's cookie secret bound to the host. */
+export function visitorSecret(secret: string, host: string): string {
+  return createHmac('sha256', secret).update(`svc_visitor\0${host.toLowerCase()}`).digest('base64url')
+}
 
 const WRITES = new Set<PublicMethod>(['create', 'update', 'delete'])
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v)
@@ -150,8 +155,10 @@ export function publicDbRoutes(deps: Deps) {
   const call: MiddlewareHandler<AppEnv> = async (c, next) => {
     const code = c.req.param('db_code') ?? ''
     const method = c.req.param('method_name') ?? ''
-    // On an app's origin only its own account's dbs answer (src/http/app-origin/).
-    const db = code.length <= 64 ? await deps.store.dbs.findByCode(code, c.get('hostedApp')?.account_id) : null
+    // On an app's origin only the db the app declares (`db_code`) answers, in the app's account (src/http/app-origin/).
+    const hosted = c.get('hostedApp')
+    if (hosted && code !== hosted.db_code) throw notFound('database not found')
+    const db = code.length <= 64 ? await deps.store.dbs.findByCode(code, hosted?.account_id) : null
     if (!db) throw notFound('database not found')
     const config = db.public_methods as PublicMethods
     const options = methodOptions(config, method)
@@ -182,14 +189,17 @@ export function publicDbRoutes(deps: Deps) {
     const needed = neededVariables(config, name)
     let cookieKey = ''
     if (needed.has('cookie_key')) {
-      const secret = await deps.store.accounts.secret('cookie')
-      const signed = await getSignedCookie(c, secret, VISITOR_COOKIE)
+      // Signed with a key of this origin: an id another origin issued (or tossed onto a parent domain) is not valid here.
+      const secret = visitorSecret(await deps.store.accounts.secret('cookie'), new URL(c.req.url).host)
+      // Over https a `__Host-` cookie, which no sibling host can set; the plain name is then not read.
+      const prefix = isHttps(c, deps) ? 'host' : undefined
+      const signed = await getSignedCookie(c, secret, VISITOR_COOKIE, prefix)
       if (typeof signed === 'string' && /^[A-Za-z0-9_-]{16,64}$/.test(signed)) cookieKey = signed
       else {
-        // Absent, forged or altered: a new visitor.
+        // Absent, forged, altered or issued elsewhere: a new visitor.
         cookieKey = randomBytes(18).toString('base64url')
         await setSignedCookie(c, VISITOR_COOKIE, cookieKey, secret, {
-          httpOnly: true, sameSite: 'Lax', path: '/', maxAge: VISITOR_COOKIE_MAX_AGE, secure: isHttps(c, deps),
+          httpOnly: true, sameSite: 'Strict', path: '/', maxAge: VISITOR_COOKIE_MAX_AGE, secure: prefix === 'host', prefix,
         })
       }
     }

@@ -7,7 +7,7 @@ import {isUuid} from '../../../core/flows/processes.js'
 import type {AppAction, AppActionTarget} from '../../../store/apps/types.js'
 import {createRouter, handle, param, slot} from '../../contract.js'
 import type {AppEnv, Deps} from '../../env.js'
-import {requireUser} from '../../middleware/auth.js'
+import {requireCan, requireUser} from '../../middleware/auth.js'
 import {flowEngine} from './engine.js'
 import {checkInputSize, limit, type RateSpec} from './helpers.js'
 
@@ -54,6 +54,8 @@ export function actionsRoutes(deps: Deps) {
     if (!action?.public) {
       const signedIn = requireUser(c)
       if (signedIn.accountId !== target.account_id) throw notFound('app not found')
+      // One rule with running the flow by hand (POST /svc/resources/:id/run.json): a guest runs neither.
+      if (action) requireCan(c, 'resource.write')
     } else if (!user || user.accountId !== target.account_id) await limit(c, deps, rate)
     if (!action) throw notFound('action not found')
     loaded.set(c, {target, action, userId: user && user.accountId === target.account_id ? user.id : null})
