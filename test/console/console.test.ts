@@ -131,6 +131,7 @@ describeWithChromium('console in Chromium', () => {
       await page.waitForSelector('[data-testid=runs]')
 
       await page.click('[data-tab=dbs]')
+      await page.click('[data-testid=dbs] a[data-db=people]')
       await page.waitForSelector('[data-testid=records] tbody tr td:has-text("Grace Hopper")')
       await page.fill('[data-testid=db-search] input[name=q]', 'lond')
       await page.click('[data-testid=db-search] button[type=submit]')
@@ -138,11 +139,11 @@ describeWithChromium('console in Chromium', () => {
       const rows = await page.locator('[data-testid=records] tbody tr').allTextContents()
       expect(rows).toHaveLength(2)
       expect(rows.join(' ')).toContain('Ada Lovelace')
-      await page.fill('input[name=filter-field-0]', 'name')
-      await page.fill('input[name=filter-value-0]', 'alan*')
+      await page.fill('[data-testid=db-search] input[name=q]', 'name:alan*')
       await page.click('[data-testid=db-search] button[type=submit]')
       await page.waitForFunction(() => document.querySelectorAll('[data-testid=records] tbody tr').length === 1)
       expect(await page.textContent('[data-testid=records] tbody')).toContain('Alan Turing')
+      expect(new URL(page.url()).hash).toBe('#/dbs/people?filter%5Bname%5D=alan*')
 
       await page.click('[data-tab=prompts]')
       await page.fill('input[name=code]', 'greeting')
