@@ -3,6 +3,14 @@ export class ApiError extends Error {
   constructor(status, body) {
     super(body?.error ?? (body && typeof body === 'object' ? Object.entries(body).map(([k, v]) => `${k}: ${[].concat(v).join(', ')}`).join('; ') : `HTTP ${status}`))
     this.status = status
+    this.body = body
+  }
+
+  /** The 422 field map (`{field: [messages]}`, or the `fields` member of `{error, fields}`), else {}. */
+  get fields() {
+    if (this.status !== 422 || !this.body || typeof this.body !== 'object') return {}
+    const map = this.body.fields && typeof this.body.fields === 'object' ? this.body.fields : this.body
+    return Object.fromEntries(Object.entries(map).filter(([k]) => k !== 'error').map(([k, v]) => [k, [].concat(v).map(String)]))
   }
 }
 

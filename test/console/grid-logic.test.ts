@@ -56,3 +56,25 @@ describe('export formats', () => {
     expect(toCsv([record], [], true).split('\r\n')[0]).toBe('id,table_name,title,tags,n,f,created_at,updated_at')
   })
 })
+
+// @ts-expect-error plain JS module of the console
+import {formData, formFields, fromInput, toInput} from '../../console/src/db/form.js'
+
+describe('record editor inputs', () => {
+  it('generates inputs from declared types, then from the values of undeclared fields', () => {
+    const fields = formFields([{name: 'title', type: 'string', required: true}, {name: 'at', type: 'datetime', required: false}], {title: 'x', done: true, n: 2, meta: {a: 1}, s: 'y'})
+    expect(fields.map((f: {name: string; kind: string}) => `${f.name}:${f.kind}`)).toEqual(['title:string', 'at:datetime', 'done:boolean', 'n:number', 'meta:json', 's:string'])
+  })
+
+  it('turns values into input text and back; bad JSON is an error, empty inputs are left out or cleared', () => {
+    expect(toInput('datetime', '2026-01-02T03:04:05.000Z')).toBe('2026-01-02T03:04:05')
+    expect(toInput('json', [1])).toBe('[\n  1\n]')
+    expect(toInput('boolean', false)).toBe('false')
+    expect(fromInput('json', '{"a":')).toHaveProperty('error')
+    expect(fromInput('boolean', 'true')).toEqual({value: true})
+    const fields = [{name: 'a', kind: 'string'}, {name: 'b', kind: 'integer'}, {name: 'c', kind: 'json'}]
+    expect(formData(fields, {a: '', b: '12', c: '[1]'}, undefined)).toEqual({data: {b: '12', c: [1]}, errors: {}})
+    expect(formData(fields, {a: '', b: '', c: ''}, {a: 'old', b: null})).toEqual({data: {a: null}, errors: {}})
+    expect(formData(fields, {c: 'nope'}, undefined).errors).toHaveProperty('c')
+  })
+})

@@ -36,6 +36,8 @@ beforeAll(async () => {
   dbId = db.json.id
   const records = Array.from({length: BOOKS}, (_, i) => ({data: {title: `Book ${String(i + 1).padStart(2, '0')}`, author: AUTHORS[i % 3], pages: (i + 1) * 10, note: i === 0 ? 'a "quoted", note' : null}}))
   expect((await api('POST', `/svc/dbs/${dbId}/import.json`, {records})).status).toBe(201)
+  expect((await api('POST', '/svc/dbs.json', {db: {name: 'Shop', code: 'shop', schema: {tables: {orders: {fields: {total: 'number'}}, customers: {fields: {email: 'string'}}}}}})).status).toBe(201)
+  expect((await api('POST', '/svc/prompts.json', {prompt: {name: 'Greeting', code: 'greeting', content: 'Hello {{ who }}'}})).status).toBe(201)
 }, 180_000)
 
 afterAll(async () => {
@@ -174,6 +176,130 @@ describeWithChromium('console workbench in Chromium', () => {
     }
   }, 300_000)
 
+  it('creates a record through a validation error (shown beside the field) and a kept draft, then edits, duplicates and deletes it', async () => {
+    const browser = await launchChromium()
+    try {
+      const page = await browser.context.newPage()
+      page.setDefaultTimeout(60_000)
+      await signedIn(page, '#/dbs/library')
+      await page.getByTestId('new-record').click()
+      await page.waitForURL(/#\/dbs\/library\/new$/)
+      // Inputs are generated from the field types and labelled by the field name.
+      expect(await page.getByLabel(/^title/).getAttribute('type')).toBe('text')
+      expect(await page.getByLabel(/^pages/).getAttribute('type')).toBe('number')
+      expect(await page.getByLabel(/^note/).evaluate((e) => e.tagName)).toBe('TEXTAREA')
+      await page.getByLabel(/^author/).fill('Edsger Dijkstra')
+      await page.getByLabel(/^pages/).fill('12.5')
+      // A free-form field added as JSON: bad JSON is caught before anything is sent.
+      await page.getByLabel('Name').fill('meta')
+      await page.getByLabel('Kind').selectOption('json')
+      await page.getByRole('button', {name: 'Add field'}).click()
+      await page.getByLabel(/^meta/).fill('{"tags": [1,')
+      await page.getByTestId('save').click()
+      await expect.poll(() => page.locator('[data-field-error=meta]').textContent()).toContain('is not valid JSON')
+      await page.getByLabel(/^meta/).fill('{"tags": [1, 2]}')
+      await page.getByTestId('save').click()
+      // The API's 422 field map, each message beside its field (title is required, pages an integer).
+      await expect.poll(() => page.locator('[data-field-error=title]').textContent()).toBe('title is required')
+      expect(await page.locator('[data-field-error=pages]').textContent()).toBe('pages must be an integer')
+      expect(await page.getByLabel(/^title/).getAttribute('aria-invalid')).toBe('true')
+      expect(await page.locator('.field:has(#field-title) [data-field-error=title]').count()).toBe(1)
+      // The unsaved form survives a reload as a local draft.
+      await page.reload()
+      await page.getByTestId('draft').waitFor()
+      expect(await page.getByLabel(/^author/).inputValue()).toBe('Edsger Dijkstra')
+      expect(await page.getByLabel(/^meta/).inputValue()).toBe('{"tags": [1, 2]}')
+      await page.getByLabel(/^title/).fill('Book 99')
+      await page.getByLabel(/^pages/).fill('990')
+      await page.getByTestId('save').click()
+      await page.waitForURL(/#\/dbs\/library\/records\/\d+\?created=1$/)
+      const id = Number(/records\/(\d+)/.exec(page.url())![1])
+      const created = (await api('GET', `/svc/dbs/${dbId}/records/${id}.json`)).json
+      expect(created.data).toEqual({author: 'Edsger Dijkstra', pages: 990, meta: {tags: [1, 2]}, title: 'Book 99'})
+      // Saved: the draft is gone; auto fields are shown, not editable.
+      expect(await page.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith('svc-console-draft:')))).toEqual([])
+      expect(await page.getByLabel('Automatic fields').textContent()).toContain(created.created_at)
+      expect(await page.getByLabel(/^id/).count()).toBe(0)
+
+      // Edit: clear a field, change another.
+      await page.getByLabel(/^author/).fill('E. W. Dijkstra')
+      await page.getByLabel(/^meta/).fill('')
+      await page.getByTestId('save').click()
+      await expect.poll(() => page.getByTestId('editor-status').textContent()).toBe(`Saved record #${id}.`)
+      const edited = (await api('GET', `/svc/dbs/${dbId}/records/${id}.json`)).json
+      expect(edited.data).toMatchObject({author: 'E. W. Dijkstra', title: 'Book 99', pages: 990})
+      expect(edited.data.meta ?? null).toBeNull()
+
+      // Duplicate: a new record from this one's values.
+      await page.getByTestId('duplicate').click()
+      await page.waitForURL(new RegExp(`/new\\?from=${id}$`))
+      await expect.poll(() => page.getByLabel(/^title/).inputValue()).toBe('Book 99')
+      await page.getByTestId('save').click()
+      await page.waitForURL(/records\/\d+\?created=1$/)
+      const copy = Number(/records\/(\d+)/.exec(page.url())![1])
+      expect(copy).not.toBe(id)
+      expect((await api('GET', `/svc/dbs/${dbId}/records/${copy}.json`)).json.data).toMatchObject({title: 'Book 99', author: 'E. W. Dijkstra'})
+
+      // Delete, after a confirmation; back on the grid.
+      await page.getByTestId('delete').click()
+      await page.getByRole('dialog', {name: `Delete record #${copy}?`}).getByRole('button', {name: 'Delete'}).click()
+      await page.waitForURL(/#\/dbs\/library$/)
+      expect((await api('GET', `/svc/dbs/${dbId}/records/${copy}.json`)).status).toBe(404)
+      // The grid links each record to its editor.
+      await page.getByRole('link', {name: `Open record ${id}`, exact: true}).click()
+      await page.waitForURL(new RegExp(`records/${id}$`))
+      await expect.poll(() => page.getByLabel(/^title/).inputValue()).toBe('Book 99')
+      await api('DELETE', `/svc/dbs/${dbId}/records/${id}.json`)
+    } finally {
+      await browser.close()
+    }
+  }, 300_000)
+
+  it('jumps anywhere with the command palette (Ctrl+K): a db, a table, a prompt', async () => {
+    const browser = await launchChromium()
+    try {
+      const page = await browser.context.newPage()
+      page.setDefaultTimeout(60_000)
+      await signedIn(page, '#/dashboards')
+      await page.getByTestId('dashboard-name').waitFor()
+      const palette = page.getByRole('dialog', {name: 'Jump to'})
+      const input = palette.getByRole('combobox')
+      await page.keyboard.press('Control+k')
+      await palette.waitFor()
+      await input.fill('libr')
+      await palette.getByRole('option', {name: /Database Library/}).waitFor()
+      await input.press('Enter')
+      await page.waitForURL(/#\/dbs\/library$/)
+      await palette.waitFor({state: 'hidden'})
+      await expect.poll(() => rowCount(page)).toBeGreaterThan(0)
+
+      await page.keyboard.press('Control+k')
+      await input.fill('shop customers')
+      await palette.getByRole('option', {name: /Table Shop · customers/}).waitFor()
+      await input.press('Enter')
+      await page.waitForURL(/#\/dbs\/shop\?table_name=customers$/)
+      await expect.poll(() => page.getByTestId('table').inputValue()).toBe('customers')
+
+      // The header button opens it too; arrows move through the list.
+      await page.getByTestId('jump').click()
+      await input.fill('greet')
+      await palette.getByRole('option', {name: /Prompt greeting/}).waitFor()
+      await input.press('ArrowDown')
+      await input.press('ArrowUp')
+      await input.press('Enter')
+      await page.waitForURL(/#\/prompts\?code=greeting$/)
+      expect(await page.inputValue('input[name=code]')).toBe('greeting')
+      // Escape closes it without going anywhere.
+      await page.keyboard.press('Control+k')
+      await palette.waitFor()
+      await page.keyboard.press('Escape')
+      await palette.waitFor({state: 'hidden'})
+      expect(new URL(page.url()).hash).toBe('#/prompts?code=greeting')
+    } finally {
+      await browser.close()
+    }
+  }, 300_000)
+
   it('follows the system colour scheme, with a toggle that is kept', async () => {
     const browser = await launchChromium()
     try {
@@ -207,7 +333,7 @@ describeWithChromium('console workbench in Chromium', () => {
       await page.setViewportSize({width: 360, height: 740})
       await signedIn(page, '#/dbs/library')
       await expect.poll(() => rowCount(page)).toBe(20)
-      for (const hash of ['#/dbs/library', '#/dashboards', '#/prompts', '#/dbs', '#/apps', '#/runs']) {
+      for (const hash of ['#/dbs/library', '#/dbs/library/new', '#/dashboards', '#/prompts', '#/dbs', '#/apps', '#/runs']) {
         await page.goto(`${http.origin}/${hash}`)
         await page.locator('main h1').first().waitFor()
         const wide = await page.evaluate(() => [...document.querySelectorAll('body *')].filter((e) => e.getBoundingClientRect().right > 361 && !e.closest('.scroll')).map((e) => `${e.tagName}.${e.className} ${Math.round(e.getBoundingClientRect().right)}`).slice(0, 8))
@@ -239,6 +365,8 @@ describeWithChromium('console workbench in Chromium', () => {
         ['#/dbs', (p) => p.locator('[data-testid=dbs] a[data-db=library]').waitFor()],
         ['#/dbs/library', (p) => expect.poll(() => rowCount(p)).toBeGreaterThan(0)],
         ['#/dbs/library?filter[author]=ada*&sort=-pages', (p) => expect.poll(() => rowCount(p)).toBeGreaterThan(0)],
+        ['#/dbs/library/new', (p) => p.getByTestId('record-form').waitFor()],
+        ['#/dbs/library/records/3', (p) => p.getByLabel('Automatic fields').waitFor()],
         ['#/apps', (p) => p.getByTestId('apps').waitFor()],
         ['#/runs', (p) => p.getByTestId('runs').waitFor()],
         ['#/nowhere', (p) => p.getByRole('heading', {name: 'Not found'}).waitFor()],
@@ -262,6 +390,15 @@ describeWithChromium('console workbench in Chromium', () => {
         await page.getByRole('dialog').waitFor()
         found.push(...await scan(page, `${scheme} confirm dialog`))
         await page.keyboard.press('Escape')
+        await page.keyboard.press('Control+k')
+        await page.getByRole('dialog', {name: 'Jump to'}).getByRole('option').first().waitFor()
+        found.push(...await scan(page, `${scheme} command palette`))
+        await page.keyboard.press('Escape')
+        // The editor showing the API's field errors.
+        await page.goto(`${http.origin}/#/dbs/library/new`)
+        await page.getByTestId('save').click()
+        await page.locator('[data-field-error=title]').waitFor()
+        found.push(...await scan(page, `${scheme} editor with errors`))
       }
       expect(found).toEqual([])
     } finally {
