@@ -9,6 +9,7 @@ import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {makeCall, type Ctx} from '../helpers/scenarios.js'
 import {createWorld, inProcess, overHttp, type Transport, type World} from '../helpers/world.js'
 import {createFixtures, MARKER, type Fixtures} from './fixtures.js'
+import {mutatedBody, PROTO} from './fuzz-bodies.js'
 
 const SEED = {
   accounts: ['acme', 'other'],
@@ -18,7 +19,6 @@ const SEED = {
 const RUNS = {inProcess: 4700, http: 300}
 const seed = process.env.SVC_FUZZ_SEED ? Number(process.env.SVC_FUZZ_SEED) : undefined
 
-const PROTO = ['__proto__', 'constructor', 'prototype', 'toString', 'hasOwnProperty', 'valueOf', '__defineGetter__', 'isPrototypeOf']
 const INJECTIONS = [
   "' OR 1=1 --", '"; DROP TABLE db_records; --', '../../etc/passwd', '..%2F..%2Fetc', '{{ 7*7 }}{% raw %}', '{% tablerow i in (1..99999999) %}',
   'a\u0000b', '\u0000', 'x'.repeat(3000), '🙂𝔘ñí©ødé', '%', '*', '-id', '+name', '$..*', '1e309', '-1', '0', '99999999999999999999', '[]', '{}',
@@ -29,7 +29,8 @@ const ENVELOPES = ['prompt', 'dashboard', 'app', 'db', 'record', 'resource', 'cr
 const FIELDS = ['name', 'code', 'content', 'kind', 'scope', 'scope_id', 'layout', 'shared', 'is_default', 'context', 'source_code', 'app_engine',
   'css_engine', 'url_code', 'public', 'active', 'actions', 'fields', 'schema', 'public_methods', 'data', 'table_name', 'url', 'secret_token',
   'schedule', 'target_code', 'old_string', 'new_string', 'old', 'new', 'field', 'replace_all', 'dashboard_id', 'id', 'limit', 'q', 'offset',
-  'sort', 'records', 'methods', 'program', 'params', 'input', 'key', 'value', 'action_type', 'token', 'login', 'dashboard', 'description']
+  'sort', 'records', 'methods', 'program', 'params', 'input', 'key', 'value', 'action_type', 'token', 'login', 'dashboard', 'description',
+  'indexed_fields', 'indexes', 'tables', 'path', 'http_method', 'condition', 'then', 'else']
 const QUERY_KEYS = ['q', 'code', 'kind', 'scope', 'order_by', 'sort', 'fields', 'search_in', 'limit', 'offset', 'table_name', 'context', 'key',
   'date', 'status', 'flow_process_id', 'id', 'active', 'app_engine', 'next', 'after_id', 'data', 'value', 'action_type', 'dashboard_id',
   'filter[name]', 'filter[a.b]', "filter[x' OR '1]", ...PROTO.map((p) => `filter[${p}]`), ...PROTO.map((p) => `data[${p}]`), ...PROTO]
@@ -102,22 +103,31 @@ function arbitraries(f: Fixtures) {
     })
   })
   const key = fc.oneof({weight: 3, arbitrary: fc.constantFrom(...FIELDS, ...PROTO)}, {weight: 1, arbitrary: fc.string({maxLength: 10})})
-  const scalar = fc.oneof(text, fc.integer(), fc.double(), fc.boolean(), fc.constant(null), fc.constantFrom(2 ** 60, -0, 1e308))
+  const plain = fc.oneof(text, fc.integer(), fc.double(), fc.boolean(), fc.constant(null), fc.constantFrom(2 ** 60, -0, 1e308))
+  // Objects whose toString/valueOf/constructor/__proto__ are not functions: `String(v)`, `${v}`, `[v].join()` or `v < w`
+  // of one throws. Any value of any body may be one (the leaves below), and anything()-style values of every kind.
+  const hostile = fc.oneof(
+    fc.dictionary(fc.constantFrom(...PROTO), fc.oneof(plain, fc.constant({}), fc.constant([]), fc.dictionary(fc.constantFrom(...PROTO), plain, {maxKeys: 2})),
+      {minKeys: 1, maxKeys: 3}),
+    fc.anything({key: fc.oneof(fc.constantFrom(...PROTO), key), maxDepth: 2, maxKeys: 3}),
+  )
+  const scalar = fc.oneof({weight: 6, arbitrary: plain}, {weight: 1, arbitrary: hostile})
   const value: fc.Arbitrary<unknown> = fc.oneof(
     {weight: 5, arbitrary: scalar},
     {weight: 2, arbitrary: fc.jsonValue({maxDepth: 3})},
     {weight: 2, arbitrary: fc.dictionary(key, scalar, {maxKeys: 4})},
     {weight: 1, arbitrary: fc.array(scalar, {maxLength: 4})},
     // Shapes that reach deeper code: schemas, public methods, layouts, programs, connector methods.
-    {weight: 1, arbitrary: fc.record({fields: fc.dictionary(key, fc.oneof(fc.constantFrom(...FIELD_TYPES), scalar), {maxKeys: 3})}, {requiredKeys: []})},
+    {weight: 1, arbitrary: fc.record({fields: fc.dictionary(key, fc.oneof(fc.constantFrom(...FIELD_TYPES), scalar), {maxKeys: 3}),
+      indexed_fields: fc.array(fc.oneof(fc.constantFrom('name', 'visitor'), scalar), {maxLength: 3}), indexes: fc.dictionary(key, scalar, {maxKeys: 2})}, {requiredKeys: []})},
     {weight: 1, arbitrary: fc.dictionary(fc.constantFrom('list', 'get', 'search', 'create', 'update', ...PROTO),
       fc.oneof(fc.boolean(), fc.dictionary(fc.constantFrom('allowed_fields', 'scope_by', 'auto_fields', 'default_values', ...PROTO),
-        fc.oneof(scalar, fc.array(fc.constantFrom('name', 'visitor', ...PROTO)), fc.dictionary(key, scalar, {maxKeys: 3})))), {maxKeys: 3})},
+        fc.oneof(scalar, fc.array(fc.oneof(fc.constantFrom('name', 'visitor', ...PROTO), hostile)), fc.dictionary(key, scalar, {maxKeys: 3})))), {maxKeys: 3})},
     {weight: 1, arbitrary: fc.array(fc.dictionary(fc.constantFrom('key', 'size', 'type', 'name', 'http_method', 'path', 'set', 'connector', ...PROTO), scalar), {maxLength: 3})},
   )
   const inner = fc.dictionary(key, value, {maxKeys: 6})
   // Engines that compile are left out (each compile takes ~150 ms); test/fault/compile.test.ts covers them.
-  const app = fc.record({app_engine: fc.constantFrom('html', 'js', 'nope', ''), source_code: text, name: text}, {requiredKeys: []})
+  const app = fc.record({app_engine: fc.constantFrom('html', 'js', 'nope', ''), source_code: fc.oneof(text, hostile), name: fc.oneof(text, hostile)}, {requiredKeys: []})
   const body = fc.oneof(
     {weight: 3, arbitrary: fc.tuple(fc.constantFrom(...ENVELOPES), inner).map(([e, v]) => ({json: {[e]: v}}))},
     {weight: 3, arbitrary: inner.map((v) => ({json: v}))},
@@ -126,7 +136,13 @@ function arbitraries(f: Fixtures) {
     {weight: 1, arbitrary: fc.constant(undefined)},
   )
   const query = fc.array(fc.tuple(fc.oneof(fc.constantFrom(...QUERY_KEYS), fc.string({maxLength: 8})), text), {maxLength: 5})
-  return fc.record({route: path, query, body}).map(({route, query, body}): Req => ({method: route[0], path: route[1], template: route[2], query, body}))
+  // A write route gets, half the time, its valid body with hostile values at any position (fuzz-bodies.ts).
+  const bodyOf = (method: string, template: string) => {
+    const seeded = mutatedBody(`${method} ${template}`, hostile)
+    return seeded ? fc.oneof({weight: 1, arbitrary: seeded.map((json) => ({json}))}, {weight: 1, arbitrary: body}) : body
+  }
+  return path.chain((route) => fc.record({query, body: bodyOf(route[0], route[2])})
+    .map(({query, body}): Req => ({method: route[0], path: route[1], template: route[2], query, body})))
 }
 
 /** Percent-encodes; a lone surrogate becomes the invalid UTF-8 bytes %ED%A0%80 (the server must cope with those too). */
