@@ -6,8 +6,9 @@
 // fast-check's seed and the shrunk request: rerun with SVC_FUZZ_SEED=<seed> to reproduce it.
 import fc from 'fast-check'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+import {contractProblems} from '../helpers/contract.js'
 import {makeCall, type Ctx} from '../helpers/scenarios.js'
-import {createWorld, inProcess, overHttp, type Transport, type World} from '../helpers/world.js'
+import {createWorld, fetchWithHost, inProcess, overHttp, type Transport, type World} from '../helpers/world.js'
 import {createFixtures, MARKER, type Fixtures} from './fixtures.js'
 import {mutatedBody, PROTO} from './fuzz-bodies.js'
 
@@ -41,13 +42,20 @@ const RAW_BODIES = ['not json', '{"a":', '[]', 'null', '"str"', '123', '{"__prot
   `{"data": ${deep('[', ']', 12_000)}}`, `{"db": {"schema": ${deep('{"fields":', '}', 5000)}}}`]
 
 type As = 'admin' | 'mallory' | null
+/** What an answer did outside the document, by its headers (the one object a reply shares with its Response). */
+const outsideContract = new WeakMap<Headers, string[]>()
 interface Req {
   method: string
   template: string
   path: string
   query: [string, string][]
   body: {raw: string} | {json: unknown} | undefined
+  /** Where it goes: the main origin, acme's app's own origin, or an app origin no app has. */
+  origin: 'main' | 'app' | 'stranger'
+  headers: Record<string, string>
 }
+
+const ORIGIN_HOSTS = {app: 'acme-app.localhost', stranger: 'nobody-here.localhost'}
 
 /** Every route of the API with `{...}` placeholders for ids (filled by the generator). */
 function routeTemplates(): [string, string][] {
@@ -141,8 +149,18 @@ function arbitraries(f: Fixtures) {
     const seeded = mutatedBody(`${method} ${template}`, hostile)
     return seeded ? fc.oneof({weight: 1, arbitrary: seeded.map((json) => ({json}))}, {weight: 1, arbitrary: body}) : body
   }
-  return path.chain((route) => fc.record({query, body: bodyOf(route[0], route[2])})
-    .map(({query, body}): Req => ({method: route[0], path: route[1], template: route[2], query, body})))
+  const origin = fc.constantFrom<Req['origin'][]>('main', 'main', 'main', 'main', 'app', 'stranger')
+  // Headers a browser or an attacker may add: junk cookies, cross-site fetch metadata, a foreign Origin,
+  // a text/plain body, and headers over the server's limit (431 over HTTP).
+  const headers = fc.oneof(
+    {weight: 12, arbitrary: fc.constant({})},
+    {weight: 1, arbitrary: fc.record({cookie: fc.constantFrom('svc_session=x', 'svc_app_session=x.y', 'svc_visitor=a.b', '__proto__=1; svc_session=')})},
+    {weight: 1, arbitrary: fc.record({'sec-fetch-site': fc.constantFrom('cross-site', 'same-site', 'none'), 'sec-fetch-mode': fc.constantFrom('navigate', 'cors', 'no-cors'),
+      origin: fc.constantFrom('http://evil.example', 'null', 'http://acme-app.localhost')}, {requiredKeys: []})},
+    {weight: 1, arbitrary: fc.constantFrom({'content-type': 'text/plain'}, {'x-pad': 'a'.repeat(20_000)}, {cookie: `svc_visitor=${'b'.repeat(20_000)}`})},
+  )
+  return path.chain((route) => fc.record({query, body: bodyOf(route[0], route[2]), origin, headers})
+    .map(({query, body, origin, headers}): Req => ({method: route[0], path: route[1], template: route[2], query, body, origin, headers})))
 }
 
 /** Percent-encodes; a lone surrogate becomes the invalid UTF-8 bytes %ED%A0%80 (the server must cope with those too). */
@@ -164,11 +182,13 @@ function noCompile(body: unknown): unknown {
   return body
 }
 
-function requestOf(req: Req): [string, {rawBody?: string; body?: unknown}] {
+/** The URL (absolute on an app origin of the server at `port`) and options of a request. */
+function requestOf(req: Req, port = ''): [string, {rawBody?: string; body?: unknown; headers: Record<string, string>}] {
   const qs = req.query.map(([k, v]) => `${enc(k)}=${enc(v)}`).join('&')
-  const url = qs ? `${req.path}?${qs}` : req.path
-  if (req.method === 'GET' || !req.body) return [url, {}]
-  return [url, 'raw' in req.body ? {rawBody: req.body.raw} : {body: noCompile(req.body.json)}]
+  const path = qs ? `${req.path}?${qs}` : req.path
+  const url = req.origin === 'main' ? path : `http://${ORIGIN_HOSTS[req.origin]}${port && `:${port}`}${path}`
+  if (req.method === 'GET' || !req.body) return [url, {headers: req.headers}]
+  return [url, 'raw' in req.body ? {rawBody: req.body.raw, headers: req.headers} : {body: noCompile(req.body.json), headers: req.headers}]
 }
 
 /** Everything of acme as its admin sees it, minus what anonymous visitors may add (public creates). */
@@ -199,9 +219,16 @@ describe('fuzzing every route (fast-check)', () => {
     // Raw transports: the fuzz asserts its own properties (the contract checker of test/helpers/contract.ts
     // would also flag documented-elsewhere answers such as the login rate limit's 429).
     const http = await overHttp(world.app)
+    // Every answer is held against the document (route + method → its listed statuses, content types, body schemas).
+    const checked = (send: (path: string, init?: RequestInit) => Promise<Response>) => async (path: string, init?: RequestInit) => {
+      const res = await send(path, init)
+      const problems = await contractProblems((init?.method ?? 'GET').toUpperCase(), path, res)
+      if (problems.length) outsideContract.set(res.headers, problems)
+      return res
+    }
     const raw: Transport[] = [
-      {...inProcess(world.app), fetch: async (path, init) => world.app.request('http://localhost' + path, init)},
-      {...http, fetch: (path, init) => fetch(http.origin + path, init)},
+      {...inProcess(world.app), fetch: checked(async (path, init) => world.app.request(/^http:/.test(path) ? path : 'http://localhost' + path, init))},
+      {...http, fetch: checked((path, init) => (/^http:/.test(path) ? fetchWithHost(http.origin, new URL(path), init) : fetch(http.origin + path, init)))},
     ]
     for (const t of raw) transports[t.name] = {transport: t, ctx: {world, transport: t, call: makeCall(world, t)}}
     f = await createFixtures(transports['in-process'].ctx)
@@ -211,9 +238,11 @@ describe('fuzzing every route (fast-check)', () => {
     await world?.close()
   })
 
-  const check = (req: Req, as: As, r: {status: number; text: string}) => {
+  const check = (req: Req, as: As, r: {status: number; headers: Headers; text: string}) => {
     sent++
     const what = `${String(as)} ${req.method} ${requestOf(req)[0].slice(0, 300)} → ${r.status} ${r.text.slice(0, 200)}`
+    const problems = outsideContract.get(r.headers)
+    if (problems) throw new Error(`outside the document (/svc/openapi.json): ${what}\n  ${problems.join('\n  ')}`)
     // A connector whose upstream cannot be reached (or is refused by the egress policy) is a 502, by design.
     const upstream = r.status === 502 && /\/svc\/(connector|resources)\//.test(req.path)
     if (!upstream && r.status >= 500) throw new Error(`5xx: ${what}`)
@@ -225,7 +254,7 @@ describe('fuzzing every route (fast-check)', () => {
   const fuzz = (transport: 'in-process' | 'http', callers: As[], numRuns: number) =>
     fc.assert(
       fc.asyncProperty(arbitraries(f), fc.constantFrom(...callers), async (req, as) => {
-        const [url, options] = requestOf(req)
+        const [url, options] = requestOf(req, transport === 'http' ? new URL(transports.http.transport.origin).port : '')
         check(req, as, await transports[transport].ctx.call(req.method, url, {...options, as}))
       }),
       {numRuns, seed, endOnFailure: true},
