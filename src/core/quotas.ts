@@ -2,7 +2,7 @@
  * Quotas of a server, with their defaults. `svc serve --quota NAME=VALUE` (repeatable) changes one;
  * `--cron-seconds` lowers the shortest cron interval to one second. docs/reliability.md lists them.
  */
-import {badRequest} from './errors.js'
+import {badRequest, forbidden, validation} from './errors.js'
 
 export interface Quotas {
   /** Bytes of one record's `data` (as JSON), on every write path. */
@@ -84,3 +84,8 @@ export function fixedWindows() {
     },
   }
 }
+
+/** A cron create over `crons_per_account` (the store counts and inserts in one step). */
+export const cronQuotaReached = (max: number) => validation({cron: [`an account has at most ${max} crons`]})
+/** A public create into a db that holds `public_db_records` records (counted and inserted in one step). */
+export const publicDbFull = (max: number) => forbidden(`this database is full for public creates (${max} records)`)

@@ -1,5 +1,5 @@
 import {bodyLimit} from 'hono/body-limit'
-import {payloadTooLarge} from '../core/errors.js'
+import {notFound, payloadTooLarge} from '../core/errors.js'
 import {createRouter, describe} from './contract.js'
 import type {Deps} from './env.js'
 import {accessLog} from './middleware/access-log.js'
@@ -59,6 +59,12 @@ export function createApp(deps: Deps) {
     return streamedLimit(c, next)
   })
   if (deps.log) app.use('*', accessLog(deps.log))
+  // A path holding a NUL (`%00`) names nothing that can exist (src/core/text.ts): 404 on every
+  // origin and store, before any lookup (PostgreSQL would refuse the lookup itself).
+  app.use('*', async (c, next) => {
+    if (/%00|\0/.test(c.req.path)) throw notFound()
+    await next()
+  })
   // Writes carried by a cookie come from the origin's own page, never from a navigation or another site.
   app.use('/svc/db/:db_code/:method_name', refuseCrossSiteWrites((c) => PUBLIC_WRITES.has(c.req.param('method_name') ?? '')))
   app.on('POST', '/svc/apps/:id/action/:name', refuseCrossSiteWrites(() => true))

@@ -47,12 +47,26 @@ export function egressPolicy(allow: readonly string[] = []): EgressPolicy {
   return policy
 }
 
-/** An address a connector may reach without an allow-list entry: public unicast only. */
+/**
+ * An address a connector may reach without an allow-list entry: public unicast only. An IPv4-mapped
+ * address (`::ffff:a.b.c.d`) is judged as its IPv4 address. The rest of `::/8` (IPv4-compatible
+ * `::a.b.c.d`, which URLs write `[::7f00:1]`, deprecated since RFC 4291, and the other reserved
+ * forms) is refused, as are the ranges ipaddr.js does not call unicast: 6to4 `2002::/16`, Teredo
+ * `2001::/32`, NAT64 `64:ff9b::/96` and `64:ff9b:1::/48`, SIIT `::ffff:0:0:0/96`, discard-only,
+ * site-local, documentation. Each of these can carry an IPv4 address a tunnel or translator
+ * would reach.
+ */
 export function isPublicAddress(address: string): boolean {
-  let parsed = ipaddr.parse(address)
-  if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) parsed = (parsed as ipaddr.IPv6).toIPv4Address()
-  return parsed.range() === 'unicast'
+  const parsed = ipaddr.parse(address)
+  if (parsed.kind() === 'ipv4') return parsed.range() === 'unicast'
+  const v6 = parsed as ipaddr.IPv6
+  if (v6.isIPv4MappedAddress()) return v6.toIPv4Address().range() === 'unicast'
+  if (v6.match(RESERVED_ZERO_PREFIX)) return false
+  return v6.range() === 'unicast'
 }
+
+/** `::/8`: IETF-reserved; holds `::`, `::1`, the IPv4-compatible `::/96` and the mapped `::ffff:0:0/96` (judged above). */
+const RESERVED_ZERO_PREFIX = ipaddr.parseCIDR('::/8') as [ipaddr.IPv6, number]
 
 function allowedByList(policy: EgressPolicy, address: string): boolean {
   const parsed = ipaddr.process(address)

@@ -8,7 +8,7 @@ import {buildQuery, searchTable} from '../../../core/dbs/query.js'
 import {checkRecordSize, indexValues, validateData} from '../../../core/dbs/records.js'
 import {jsonBytes, quotasOf} from '../../../core/quotas.js'
 import {planSchema, tablePlan} from '../../../core/dbs/schema.js'
-import {badRequest, forbidden, isSvcError, notFound, rateLimited, SvcError} from '../../../core/errors.js'
+import {badRequest, isSvcError, notFound, rateLimited, SvcError} from '../../../core/errors.js'
 import {dbRoutes as routes} from '../../../core/contract/routes.js'
 import type {DbView, PublicCall, RecordView} from '../../../core/contract/dbs.js'
 import type {AppEnv, Deps} from '../../env.js'
@@ -239,10 +239,8 @@ export function publicDbRoutes(deps: Deps) {
         const converted = validateData(table, data)
         checkRecordSize(converted, quotas.record_bytes)
         const write = {tableName: null, data: converted, index: indexValues(table, converted)}
-        const count = (await repo.get(account, String(db.id), {count: true}))?.records_count ?? 0
-        if (count >= quotas.public_db_records) throw forbidden(`this database is full for public creates (${quotas.public_db_records} records)`)
         await chargeWrite(ip, db.id, write.data)
-        return c.json(shape(await repo.createRecord(account, db.id, write)), 201)
+        return c.json(shape(await repo.createRecord(account, db.id, write, quotas.public_db_records)), 201)
       }
       case 'update': {
         const input = dataParam(params.data)
