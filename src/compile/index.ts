@@ -14,10 +14,11 @@ import {compileInWorker} from './pool.js'
 /**
  * Bump when compiled output changes for the same input and packages (invalidates every cached
  * build). 2: Tailwind class candidates come from core/apps/tailwind-candidates.ts. 3: inline source
- * maps, game compat preludes (compile/game-compat.ts), TypeScript in games.
+ * maps, game compat preludes (compile/game-compat.ts), TypeScript in games. 4: styles may not read
+ * files (compile/css-guard.ts: `url(/path?inline)` had inlined server files), the worker's fs allow-list.
  */
-const COMPILER_REVISION = '3'
-const COMPILER_PACKAGES = [
+const COMPILER_REVISION = '4'
+export const COMPILER_PACKAGES = [
   'vite', 'svelte', '@sveltejs/vite-plugin-svelte', 'vue', '@vitejs/plugin-vue', 'react', 'react-dom', '@vitejs/plugin-react',
   'esbuild', 'tailwindcss', '@tailwindcss/node', 'kaplay', 'phaser',
 ]
