@@ -55,9 +55,10 @@ const inFlight = new Map<string, Promise<AppBuild>>()
 /**
  * The build of an app: from the cache when this exact input was compiled before (in any process
  * sharing the data dir), else compiled now and cached. `js` and `html` are used as-is.
- * A compile error is a 422 under `source_code` with line and column.
+ * A compile error is a 422 under `source_code` with line and column. `account` is whose compile it
+ * is: the pool takes accounts in turns and caps what each may have waiting (a 429).
  */
-export async function compileApp(input: CompileInput, cache: BuildCache): Promise<CompileResult> {
+export async function compileApp(input: CompileInput, cache: BuildCache, account = 'local'): Promise<CompileResult> {
   const hash = buildHash(input)
   if (input.engine === 'js' || input.engine === 'html') {
     return {hash, app_code: input.source, css_code: '', app_build_time: 0, css_build_time: 0, status: 'none'}
@@ -66,7 +67,7 @@ export async function compileApp(input: CompileInput, cache: BuildCache): Promis
   if (hit) return {...hit, status: 'cached'}
   let pending = inFlight.get(hash)
   if (!pending) {
-    pending = compileInWorker(input, hash)
+    pending = compileInWorker(input, hash, account)
       .then(async (build) => {
         await cache.saveBuild(build)
         return build
