@@ -214,3 +214,58 @@ describeBothTransports('app compiles read no server file (issue 24 H1)', undefin
     }
   })
 })
+
+// The second layer on its own: inside a compile worker process, the fs functions the compilers'
+// JavaScript uses refuse every path outside the allow-list (here the worker module is loaded in a
+// child process exactly as the pool forks it, and asked to read the marker every way).
+it('a compile worker cannot read outside its allow-list, by any fs function or through a link', async () => {
+  const {spawnSync} = await import('node:child_process')
+  const {createRequire} = await import('node:module')
+  const {pathToFileURL} = await import('node:url')
+  const {symlinkSync} = await import('node:fs')
+  const marker = join(markerDir, 'secret.txt')
+  const linkDir = mkdtempSync(join(tmpdir(), 'svc-link-'))
+  symlinkSync(marker, join(linkDir, 'link.txt'))
+  const worker = pathToFileURL(join(import.meta.dirname, '../../src/compile/worker.ts')).href
+  const jail = pathToFileURL(join(import.meta.dirname, '../../src/compile/fs-jail.ts')).href
+  const script = `
+    import fs from 'node:fs'
+    import {readFile} from 'node:fs/promises'
+    import {readFileSync as named} from 'node:fs'
+    await import(${JSON.stringify(worker)})
+    const {allowReads} = await import(${JSON.stringify(jail)})
+    allowReads(${JSON.stringify(linkDir)})
+    const m = ${JSON.stringify(marker)}
+    const attempts = {
+      readFileSync: () => fs.readFileSync(m, 'utf8'),
+      named: () => named(m, 'utf8'),
+      promisesReadFile: () => readFile(m, 'utf8'),
+      fsPromises: () => fs.promises.readFile(new URL('file://' + m)),
+      callback: () => new Promise((ok, no) => fs.readFile(Buffer.from(m), (e, d) => (e ? no(e) : ok(d)))),
+      openSync: () => fs.readFileSync(fs.openSync(m, 'r')),
+      stream: () => new Promise((ok, no) => fs.createReadStream(m).on('data', ok).on('error', no)),
+      readdir: () => fs.readdirSync(${JSON.stringify(markerDir)}),
+      copy: () => fs.copyFileSync(m, ${JSON.stringify(join(linkDir, 'copy.txt'))}),
+      relative: () => fs.readFileSync('../'.repeat(20) + m.slice(1)),
+      link: () => fs.readFileSync(${JSON.stringify(join(linkDir, 'link.txt'))}, 'utf8'),
+      passwd: () => fs.readFileSync('/etc/passwd', 'utf8'),
+      environ: () => fs.readFileSync('/proc/self/environ', 'utf8'),
+    }
+    const out = {}
+    for (const [name, attempt] of Object.entries(attempts)) {
+      try { out[name] = 'READ ' + String(await attempt()).slice(0, 80) } catch (e) { out[name] = e.code }
+    }
+    out.packages = fs.readFileSync(${JSON.stringify(join(import.meta.dirname, '../../node_modules/vite/package.json'))}, 'utf8').includes('"name": "vite"')
+    console.log(JSON.stringify(out))
+    process.exit(0)
+  `
+  const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href
+  const run = spawnSync(process.execPath, ['--import', tsx, '--input-type=module', '-e', script], {encoding: 'utf8', timeout: 120_000})
+  rmSync(linkDir, {recursive: true, force: true})
+  expect(run.stdout, run.stderr).not.toContain(SECRET)
+  const out = JSON.parse(run.stdout.trim().split('\n').pop()!)
+  const {packages, ...refused} = out
+  expect(packages).toBe(true)
+  expect(Object.keys(refused).length).toBe(13)
+  for (const [name, code] of Object.entries(refused)) expect(code, name).toBe('EACCES')
+})
