@@ -23,6 +23,8 @@ export interface Quotas {
   compile_workers: number
   compile_timeout_ms: number
   compile_memory_mb: number
+  /** App compiles one account may have waiting for a worker (one more: 429). */
+  compile_queue_per_account: number
   /** Prompt renders of the server: threads, hard deadline ms, heap MB per thread (src/http/render-pool.ts). */
   render_threads: number
   render_deadline_ms: number
@@ -40,6 +42,7 @@ export const DEFAULT_QUOTAS: Readonly<Quotas> = {
   compile_workers: 2,
   compile_timeout_ms: 30_000,
   compile_memory_mb: 512,
+  compile_queue_per_account: 8,
   render_threads: 2,
   render_deadline_ms: 2_000,
   render_memory_mb: 128,

@@ -55,7 +55,8 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   egressPolicy(options.allowConnectorHosts) // a bad entry fails here, at start
   const q = quotasOf(options.quotas)
   deps.renders = {threads: q.render_threads, deadlineMs: q.render_deadline_ms, memoryMb: q.render_memory_mb}
-  configureCompilers({workers: q.compile_workers, timeoutMs: q.compile_timeout_ms, memoryMb: q.compile_memory_mb})
+  configureCompilers({workers: q.compile_workers, timeoutMs: q.compile_timeout_ms, memoryMb: q.compile_memory_mb,
+    queuePerAccount: q.compile_queue_per_account})
   const app = createApp(deps)
   const host = options.host ?? '127.0.0.1'
   let server: ServerType

@@ -55,7 +55,7 @@ export function appsRoutes(deps: Deps) {
    * compilers changed since (an upgrade) and the source did not, a failing recompile keeps the
    * stored build: a write of other fields never fails on a compile of an unchanged source.
    */
-  async function buildFor(input: AppData, current?: AppRecord): Promise<{build: AppBuild; status: string}> {
+  async function buildFor(input: AppData, accountId: number, current?: AppRecord): Promise<{build: AppBuild; status: string}> {
     const {buildHash, compileApp} = await import('../../compile/index.js')
     const compileInput = {engine: input.app_engine as AppEngine, cssEngine: input.css_engine as CssEngine, source: input.source_code}
     const stored = (): {build: AppBuild; status: string} => {
@@ -66,7 +66,7 @@ export function appsRoutes(deps: Deps) {
     const sameSource = !!current && current.app_engine === input.app_engine && current.css_engine === input.css_engine &&
       current.source_code === input.source_code
     try {
-      const {status, ...build} = await compileApp(compileInput, apps)
+      const {status, ...build} = await compileApp(compileInput, apps, String(accountId))
       return {build, status}
     } catch (error) {
       if (sameSource && isSvcError(error) && error.code === 'validation') return stored()
@@ -77,7 +77,7 @@ export function appsRoutes(deps: Deps) {
   /** Stores a write of `current` (compiled as needed) and answers the full app with `X-Svc-Build`. */
   async function update(c: Context<AppEnv>, input: AppData, current: AppRecord) {
     const user = requireCan(c, 'app.write')
-    const {build, status} = await buildFor(input, current)
+    const {build, status} = await buildFor(input, user.accountId, current)
     const updated = await apps.update(user.accountId, current.id, user.id, input, build)
     c.header('X-Svc-Build', status)
     return c.json(appView(updated))
@@ -96,7 +96,7 @@ export function appsRoutes(deps: Deps) {
     const {input, urlCodeFromName} = appData(body.app)
     if (urlCodeFromName) input.url_code = await uniqueUrlCode(user.accountId, input.name)
     else if (await apps.urlCodeTaken(user.accountId, input.url_code)) throw validation({url_code: ['has already been taken']})
-    const {build, status} = await buildFor(input)
+    const {build, status} = await buildFor(input, user.accountId)
     const created = await apps.create(user.accountId, user.id, input, build)
     c.header('X-Svc-Build', status)
     return c.json(appView(created), 201)
