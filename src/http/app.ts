@@ -9,6 +9,8 @@ import {securityHeaders} from './middleware/security-headers.js'
 import {appOrigin} from './app-origin/routes.js'
 import {appsFrameSrc, parseAppsUrl} from './app-origin/hosts.js'
 import {loginRoutes} from './routes/login.js'
+import {mcpDocs, mcpRoutes} from './routes/mcp.js'
+import {readOnlyRequests} from './middleware/read-only.js'
 import {notFoundHandler, onError} from './middleware/errors.js'
 import {accountRoutes} from './routes/account.js'
 import {appsRoutes} from './routes/apps.js'
@@ -57,6 +59,7 @@ export function createApp(deps: Deps) {
     return streamedLimit(c, next)
   })
   if (deps.log) app.use('*', accessLog(deps.log))
+  app.use('*', readOnlyRequests)
   app.use('*', appOrigin(deps))
   app.use('*', identify(deps))
   app.route('/', meRoutes(deps))
@@ -68,9 +71,10 @@ export function createApp(deps: Deps) {
   app.route('/', flowsRoutes(deps))
   app.route('/', loginRoutes(deps))
   app.route('/', consoleRoutes())
+  app.route('/', mcpRoutes(deps, app))
   app.route('/', contractRoutesOf(app))
   // Pages and app origins answer HTML and redirects from plain Hono handlers: described from the contract.
-  describe(app, ...Object.values(pageRoutes))
+  describe(app, ...Object.values(pageRoutes), ...mcpDocs)
   return app
 }
 
