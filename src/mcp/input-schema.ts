@@ -69,6 +69,12 @@ function compact(doc: OpenApiDocument, raw: JsonSchema | undefined, depth: numbe
     if (key === 'example' || key === 'examples') continue
     out[key] = value
   }
+  // A query number is a digit string to the API; an agent may send it as a number (the call turns it back into text).
+  if (out.type === 'string' && out.pattern === '^[0-9]+$') {
+    delete out.pattern
+    out.type = ['integer', 'string']
+    if (out.minimum === undefined) out.minimum = 0
+  }
   const typeOf = out.type
   const isObject = typeOf === 'object' || (Array.isArray(typeOf) && typeOf.includes('object'))
   if (isObject && out.properties) {
