@@ -14,7 +14,7 @@ export const MCP_TRANSPORTS = ['stdio', 'http'] as const
 export type McpTransport = (typeof MCP_TRANSPORTS)[number]
 
 export const GREET = 'Hello {{ name }} from {{ city | default: "Paris" }}.{% if vip %} Welcome back!{% endif %}'
-export const APP_SOURCE = 'const total = 1 + 2\ndocument.body.textContent = `total ${total}`\n'
+export const APP_SOURCE = 'const total = 1 + 2\nconsole.log(`total ${total}`)\n'
 
 export interface Seeded {
   world: World
@@ -62,7 +62,7 @@ export async function seedWorld(): Promise<Seeded> {
     resource: {kind: 'svc/custom_flow', code: 'double', name: 'Double', fields: {program: [{type: 'mutation', set: {result: 'n is {n}'}}]}},
   })
   const app = await ok('POST', '/svc/apps.json', {
-    app: {name: 'Counter', app_engine: 'js', css_engine: 'none', source_code: APP_SOURCE, actions: [{action: 'twice', flow_code: 'double'}]},
+    app: {name: 'Counter', app_engine: 'kaboom', css_engine: 'none', source_code: APP_SOURCE, actions: [{action: 'twice', flow_code: 'double'}]},
   })
   return {world, dbId: db.id, appId: app.id, flowId: flow.id, promptId: prompt.id, plantedId: planted.id}
 }
