@@ -1,3 +1,4 @@
+import {PromptListChangedNotificationSchema} from '@modelcontextprotocol/sdk/types.js'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import type {ServeProcess} from '../helpers/cli.js'
 import {
@@ -230,5 +231,25 @@ describe.each(MCP_TRANSPORTS)('MCP over %s', (transport: McpTransport) => {
     expect(got.messages).toEqual([{role: 'user', content: {type: 'text', text: 'Hello Ola from Oslo.'}}])
     await expect(client.getPrompt({name: 'greet', arguments: {city: 'Oslo'}})).rejects.toThrow(/missing argument name of prompt greet/)
     await expect(client.getPrompt({name: 'nope', arguments: {}})).rejects.toThrow(/unknown prompt "nope"/)
+  })
+
+  it.runIf(transport === 'stdio')('announces prompts/list_changed when a prompt changes, through a tool or elsewhere', async () => {
+    const {client} = await connect()
+    let changes = 0
+    client.setNotificationHandler(PromptListChangedNotificationSchema, async () => {
+      changes++
+    })
+    const waitForChange = async (from: number) => {
+      for (let i = 0; i < 600 && changes === from; i++) await new Promise((r) => setTimeout(r, 25))
+      return changes
+    }
+    await client.listPrompts()
+    const made = dataOf(await client.callTool({name: 'prompts_create', arguments: {name: 'Fresh', code: 'fresh', content: 'Hi {{ who }}'}}))
+    expect(await waitForChange(0)).toBeGreaterThan(0)
+    await new Promise((r) => setTimeout(r, 1500)) // the watcher has seen the new prompt
+    const seen = changes
+    expect((await api(seeded.world, 'admin', 'PATCH', `/svc/prompts/${made.id}.json`, {prompt: {content: 'Hello {{ who }}'}})).status).toBe(200)
+    expect(await waitForChange(seen)).toBeGreaterThan(seen)
+    expect((await client.listPrompts()).prompts.find((p) => p.name === 'fresh')?.arguments).toEqual([{name: 'who', description: 'Value of {{ who }} in the template', required: true}])
   })
 })
