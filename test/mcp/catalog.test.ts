@@ -5,6 +5,7 @@ import {Client, type Backend} from '../../src/client/backend.js'
 import {promptArguments} from '../../src/core/prompts/arguments.js'
 import {createMcpServer, tokenCost} from '../../src/mcp/server.js'
 import {GROUPS, parseGroups} from '../../src/mcp/tools.js'
+import {svc} from '../helpers/cli.js'
 import {createWorld, type World} from '../helpers/world.js'
 
 /** The tools/list a client sees, from the server factory over the app in-process (no process to spawn). */
@@ -45,6 +46,20 @@ describe('tools/list', () => {
 
   it('matches its snapshot (a change to a tool\'s name, description, schema or annotations shows here)', async () => {
     await expect(JSON.stringify(await toolsList(world), null, 1)).toMatchFileSnapshot('__snapshots__/tools-list.json')
+  })
+
+  it('svc mcp --list previews the tools with their token cost, and the prompts with their arguments', async () => {
+    const target = ['--data', world.dataDir, ...(world.databaseUrl ? ['--database-url', world.databaseUrl] : [])]
+    const listed = await svc(['mcp', '--list', ...target, '--json'])
+    expect(listed.code).toBe(0)
+    expect(listed.json.tools_tokens).toBe(tokenCost(await toolsList(world)))
+    expect(listed.json.tools.map((t: {name: string}) => t.name)).toEqual((await toolsList(world)).tools.map((t) => t.name))
+    expect(listed.json.prompts).toContainEqual({name: 'main_dashboard', arguments: [{name: 'dashboard_id', required: true}]})
+    const text = await svc(['mcp', '--list', ...target, '--read-only', '--tools', 'flows'])
+    expect(text.stdout).toMatch(/^flows_list +read +~\d+ tokens\nflows_run_status +read +~\d+ tokens\ntools\/list: 2 tools, ~\d+ tokens/)
+    const bad = await svc(['mcp', '--list', ...target, '--tools', 'nope'])
+    expect(bad.code).toBe(2)
+    expect(bad.stderr).toContain('unknown tool group "nope"')
   })
 
   it('--tools picks groups; read-only lists reads only; unknown groups are refused', async () => {
