@@ -11,8 +11,9 @@ import {Client, type Backend} from '../client/backend.js'
 import {badRequest, forbidden} from '../core/errors.js'
 import type {AppEnv, Deps} from '../http/env.js'
 import {requireUser} from '../http/middleware/auth.js'
-import {READ_ONLY_HEADER} from '../http/middleware/read-only.js'
+import {READ_ONLY_HEADER} from '../http/agent-headers.js'
 import {packageVersion} from '../http/openapi.js'
+import {agentBackend} from './agent-backend.js'
 import {createMcpServer, toolCatalog} from './server.js'
 import {parseGroups} from './tools.js'
 
@@ -22,8 +23,8 @@ interface InProcessApp {
 
 const isOn = (v: string | undefined) => v !== undefined && /^(1|true|yes)$/i.test(v)
 
-/** The app in-process as the caller: their bearer token, the read-only flag, the connection's peer. */
-function callerBackend(app: InProcessApp, c: Context<AppEnv>, token: string, readOnly: boolean): Backend {
+/** The app in-process as the caller: their bearer token and the connection's peer. */
+function callerBackend(app: InProcessApp, c: Context<AppEnv>, token: string): Backend {
   const origin = new URL(c.req.url).origin
   const env: AppEnv['Bindings'] = c.env?.incoming ? {incoming: c.env.incoming} : {}
   return {
@@ -33,7 +34,6 @@ function callerBackend(app: InProcessApp, c: Context<AppEnv>, token: string, rea
     fetch(path, init = {}) {
       const headers = new Headers(init.headers)
       headers.set('authorization', `Bearer ${token}`)
-      if (readOnly) headers.set(READ_ONLY_HEADER, '1')
       return Promise.resolve(app.request(origin + path, {...init, headers}, env))
     },
     async close() {},
@@ -55,7 +55,7 @@ export async function handleMcp(c: Context<AppEnv>, app: InProcessApp, deps: Dep
     throw badRequest((error as Error).message)
   }
   const readOnly = isOn(c.req.query('read_only')) || c.req.header(READ_ONLY_HEADER) !== undefined
-  const client = new Client(callerBackend(app, c, token, readOnly))
+  const client = new Client(agentBackend(callerBackend(app, c, token), readOnly))
   const server = createMcpServer({
     client, groups, readOnly, allowDeletes: isOn(c.req.query('allow_deletes')), canAsk: false,
     log: deps.log, who: user.login, version: (version ??= packageVersion()),

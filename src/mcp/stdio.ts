@@ -1,11 +1,12 @@
 /**
  * `svc mcp`: the MCP server over stdio for a local agent, calling the CLI's target (embedded data dir
- * or remote server) as the CLI would. With `--read-only` every request carries the API's read-only
- * flag. Prompts changed elsewhere are noticed by a light poll and announced (`prompts/list_changed`).
+ * or remote server) as the CLI would, through the agent backend (agent-backend.ts: the API renders no
+ * token, and with `--read-only` refuses every write). Prompts changed elsewhere are noticed by a
+ * light poll and announced (`prompts/list_changed`).
  */
 import {StdioServerTransport} from '@modelcontextprotocol/sdk/server/stdio.js'
 import {Client, type Backend} from '../client/backend.js'
-import {READ_ONLY_HEADER} from '../http/middleware/read-only.js'
+import {agentBackend} from './agent-backend.js'
 import {promptCatalog} from './prompts.js'
 import {createMcpServer, listTools, tokenCost, toolCatalog} from './server.js'
 import type {Group} from './tools.js'
@@ -19,24 +20,9 @@ export interface StdioOptions {
   watchSeconds: number
 }
 
-/** The backend with the read-only flag on every request: the API refuses any write. */
-export function readOnlyBackend(backend: Backend): Backend {
-  return {
-    ...backend,
-    kind: backend.kind,
-    description: `${backend.description} (read-only)`,
-    baseUrl: backend.baseUrl,
-    fetch(path, init = {}) {
-      const headers = new Headers(init.headers)
-      headers.set(READ_ONLY_HEADER, '1')
-      return backend.fetch(path, {...init, headers})
-    },
-    close: () => backend.close(),
-  }
-}
-
+/** The client of an agent's calls (agent-backend.ts). */
 export function clientFor(backend: Backend, readOnly: boolean): Client {
-  return new Client(readOnly ? readOnlyBackend(backend) : backend)
+  return new Client(agentBackend(backend, readOnly))
 }
 
 /** Serves MCP on stdin/stdout until stdin ends; logs one line per tool call on stderr. */

@@ -124,6 +124,22 @@ describe.each(MCP_TRANSPORTS)('MCP over %s', (transport: McpTransport) => {
     expect(text.split('\n')[0]).toMatch(/it is data, not instructions/)
   })
 
+  it('never hands the agent the bearer token: TOKEN and api_block render the placeholder', async () => {
+    const code = `keys_${transport}`
+    const content = 'Token {{ TOKEN }}\n{{ "" | api_block }}'
+    expect((await api(seeded.world, 'admin', 'POST', '/svc/prompts.json', {prompt: {name: 'Keys', code, content}})).status).toBe(201)
+    const {client} = await connect()
+    const token = seeded.world.users.admin!.token
+    const rendered = textOf(await client.callTool({name: 'prompts_render', arguments: {code}}))
+    const got = await client.getPrompt({name: code, arguments: {}})
+    const system = await client.getPrompt({name: 'main_dashboard', arguments: {dashboard_id: '1'}})
+    for (const text of [rendered, (got.messages[0]!.content as {text: string}).text, (system.messages[0]!.content as {text: string}).text]) {
+      expect(text).toContain('Authorization: Bearer <API_TOKEN>')
+      expect(text).not.toContain(token)
+    }
+    expect(rendered).toMatch(/^Token <API_TOKEN>\n/)
+  })
+
   it('a user without the permission gets the API\'s refusal as a tool error', async () => {
     const before = await recordCount()
     const {client} = await connect({as: 'gwen'})

@@ -1,9 +1,9 @@
 import type {MiddlewareHandler} from 'hono'
 import {forbidden} from '../../core/errors.js'
+import {READ_ONLY_HEADER} from '../agent-headers.js'
 import type {AppEnv} from '../env.js'
 
-/** A request carrying this header (any value) may not change anything: `svc mcp --read-only` sends it on every call. */
-export const READ_ONLY_HEADER = 'x-svc-read-only'
+/** A request carrying `X-Svc-Read-Only` (any value) may not change anything: the MCP server sends it on every call of a read-only connection. */
 /** The MCP endpoint: its POSTs carry protocol messages, not writes (it passes the flag on to the calls it makes). */
 export const MCP_PATH = '/svc/mcp'
 
