@@ -36,14 +36,16 @@ export async function serveStdio(backend: Backend, options: StdioOptions): Promi
     process.stdin.once('end', () => void server.close())
     process.stdin.once('close', () => void server.close())
   })
+  // The watcher's first look is taken before the client is answered: a change made once the
+  // connection is up is always a change to it.
+  const timer = options.watchSeconds > 0 ? await watchPrompts(client, () => server.sendPromptListChanged(), options.watchSeconds) : undefined
   await server.connect(transport)
-  const timer = options.watchSeconds > 0 ? watchPrompts(client, () => server.sendPromptListChanged(), options.watchSeconds) : undefined
   await closed
   if (timer) clearInterval(timer)
 }
 
-/** Calls `changed` when the prompts the user sees change (added, edited, removed). */
-function watchPrompts(client: Client, changed: () => Promise<void>, seconds: number): NodeJS.Timeout {
+/** Calls `changed` when the prompts the user sees change (added, edited, removed); resolves after the first look. */
+async function watchPrompts(client: Client, changed: () => Promise<void>, seconds: number): Promise<NodeJS.Timeout> {
   let last: string | undefined
   let busy = false
   const look = async () => {
@@ -51,7 +53,8 @@ function watchPrompts(client: Client, changed: () => Promise<void>, seconds: num
     busy = true
     try {
       const prompts = await client.call('listPrompts')
-      const now = prompts.map((p) => `${p.id}@${p.updated_at}`).sort().join(',')
+      // What an MCP prompt is made of, not `updated_at`: two edits within one clock tick still differ.
+      const now = prompts.map((p) => JSON.stringify([p.id, p.code, p.name, p.kind, p.scope, p.scope_id, p.content])).sort().join('\n')
       if (last !== undefined && now !== last) await changed()
       last = now
     } catch {
@@ -60,7 +63,7 @@ function watchPrompts(client: Client, changed: () => Promise<void>, seconds: num
       busy = false
     }
   }
-  void look()
+  await look()
   const timer = setInterval(look, seconds * 1000)
   timer.unref()
   return timer

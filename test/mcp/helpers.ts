@@ -81,6 +81,8 @@ export interface ConnectOptions {
   tools?: string
   /** The client's answer to a confirmation request; absent: the client declares no elicitation support. */
   confirm?: 'accept' | 'decline'
+  /** stdio: seconds between the server's looks for prompts changed elsewhere (default 1; 0: never). */
+  watchSeconds?: number
 }
 
 function sdkClient(options: ConnectOptions): Client {
@@ -94,7 +96,7 @@ function sdkClient(options: ConnectOptions): Client {
 
 /** `svc mcp` on the world's data dir (and database), spawned, as `as` (default admin). */
 export async function connectStdio(world: World, options: ConnectOptions = {}): Promise<Connection> {
-  const args = [BIN, 'mcp', '--data', world.dataDir, '--as', options.as ?? 'admin', '--watch-seconds', '1']
+  const args = [BIN, 'mcp', '--data', world.dataDir, '--as', options.as ?? 'admin', '--watch-seconds', String(options.watchSeconds ?? 1)]
   if (world.databaseUrl) args.push('--database-url', world.databaseUrl)
   if (options.readOnly) args.push('--read-only')
   if (options.allowDeletes) args.push('--allow-deletes')
@@ -122,6 +124,15 @@ export async function connectHttp(server: ServeProcess, world: World, options: C
   const client = sdkClient(options)
   await client.connect(transport)
   return {client, log: () => server.output(), close: () => client.close()}
+}
+
+/** Waits until `check` holds, however long that takes (the test's timeout is the only bound). */
+export async function eventually<T>(read: () => T, check: (value: T) => boolean): Promise<T> {
+  for (;;) {
+    const value = read()
+    if (check(value)) return value
+    await new Promise((r) => setTimeout(r, 25))
+  }
 }
 
 /** The text of a tool result. */
