@@ -9,6 +9,7 @@ import {WebStandardStreamableHTTPServerTransport} from '@modelcontextprotocol/sd
 import type {Context} from 'hono'
 import {Client, type Backend} from '../client/backend.js'
 import {badRequest, forbidden} from '../core/errors.js'
+import {DEFAULT_BODY_LIMIT} from '../http/app.js'
 import type {AppEnv, Deps} from '../http/env.js'
 import {requireUser} from '../http/middleware/auth.js'
 import {READ_ONLY_HEADER} from '../http/agent-headers.js'
@@ -60,7 +61,9 @@ export async function handleMcp(c: Context<AppEnv>, app: InProcessApp, deps: Dep
     client, groups, readOnly, allowDeletes: isOn(c.req.query('allow_deletes')), canAsk: false,
     log: deps.log, who: user.login, version: (version ??= packageVersion()),
   }, catalogOf(app, client))
-  const transport = new WebStandardStreamableHTTPServerTransport({sessionIdGenerator: undefined, enableJsonResponse: true})
+  // The server's body limit, not the SDK's own default (4 MiB): a larger limit holds here as on every route.
+  const maxRequestBodySize = deps.bodyLimit ?? DEFAULT_BODY_LIMIT
+  const transport = new WebStandardStreamableHTTPServerTransport({sessionIdGenerator: undefined, enableJsonResponse: true, maxRequestBodySize})
   await server.connect(transport)
   try {
     return await transport.handleRequest(c.req.raw)
