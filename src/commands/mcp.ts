@@ -29,7 +29,7 @@ export default class Mcp extends BackendCommand {
     const backend = (await this.client(flags)).backend
     const options = {groups, readOnly: flags['read-only'], allowDeletes: flags['allow-deletes']}
     if (flags.list) {
-      const {preview} = await import('../mcp/stdio.js')
+      const {preview} = await import('../mcp/preview.js')
       const result = await preview(backend, options)
       for (const t of result.tools) this.say(`${t.name.padEnd(22)} ${t.kind.padEnd(6)} ~${t.tokens} tokens`)
       this.say(`tools/list: ${result.tools.length} tools, ~${result.tools_tokens} tokens (characters / 4)`)

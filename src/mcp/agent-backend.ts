@@ -3,7 +3,7 @@
  * TOKEN as the placeholder, and with read-only to refuse every write (src/http/agent-headers.ts).
  * The refusals are the API's: this only marks the requests.
  */
-import type {Backend} from '../client/backend.js'
+import {Client, type Backend} from '../client/backend.js'
 import {HIDE_TOKEN_HEADER, READ_ONLY_HEADER} from '../http/agent-headers.js'
 
 export function agentBackend(backend: Backend, readOnly: boolean): Backend {
@@ -20,3 +20,6 @@ export function agentBackend(backend: Backend, readOnly: boolean): Backend {
     close: () => backend.close(),
   }
 }
+
+/** The typed client of an agent's calls. */
+export const agentClient = (backend: Backend, readOnly: boolean) => new Client(agentBackend(backend, readOnly))

@@ -12,8 +12,9 @@ import {wrapData} from './boundary.js'
 import type {ToolInput} from './input-schema.js'
 import type {ToolSpec} from './tools.js'
 
-/** A path value: an id, a UUID or a code (never `.` or `..`, never a `/`). */
-const PATH_VALUE = /^[A-Za-z0-9_:-][A-Za-z0-9_.:-]{0,199}$/
+/** A path value: an id, a UUID or a code (never `.` or `..`, never a `/`, `?`, `#` or `%`). */
+export const PATH_SEGMENT = '[A-Za-z0-9_:-][A-Za-z0-9_.:-]{0,199}'
+const PATH_VALUE = new RegExp(`^${PATH_SEGMENT}$`)
 
 /** A bad argument: the tool's error, no request made. */
 export class ArgumentError extends Error {}

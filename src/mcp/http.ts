@@ -7,18 +7,19 @@
  */
 import {WebStandardStreamableHTTPServerTransport} from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js'
 import type {Context} from 'hono'
-import {Client, type Backend} from '../client/backend.js'
+import type {Backend, Client} from '../client/backend.js'
 import {badRequest, forbidden} from '../core/errors.js'
 import {DEFAULT_BODY_LIMIT} from '../http/app.js'
 import type {AppEnv, Deps} from '../http/env.js'
 import {requireUser} from '../http/middleware/auth.js'
 import {READ_ONLY_HEADER} from '../http/agent-headers.js'
 import {packageVersion} from '../http/openapi.js'
-import {agentBackend} from './agent-backend.js'
+import {agentClient} from './agent-backend.js'
 import {createMcpServer, toolCatalog} from './server.js'
 import {parseGroups} from './tools.js'
 
-interface InProcessApp {
+/** The root app, called in-process (`app.request`). */
+export interface InProcessApp {
   request(input: string, init: RequestInit, env: AppEnv['Bindings']): Response | Promise<Response>
 }
 
@@ -56,7 +57,7 @@ export async function handleMcp(c: Context<AppEnv>, app: InProcessApp, deps: Dep
     throw badRequest((error as Error).message)
   }
   const readOnly = isOn(c.req.query('read_only')) || c.req.header(READ_ONLY_HEADER) !== undefined
-  const client = new Client(agentBackend(callerBackend(app, c, token), readOnly))
+  const client = agentClient(callerBackend(app, c, token), readOnly)
   const server = createMcpServer({
     client, groups, readOnly, allowDeletes: isOn(c.req.query('allow_deletes')), canAsk: false,
     log: deps.log, who: user.login, version: (version ??= packageVersion()),

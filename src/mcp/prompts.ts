@@ -19,6 +19,9 @@ export interface CatalogPrompt {
   arguments: PromptArgument[]
 }
 
+/** A prompt as `prompts/list` shows it. */
+export const promptDefinition = (p: CatalogPrompt) => ({name: p.code, title: p.name, description: p.description, arguments: p.arguments})
+
 /** Every prompt the caller sees, by code, sorted by code. */
 export async function promptCatalog(client: Client): Promise<CatalogPrompt[]> {
   const [me, stored, system] = await Promise.all([client.call('getMe'), client.call('listPrompts'), client.call('listSystemPrompts')])

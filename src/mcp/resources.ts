@@ -6,6 +6,7 @@
 import {ErrorCode, McpError} from '@modelcontextprotocol/sdk/types.js'
 import type {Client} from '../client/backend.js'
 import {wrapData} from './boundary.js'
+import {PATH_SEGMENT} from './call.js'
 import type {CatalogPrompt} from './prompts.js'
 
 export const RESOURCE_TEMPLATES = [
@@ -14,7 +15,7 @@ export const RESOURCE_TEMPLATES = [
   {uriTemplate: 'svc://prompts/{code}/template', name: 'prompt-template', title: 'Prompt template', description: 'The Liquid template that wins the cascade for a code', mimeType: 'text/markdown'},
 ]
 
-const SEGMENT = '([A-Za-z0-9_:-][A-Za-z0-9_.:-]{0,199})'
+const SEGMENT = `(${PATH_SEGMENT})`
 const DB_URI = new RegExp(`^svc://dbs/${SEGMENT}/schema$`)
 const APP_URI = new RegExp(`^svc://apps/${SEGMENT}/source$`)
 const PROMPT_URI = new RegExp(`^svc://prompts/${SEGMENT}/template$`)

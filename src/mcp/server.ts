@@ -17,7 +17,7 @@ import {
 import type {Client} from '../client/backend.js'
 import {ArgumentError, errorResult, runTool, toolRequest, variablesQuery, type ToolResult} from './call.js'
 import {toolInput, type OpenApiDocument, type ToolInput} from './input-schema.js'
-import {promptCatalog, type CatalogPrompt} from './prompts.js'
+import {promptCatalog, promptDefinition, type CatalogPrompt} from './prompts.js'
 import {listResources, readResource, RESOURCE_TEMPLATES} from './resources.js'
 import {TOOLS, type Group, type ToolSpec} from './tools.js'
 
@@ -151,7 +151,7 @@ export function createMcpServer(options: McpOptions, catalog: Promise<Catalog> =
   const promptList = () => (prompts ??= promptCatalog(options.client).finally(() => setTimeout(() => (prompts = undefined), 0)))
 
   server.setRequestHandler(ListPromptsRequestSchema, async () => ({
-    prompts: (await promptList()).map((p) => ({name: p.code, title: p.name, description: p.description, arguments: p.arguments})),
+    prompts: (await promptList()).map(promptDefinition),
   }))
 
   server.setRequestHandler(GetPromptRequestSchema, async (request) => {

@@ -5,10 +5,10 @@
  * light poll and announced (`prompts/list_changed`).
  */
 import {StdioServerTransport} from '@modelcontextprotocol/sdk/server/stdio.js'
-import {Client, type Backend} from '../client/backend.js'
-import {agentBackend} from './agent-backend.js'
-import {promptCatalog} from './prompts.js'
-import {createMcpServer, listTools, tokenCost, toolCatalog} from './server.js'
+import type {Backend} from '../client/backend.js'
+import {agentClient} from './agent-backend.js'
+import {watchPrompts} from './prompt-watch.js'
+import {createMcpServer} from './server.js'
 import type {Group} from './tools.js'
 
 export interface StdioOptions {
@@ -20,14 +20,9 @@ export interface StdioOptions {
   watchSeconds: number
 }
 
-/** The client of an agent's calls (agent-backend.ts). */
-export function clientFor(backend: Backend, readOnly: boolean): Client {
-  return new Client(agentBackend(backend, readOnly))
-}
-
 /** Serves MCP on stdin/stdout until stdin ends; logs one line per tool call on stderr. */
 export async function serveStdio(backend: Backend, options: StdioOptions): Promise<void> {
-  const client = clientFor(backend, options.readOnly)
+  const client = agentClient(backend, options.readOnly)
   const log = (line: string) => process.stderr.write(line + '\n')
   const server = createMcpServer({client, ...options, canAsk: true, log})
   const transport = new StdioServerTransport()
@@ -42,52 +37,4 @@ export async function serveStdio(backend: Backend, options: StdioOptions): Promi
   await server.connect(transport)
   await closed
   if (timer) clearInterval(timer)
-}
-
-/** Calls `changed` when the prompts the user sees change (added, edited, removed); resolves after the first look. */
-async function watchPrompts(client: Client, changed: () => Promise<void>, seconds: number): Promise<NodeJS.Timeout> {
-  let last: string | undefined
-  let busy = false
-  const look = async () => {
-    if (busy) return
-    busy = true
-    try {
-      const prompts = await client.call('listPrompts')
-      // What an MCP prompt is made of, not `updated_at`: two edits within one clock tick still differ.
-      const now = prompts.map((p) => JSON.stringify([p.id, p.code, p.name, p.kind, p.scope, p.scope_id, p.content])).sort().join('\n')
-      if (last !== undefined && now !== last) await changed()
-      last = now
-    } catch {
-      // The next look tries again (a busy or restarting server).
-    } finally {
-      busy = false
-    }
-  }
-  await look()
-  const timer = setInterval(look, seconds * 1000)
-  timer.unref()
-  return timer
-}
-
-export interface Preview {
-  tools: {name: string; group: string; kind: string; tokens: number}[]
-  tools_tokens: number
-  prompts: {name: string; arguments: {name: string; required: boolean}[]}[]
-  prompts_tokens: number
-}
-
-/** What a client would see: the listed tools with their token cost (characters / 4), and the prompts. */
-export async function preview(backend: Backend, options: Pick<StdioOptions, 'groups' | 'readOnly' | 'allowDeletes'>): Promise<Preview> {
-  const client = clientFor(backend, options.readOnly)
-  const [catalog, prompts] = await Promise.all([toolCatalog(client), promptCatalog(client)])
-  const list = listTools(catalog, options)
-  const promptList = {prompts: prompts.map((p) => ({name: p.code, title: p.name, description: p.description, arguments: p.arguments}))}
-  return {
-    tools: list.tools.map((t) => ({
-      name: t.name, group: t.name.split('_')[0]!, kind: t.annotations?.destructiveHint ? 'delete' : t.annotations?.readOnlyHint ? 'read' : 'write', tokens: tokenCost(t),
-    })),
-    tools_tokens: tokenCost(list),
-    prompts: prompts.map((p) => ({name: p.code, arguments: p.arguments.map((a) => ({name: a.name, required: a.required}))})),
-    prompts_tokens: tokenCost(promptList),
-  }
 }

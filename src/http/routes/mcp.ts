@@ -6,6 +6,7 @@
 import {createRoute} from '@hono/zod-openapi'
 import {Hono} from 'hono'
 import {ERRORS, JsonObject, PRIVATE, json, z} from '../../core/contract/common.js'
+import type {InProcessApp} from '../../mcp/http.js'
 import type {AppEnv, Deps} from '../env.js'
 import {MCP_PATH} from '../middleware/read-only.js'
 
@@ -32,10 +33,6 @@ export const mcpDocs = [
     summary: 'No session to end: the MCP endpoint is stateless', responses: {405: json(JsonObject, 'Method not allowed')},
   }),
 ]
-
-interface InProcessApp {
-  request(input: string, init: RequestInit, env: AppEnv['Bindings']): Response | Promise<Response>
-}
 
 export function mcpRoutes(deps: Deps, root: InProcessApp) {
   const app = new Hono<AppEnv>()
