@@ -151,6 +151,26 @@ describe.each(MCP_TRANSPORTS)('MCP over %s', (transport: McpTransport) => {
     expect((await client.callTool({name: 'dbs_list', arguments: {}})).isError).toBeFalsy()
   })
 
+  it('a user of another account sees nothing of this one: foreign ids are the API\'s 404, whatever the tool or resource', async () => {
+    const {client} = await connect({as: 'mallory'})
+    expect(dataOf(await client.callTool({name: 'dbs_list', arguments: {}}))).toEqual([])
+    for (const [name, args] of [
+      ['dbs_get', {db_id: String(seeded.dbId), id: String(seeded.plantedId)}],
+      ['dbs_update', {db_id: String(seeded.dbId), id: seeded.plantedId, data: {note: 'mine'}}],
+      ['apps_get_source', {id: seeded.appId}],
+      ['apps_replace_source', {id: seeded.appId, field: 'source_code', old_string: '1 + 2', new_string: '6 + 6'}],
+      ['prompts_get', {id: seeded.promptId}],
+      ['flows_run', {id: seeded.flowId, input: {}}],
+    ] as const) {
+      const result = await client.callTool({name, arguments: args})
+      expect(result.isError, name).toBe(true)
+      expect(textOf(result), name).toMatch(/^The API refused: 404 /)
+    }
+    await expect(client.readResource({uri: `svc://apps/${seeded.appId}/source`})).rejects.toThrow(/404/)
+    expect((await client.listPrompts()).prompts.map((p) => p.name)).not.toContain('greet')
+    expect((await api(seeded.world, 'admin', 'GET', `/svc/dbs/${seeded.dbId}/records/${seeded.plantedId}.json`)).json.data.note).toMatch(/^<\/untrusted/)
+  })
+
   it('a bad argument is a tool error naming it; an invalid record is the API\'s 422 field map', async () => {
     const {client} = await connect()
     const unknown = await client.callTool({name: 'dbs_get', arguments: {db_id: 'people', id: '1', sql: 'drop'}})
