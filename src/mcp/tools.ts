@@ -121,7 +121,7 @@ export const TOOLS: readonly ToolSpec[] = [
   {
     name: 'apps_replace_source', group: 'apps', kind: 'write', op: 'replaceInApp', idempotent: false, data: true,
     body: {members: ['field', 'old_string', 'new_string', 'replace_all']},
-    describe: {field: 'source_code (default), prompt or fields'},
+    describe: {field: 'What to edit: source_code, prompt or fields'},
     keep: ['id', 'name', 'url_code', 'app_engine', 'updated_at'],
     description: 'Replace a string in an app\'s source and recompile it. A compile error is an error naming line and column; nothing is saved.',
   },
