@@ -16,8 +16,16 @@ const HOSTILE: [string, string][] = [
   ['loop over a huge split', '{% assign s = "ab" %}{% for i in (1..20) %}{% assign s = s | append: s %}{% endfor %}{% assign parts = s | split: "" %}{% for p in parts %}{% endfor %}'],
 ]
 
-/** A single filter chain that runs ~4 s in one node (split, sort, uniq of 524,288 characters). */
-const ONE_SLOW_NODE = '{% assign s = "qz" %}{% for i in (1..18) %}{% assign s = s | append: s %}{% endfor %}{{ s | split: "" | sort | uniq | size }}'
+/**
+ * One output node that no machine finishes: `where_exp` searches a 1 MiB string of `q` for
+ * `qqqqqz` (never there) once for each of 100,000 items — 10^11 character comparisons, minutes
+ * here, far beyond any deadline on a machine a hundred times faster. It stays under the memory
+ * limit (~2.3 M units of 4 M), and liquidjs checks its own render limit only between nodes, so
+ * only the pool's hard deadline stops it (the 4 s filter chain this replaced ran in 400 ms on a
+ * fast machine).
+ */
+const ONE_SLOW_NODE = '{% assign s = "q" %}{% for i in (1..20) %}{% assign s = s | append: s %}{% endfor %}' +
+  `{% assign items = (1..100000) %}{{ items | where_exp: "i", "s contains 'qqqqqz'" | size }}`
 
 describeBothTransports('render limits and rate limits', SEED, (ctx) => {
   it('hostile templates end in a clear 422 and the server keeps answering', async () => {
