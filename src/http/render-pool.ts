@@ -16,6 +16,7 @@
  * Threads start on demand (one idle spare is kept ready), stay warm, and never hold the process
  * open while idle.
  */
+import {readFileSync} from 'node:fs'
 import {createRequire} from 'node:module'
 import {pathToFileURL} from 'node:url'
 import {Worker} from 'node:worker_threads'
@@ -32,7 +33,8 @@ export interface RenderPoolLimits {
   memoryMb: number
   /** Renders one account may have waiting at once. */
   queuePerAccount: number
-  /** A render running longer than this makes its account heavy (no longer light). */
+  /** A render using more CPU time than this (wall time where the thread's CPU time is unknown)
+   *  makes its account heavy (no longer light). */
   sliceMs: number
   /** How long an account stays heavy after its last render that ran past `sliceMs`. */
   heavyMs: number
@@ -56,6 +58,10 @@ interface Lane {
   /** The thread has loaded and can take a render. */
   ready: boolean
   started: number
+  /** Linux thread id of the worker (its CPU time is read from /proc), else undefined. */
+  tid?: number
+  /** CPU time of the thread when its job started, ms. */
+  cpuAtStart: number
   /** The account of the job was light when it started on this lane. */
   light: boolean
   timer?: NodeJS.Timeout
@@ -77,6 +83,23 @@ export interface RenderPool {
   render(input: RenderInput, account: string): Promise<string>
   /** Refuses waiting renders (503), stops running ones (422) and the threads. */
   close(): Promise<void>
+}
+
+/**
+ * CPU time a thread has used, ms (Linux: utime + stime of /proc/self/task/TID/stat, in ticks of
+ * 10 ms), or null when it cannot be read. A render is judged by the CPU it used, not by its wall
+ * time, so a quick render on a loaded machine does not make its account heavy.
+ */
+export function threadCpuMs(tid: number | undefined): number | null {
+  if (tid === undefined) return null
+  try {
+    const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'latin1')
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+    const ticks = Number(fields[11]) + Number(fields[12])
+    return Number.isFinite(ticks) ? ticks * 10 : null
+  } catch {
+    return null
+  }
 }
 
 /** Pools of this process that are not closed yet: closeRenderPools() stops them all. */
@@ -126,10 +149,13 @@ export function createRenderPool(overrides: Partial<RenderPoolLimits> = {}): Ren
    *  account that used least goes first, so slow renders of one account queue behind everyone else's. */
   const used = new Map<string, number>()
   const charge = (job: Job, started: number) => {
-    const ms = Date.now() - started
-    used.set(job.account, (used.get(job.account) ?? 0) / 2 + ms)
+    used.set(job.account, (used.get(job.account) ?? 0) / 2 + (Date.now() - started))
     if (used.size > 10_000) used.clear()
-    if (ms > limits.sliceMs) book.slow(job.account)
+  }
+  /** What the lane's current render has cost so far: its thread's CPU time, else its wall time. */
+  const cost = (lane: Lane) => {
+    const cpu = threadCpuMs(lane.tid)
+    return cpu === null ? Date.now() - lane.started : cpu - lane.cpuAtStart
   }
 
   const idle = () => lanes.filter((l) => !l.job)
@@ -137,11 +163,12 @@ export function createRenderPool(overrides: Partial<RenderPoolLimits> = {}): Ren
   const free = () => idle().length + capacity - lanes.length
 
   function spawn(): Lane {
-    const lane: Lane = {worker: workerFor(limits.memoryMb), job: null, ready: false, started: 0, light: false, stopped: null}
+    const lane: Lane = {worker: workerFor(limits.memoryMb), job: null, ready: false, started: 0, cpuAtStart: 0, light: false, stopped: null}
     lane.worker.unref()
     lane.worker.on('message', (reply: RenderReply) => {
       if ('ready' in reply) {
         lane.ready = true
+        lane.tid = reply.tid
         return dispatch()
       }
       const job = lane.job
@@ -149,7 +176,8 @@ export function createRenderPool(overrides: Partial<RenderPoolLimits> = {}): Ren
       clearTimeout(lane.timer)
       clearTimeout(lane.sliceTimer)
       charge(job, lane.started)
-      if (Date.now() - lane.started <= limits.sliceMs) book.quick(job.account)
+      if (cost(lane) <= limits.sliceMs) book.quick(job.account)
+      else book.slow(job.account)
       lane.job = null
       lane.worker.unref()
       if ('text' in reply) job.resolve(reply.text)
@@ -169,6 +197,7 @@ export function createRenderPool(overrides: Partial<RenderPoolLimits> = {}): Ren
         queue.unshift(job)
       } else if (job) {
         charge(job, lane.started)
+        book.slow(job.account)
         const outOfMemory = (error as {code?: string} | undefined)?.code === 'ERR_WORKER_OUT_OF_MEMORY'
         job.reject(lane.stopped === 'closed' ? new SvcError('internal', 503, 'the server is shutting down') : validation({content: [lane.stopped === 'deadline'
           ? `cannot be rendered: render limit exceeded (stopped after ${limits.deadlineMs} ms)`
@@ -200,6 +229,7 @@ export function createRenderPool(overrides: Partial<RenderPoolLimits> = {}): Ren
   function start(lane: Lane, job: Job): void {
     lane.job = job
     lane.started = Date.now()
+    lane.cpuAtStart = threadCpuMs(lane.tid) ?? 0
     lane.light = book.isLight(job.account)
     lane.stopped = null
     lane.worker.ref()
@@ -207,15 +237,23 @@ export function createRenderPool(overrides: Partial<RenderPoolLimits> = {}): Ren
       lane.stopped = 'deadline'
       void lane.worker.terminate()
     }, limits.deadlineMs)
-    lane.sliceTimer = setTimeout(() => {
-      book.slow(job.account)
-      // A light account's render that overran while no thread is left free gives the reserve back.
-      if (lane.light && free() === 0) {
-        lane.stopped = 'slice'
-        void lane.worker.terminate()
-      }
-      dispatch()
-    }, limits.sliceMs)
+    // CPU time never runs ahead of wall time: the render is checked once the slice has passed, and
+    // again when the CPU it may still use within the slice could have been used.
+    const check = (wait: number) => {
+      lane.sliceTimer = setTimeout(() => {
+        if (lane.job !== job) return
+        const spent = cost(lane)
+        if (spent <= limits.sliceMs) return check(Math.max(10, limits.sliceMs - spent))
+        book.slow(job.account)
+        // A light account's render that overran while no thread is left free gives the reserve back.
+        if (lane.light && free() === 0) {
+          lane.stopped = 'slice'
+          void lane.worker.terminate()
+        }
+        dispatch()
+      }, wait)
+    }
+    check(limits.sliceMs)
     lane.worker.postMessage({id: job.id, input: job.input} satisfies RenderRequest)
   }
 

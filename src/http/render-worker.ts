@@ -2,6 +2,7 @@
  * A render worker thread (src/http/render-pool.ts): renders one prompt at a time off the server's
  * event loop, so a slow template cannot stall other requests, and the pool can stop it mid-tag.
  */
+import {readlinkSync} from 'node:fs'
 import {setPriority} from 'node:os'
 import {parentPort} from 'node:worker_threads'
 import {isSvcError} from '../core/errors.js'
@@ -12,7 +13,7 @@ export interface RenderRequest {
   input: RenderInput
 }
 export type RenderReply =
-  | {ready: true; id?: undefined}
+  | {ready: true; id?: undefined; /** Linux: this thread's id, for the pool to read its CPU time. */ tid?: number}
   | {id: number; ok: true; text: string}
   | {id: number; ok: false; error: {code: string; status: number; message: string; details?: Record<string, unknown>}}
 
@@ -36,5 +37,15 @@ parentPort!.on('message', (message: RenderRequest) => {
     },
   )
 })
+/** This thread's Linux thread id (`/proc/thread-self` names it), else undefined. */
+function threadId(): number | undefined {
+  try {
+    const tid = Number(readlinkSync('/proc/thread-self').split('/').at(-1))
+    return Number.isInteger(tid) && tid > 0 ? tid : undefined
+  } catch {
+    return undefined
+  }
+}
+
 // Loaded (liquidjs included): the pool starts a render's deadline only from here on.
-parentPort!.postMessage({ready: true})
+parentPort!.postMessage({ready: true, tid: threadId()} satisfies RenderReply)
