@@ -12,12 +12,15 @@
  *   last thread has that render stopped and queued again as heavy, so the reserve is held by one
  *   render for at most `sliceMs` (issue 24 M5: two hostile accounts filled both threads and a
  *   third account's one-line render waited 0.7-0.9 s);
- * - among waiting renders, the account that used the least render time lately goes first.
+ * - among waiting renders, the account that used the least render time lately goes first;
+ * - on Linux a thread that runs a heavy account's render is lowered to nice 10 for good, below the
+ *   event loop and the threads of light accounts' renders.
  * Threads start on demand (one idle spare is kept ready), stay warm, and never hold the process
  * open while idle.
  */
 import {readFileSync} from 'node:fs'
 import {createRequire} from 'node:module'
+import {setPriority} from 'node:os'
 import {pathToFileURL} from 'node:url'
 import {Worker} from 'node:worker_threads'
 import {rateLimited, SvcError, validation, type ErrorCode} from '../core/errors.js'
@@ -64,6 +67,8 @@ interface Lane {
   cpuAtStart: number
   /** The account of the job was light when it started on this lane. */
   light: boolean
+  /** The thread runs at nice 10 (it ran a heavy account's render; a priority is never raised again). */
+  low: boolean
   timer?: NodeJS.Timeout
   sliceTimer?: NodeJS.Timeout
   stopped: 'deadline' | 'slice' | 'closed' | null
@@ -163,7 +168,7 @@ export function createRenderPool(overrides: Partial<RenderPoolLimits> = {}): Ren
   const free = () => idle().length + capacity - lanes.length
 
   function spawn(): Lane {
-    const lane: Lane = {worker: workerFor(limits.memoryMb), job: null, ready: false, started: 0, cpuAtStart: 0, light: false, stopped: null}
+    const lane: Lane = {worker: workerFor(limits.memoryMb), job: null, ready: false, started: 0, cpuAtStart: 0, light: false, low: false, stopped: null}
     lane.worker.unref()
     lane.worker.on('message', (reply: RenderReply) => {
       if ('ready' in reply) {
@@ -226,11 +231,22 @@ export function createRenderPool(overrides: Partial<RenderPoolLimits> = {}): Ren
     return index
   }
 
+  /** Heavy renders run below the server's event loop and light ones (Linux: a thread's own priority,
+   *  set by its id; elsewhere that would lower the whole process, so nothing is set). */
+  function lower(lane: Lane): void {
+    if (lane.low || lane.tid === undefined) return
+    lane.low = true
+    try {
+      setPriority(lane.tid, 10)
+    } catch {}
+  }
+
   function start(lane: Lane, job: Job): void {
     lane.job = job
     lane.started = Date.now()
     lane.cpuAtStart = threadCpuMs(lane.tid) ?? 0
     lane.light = book.isLight(job.account)
+    if (!lane.light) lower(lane)
     lane.stopped = null
     lane.worker.ref()
     lane.timer = setTimeout(() => {
@@ -245,6 +261,7 @@ export function createRenderPool(overrides: Partial<RenderPoolLimits> = {}): Ren
         const spent = cost(lane)
         if (spent <= limits.sliceMs) return check(Math.max(10, limits.sliceMs - spent))
         book.slow(job.account)
+        lower(lane)
         // A light account's render that overran while no thread is left free gives the reserve back.
         if (lane.light && free() === 0) {
           lane.stopped = 'slice'
@@ -261,8 +278,12 @@ export function createRenderPool(overrides: Partial<RenderPoolLimits> = {}): Ren
     if (closed) return
     for (;;) {
       const index = next()
-      const lane = lanes.find((l) => l.ready && !l.job)
-      if (index < 0 || !lane) break
+      if (index < 0) break
+      // A light account's render on a thread still at the server's priority, a heavy one's on a lowered one.
+      const light = book.isLight(queue[index]!.account)
+      const ready = lanes.filter((l) => l.ready && !l.job)
+      const lane = ready.find((l) => l.low !== light) ?? ready[0]
+      if (!lane) break
       start(lane, queue.splice(index, 1)[0]!)
     }
     // Threads for the renders that wait, and one idle spare, started ahead of need (a thread takes

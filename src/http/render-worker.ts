@@ -3,7 +3,6 @@
  * event loop, so a slow template cannot stall other requests, and the pool can stop it mid-tag.
  */
 import {readlinkSync} from 'node:fs'
-import {setPriority} from 'node:os'
 import {parentPort} from 'node:worker_threads'
 import {isSvcError} from '../core/errors.js'
 import {renderPrompt, type RenderInput} from '../core/prompts/render.js'
@@ -13,18 +12,12 @@ export interface RenderRequest {
   input: RenderInput
 }
 export type RenderReply =
-  | {ready: true; id?: undefined; /** Linux: this thread's id, for the pool to read its CPU time. */ tid?: number}
+  | {ready: true; id?: undefined; /** Linux: this thread's id, for the pool to read its CPU time and lower its priority. */ tid?: number}
   | {id: number; ok: true; text: string}
   | {id: number; ok: false; error: {code: string; status: number; message: string; details?: Record<string, unknown>}}
 
-// On Linux a priority set with pid 0 is this thread's alone: renders run below the server's event
-// loop (nice 10), so a slow template takes only the CPU requests leave. Elsewhere it would lower the
-// whole server process, so it is not set.
-if (process.platform === 'linux') {
-  try {
-    setPriority(10)
-  } catch {}
-}
+// Priority: a thread starts at the server's own; the pool lowers it (nice 10, for good) by its
+// thread id once it runs a heavy account's render (src/http/render-pool.ts).
 
 parentPort!.on('message', (message: RenderRequest) => {
   renderPrompt(message.input).then(
