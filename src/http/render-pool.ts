@@ -221,7 +221,8 @@ export function createRenderPool(overrides: Partial<RenderPoolLimits> = {}): Ren
   function next(): number {
     const busy = new Set(lanes.flatMap((l) => (l.job ? [l.job.account] : [])))
     const heavyRunning = lanes.filter((l) => l.job && !(l.light && book.isLight(l.job.account))).length
-    const heavyMayStart = heavyRunning < limits.threads && free() >= 2
+    // A thread still loading does not count: a heavy render must leave a loaded one free.
+    const heavyMayStart = heavyRunning < limits.threads && lanes.filter((l) => l.ready && !l.job).length >= 2
     let index = -1
     for (let i = 0; i < queue.length; i++) {
       const account = queue[i]!.account
