@@ -13,11 +13,22 @@ const require = createRequire(import.meta.url)
 const oclifRoot = dirname(require.resolve('@oclif/core/package.json'))
 
 /**
- * Start-up costs of oclif that do nothing for svc, ~10 ms each of `svc --help`: this patch, and the
- * engines check turned off by `define` below. The build fails if a patch's text is not found (an
- * oclif upgrade changed it): look again, do not drop the check.
+ * Changes to oclif's sources. The build fails if a patch's text is not found (an oclif upgrade
+ * changed it): look again, do not drop the check.
+ * - A start-up cost that does nothing for svc, ~10 ms of `svc --help` (the engines check, turned off
+ *   by `define` below, is the other).
+ * - A bug: a `multiple: true` flag read from its environment variable came as one string (not an
+ *   array: `svc serve` crashed on SVC_ALLOW_CONNECTOR_HOSTS). Now it is split on the flag's
+ *   `delimiter` (trimmed, empty entries dropped) or is a one-element array, each parsed as on the
+ *   command line (test/security/serve-flags.test.ts).
  */
 const patches = [
+  {file: 'lib/parser/parse.js',
+    find: 'valueFunction: async (i) => parseFlagOrThrowError(validateOptions(i.inputFlag.flag, valueFromEnv), i.inputFlag.flag, this.context),',
+    replace: 'valueFunction: async (i) => i.inputFlag.flag.multiple'
+      + ' ? Promise.all((i.inputFlag.flag.delimiter ? valueFromEnv.split(i.inputFlag.flag.delimiter).map((v) => v.trim()).filter((v) => v !== "") : [valueFromEnv])'
+      + '.map((v) => parseFlagOrThrowError(validateOptions(i.inputFlag.flag, v), i.inputFlag.flag, this.context)))'
+      + ' : parseFlagOrThrowError(validateOptions(i.inputFlag.flag, valueFromEnv), i.inputFlag.flag, this.context),'},
   // Which dependencies are plugins: a minimatch per dependency and plugin name, where every name is
   // a plain package name (a pattern without glob characters matches only itself).
   {file: 'lib/config/plugin-loader.js',

@@ -41,6 +41,12 @@ export default class Serve extends SvcCommand {
       }
       if (!flags['public-url']) this.error('--apps-url needs --public-url (the main origin apps send visitors back to)', {exit: 2})
     }
+    try {
+      const {egressPolicy} = await import('../http/egress.js')
+      egressPolicy(flags['allow-connector-hosts'])
+    } catch (error) {
+      this.error((error as Error).message, {exit: 2})
+    }
     const {parseQuotas} = await import('../core/quotas.js')
     const databaseUrl = flags['database-url']?.trim() || undefined
     if (databaseUrl && !/^postgres(ql)?:\/\//i.test(databaseUrl)) this.error('--database-url must start with postgres:// or postgresql://', {exit: 2})

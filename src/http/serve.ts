@@ -41,6 +41,7 @@ export interface RunningServer {
 
 /** Starts the self-hosted server over a data dir. Port 0 picks a free port. */
 export async function startServer(options: ServeOptions): Promise<RunningServer> {
+  egressPolicy(options.allowConnectorHosts) // a bad entry fails here, at start, before the database opens
   const store = await openStoreAt({dataDir: options.dataDir, databaseUrl: options.databaseUrl, log: options.log})
   const deps: Deps = {
     store,
@@ -52,7 +53,6 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     allowConnectorHosts: options.allowConnectorHosts,
     quotas: options.quotas,
   }
-  egressPolicy(options.allowConnectorHosts) // a bad entry fails here, at start
   const q = quotasOf(options.quotas)
   deps.renders = {threads: q.render_threads, deadlineMs: q.render_deadline_ms, memoryMb: q.render_memory_mb}
   configureCompilers({workers: q.compile_workers, timeoutMs: q.compile_timeout_ms, memoryMb: q.compile_memory_mb})
