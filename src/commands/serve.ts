@@ -51,6 +51,11 @@ export default class Serve extends SvcCommand {
     const databaseUrl = flags['database-url']?.trim() || undefined
     if (databaseUrl && !/^postgres(ql)?:\/\//i.test(databaseUrl)) this.error('--database-url must start with postgres:// or postgresql://', {exit: 2})
     const log = (line: string) => process.stderr.write(line + '\n')
+    const publicUrl = flags['public-url']
+    if (publicUrl && !flags['apps-url'] && !isLoopbackUrl(publicUrl)) {
+      log(`Warning: --public-url ${publicUrl} without --apps-url: hosted apps (/a/CODE) will send visitors to http://CODE.localhost:PORT, `
+        + 'which only this machine reaches. Add --apps-url https://{code}.apps.example.com (a wildcard DNS name and certificate; docs/deploy.md)')
+    }
     const server = await startServer({
       dataDir: flags.data,
       databaseUrl,
@@ -79,4 +84,15 @@ export default class Serve extends SvcCommand {
     })
     return {url: server.url}
   }
+}
+
+/** A URL on this machine only (localhost, *.localhost, 127.0.0.0/8, ::1): apps on *.localhost work from there. */
+function isLoopbackUrl(url: string): boolean {
+  let host: string
+  try {
+    host = new URL(url).hostname.toLowerCase()
+  } catch {
+    return false
+  }
+  return host === 'localhost' || host.endsWith('.localhost') || /^127\.\d+\.\d+\.\d+$/.test(host) || host === '[::1]'
 }
