@@ -13,6 +13,10 @@ export default class Serve extends SvcCommand {
       description: 'PostgreSQL database (postgres://user:pass@host:5432/db): run N instances over one database; default: the SQLite file of --data',
       env: 'SVC_DATABASE_URL',
     }),
+    sqlite: Flags.boolean({
+      description: 'use the SQLite file of --data even in a data dir that servers use with a database URL (database.json)', default: false,
+      exclusive: ['database-url'],
+    }),
     'system-prompts': Flags.string({description: 'folder of system prompt files that win over the packaged ones', env: 'SVC_SYSTEM_PROMPTS'}),
     'trust-proxy': Flags.boolean({description: 'take the client address from X-Forwarded-For', default: false}),
     'public-url': Flags.string({description: 'base URL the platform is reached at (ACCOUNT_URL in prompts)', env: 'SVC_PUBLIC_URL'}),
@@ -59,6 +63,7 @@ export default class Serve extends SvcCommand {
     const server = await startServer({
       dataDir: flags.data,
       databaseUrl,
+      sqlite: flags.sqlite,
       port: flags.port,
       host: flags.host,
       systemPromptsDir: flags['system-prompts'],
