@@ -1,11 +1,12 @@
-// Bundles @oclif/core into one ES module, dist/oclif.js, which bin/run.js and every command load
-// through the package's `#oclif` import (package.json "imports"; types still come from
-// @oclif/core). Node 20 has no compile cache, and resolving and reading oclif's ~400 files cost
+// Bundles @oclif/core into one CommonJS file, dist/oclif.cjs, and writes the ES module dist/oclif.js
+// that loads it with a V8 code cache (src/fastpath/code-cache.ts) and re-exports it: bin/run.js and
+// every command load it through the package's `#oclif` import (package.json "imports"; types still
+// come from @oclif/core). Node 20 has no compile cache, and resolving and reading oclif's ~400 files cost
 // ~50 ms of every start (docs/architecture.md, docs/benchmarks.md). Part of `npm run build`, before
 // `oclif manifest`, which loads the commands. Plugins (help, not-found, autocomplete) keep their own
 // copy from node_modules, as oclif supports for plugins of any core version.
 import {build} from 'esbuild'
-import {readFileSync} from 'node:fs'
+import {readdirSync, readFileSync, rmSync, writeFileSync} from 'node:fs'
 import {createRequire} from 'node:module'
 import {dirname, join} from 'node:path'
 
@@ -50,19 +51,19 @@ const patchPlugin = {
   },
 }
 
-// Named exports listed one by one: the bundle is an ES module importers can name them from.
+// Named exports listed one by one: the ES module dist/oclif.js re-exports them by name.
 const names = Object.keys(require('@oclif/core')).filter((name) => name !== 'default' && name !== '__esModule')
-await build({
+const dist = new URL('../dist/', import.meta.url).pathname
+const result = await build({
   stdin: {
     contents: `export {${names.join(', ')}} from '@oclif/core'\nexport {Exit} from '@oclif/core/handle'\n`,
     resolveDir: new URL('..', import.meta.url).pathname,
     loader: 'js',
   },
-  outfile: new URL('../dist/oclif.js', import.meta.url).pathname,
+  // CommonJS, loaded by dist/fastpath/code-cache.js with a V8 code cache (src/fastpath/code-cache.ts).
+  write: false, outfile: dist + 'oclif.cjs',
   // Whitespace only: renamed identifiers made V8's lazy parsing slower here (~90 vs ~70 ms to load).
-  bundle: true, platform: 'node', format: 'esm', target: 'node20', minifyWhitespace: true, logLevel: 'error',
-  // oclif is CommonJS: it calls require (require.resolve finds plugins) and reads __dirname.
-  banner: {js: "import {createRequire as __svcRequire} from 'node:module'; import {fileURLToPath as __svcPath} from 'node:url'; const require = __svcRequire(import.meta.url); const __filename = __svcPath(import.meta.url); const __dirname = __svcPath(new URL('.', import.meta.url));"},
+  bundle: true, platform: 'node', format: 'cjs', target: 'node20', minifyWhitespace: true, logLevel: 'error',
   // oclif warns when Node is older than its own `engines` (>= 18: never here, and npm checks svc's at
   // install). Bundled, its check would read svc's package.json and load semver on every start.
   define: {'process.env.OCLIF_DISABLE_ENGINE_WARNING': '"1"'},
@@ -70,3 +71,19 @@ await build({
   external: ['typescript', 'ts-node', 'tsx', 'wsl-utils'],
   plugins: [patchPlugin],
 })
+// oclif loads commands (ES modules) with import(): in a script compiled from a code cache that is
+// the loader's `__svcImport` (a real import() of the ES module dist/oclif.js).
+let code = result.outputFiles[0].text
+const dynamicImport = /(?<![\w$.])import\((?!\))/g
+const imports = code.match(dynamicImport)?.length ?? 0
+if (imports < 3) throw new Error(`scripts/bundle-oclif.js: expected oclif's dynamic import() calls in the bundle, found ${imports}`)
+code = code.replace(dynamicImport, '__svcImport(')
+for (const f of readdirSync(dist)) if (/^oclif\.cjs\..*\.v8cache$/.test(f)) rmSync(dist + f)
+writeFileSync(dist + 'oclif.cjs', code)
+writeFileSync(dist + 'oclif.js', [
+  '// @oclif/core, bundled by scripts/bundle-oclif.js into oclif.cjs and loaded with a V8 code cache.',
+  "import {loadWithCodeCache} from './fastpath/code-cache.js'",
+  "const oclif = loadWithCodeCache(new URL('./oclif.cjs', import.meta.url), {importer: (specifier) => import(specifier)})",
+  `export const {${[...names, 'Exit'].join(', ')}} = oclif`,
+  '',
+].join('\n'))
