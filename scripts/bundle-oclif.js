@@ -16,14 +16,21 @@ const oclifRoot = dirname(require.resolve('@oclif/core/package.json'))
 /**
  * Changes to oclif's sources. The build fails if a patch's text is not found (an oclif upgrade
  * changed it): look again, do not drop the check.
- * - A start-up cost that does nothing for svc, ~10 ms of `svc --help` (the engines check, turned off
- *   by `define` below, is the other).
+ * - Start-up costs that do nothing for svc, ~10 ms each of `svc --help` (the engines check, turned
+ *   off by `define` below, is another).
  * - A bug: a `multiple: true` flag read from its environment variable came as one string (not an
  *   array: `svc serve` crashed on SVC_ALLOW_CONNECTOR_HOSTS). Now it is split on the flag's
  *   `delimiter` (trimmed, empty entries dropped) or is a one-element array, each parsed as on the
  *   command line (test/security/serve-flags.test.ts).
  */
 const patches = [
+  // Whether oclif runs under WSL (its config's platform) imported wsl-utils and five more modules on
+  // every start on Linux (~10 ms). The same answer: only a Linux whose kernel names Microsoft (the
+  // release or /proc/version, is-wsl's two signs) can be WSL, and only then is wsl-utils asked.
+  {file: 'lib/util/os.js',
+    find: "return (await import('wsl-utils')).isWsl ? 'wsl' : (0, node_os_1.platform)();",
+    replace: "if ((0, node_os_1.platform)() !== 'linux' || !/microsoft/i.test((0, node_os_1.release)() + (() => { try { return require('node:fs').readFileSync('/proc/version', 'utf8') } catch { return '' } })())) return (0, node_os_1.platform)();\n"
+      + "    return (await import('wsl-utils')).isWsl ? 'wsl' : (0, node_os_1.platform)();"},
   {file: 'lib/parser/parse.js',
     find: 'valueFunction: async (i) => parseFlagOrThrowError(validateOptions(i.inputFlag.flag, valueFromEnv), i.inputFlag.flag, this.context),',
     replace: 'valueFunction: async (i) => i.inputFlag.flag.multiple'

@@ -85,4 +85,22 @@ describe('V8 code caches of the start', () => {
     const second = await svcProcess(['prompt', 'render', 'hi', '--var', 'who=Bo', '--data', data], {env})
     expect(second.stdout).toBe('Hello Bo')
   }, 120_000)
+
+  it('svc --help on a Linux that is not WSL loads no WSL probe (wsl-utils and its five modules), and still names the platform', async () => {
+    const files = tempDir()
+    const hook = join(files, 'probe-hook.mjs')
+    writeFileSync(hook, `import {register} from 'node:module'
+      register('data:text/javascript,' + encodeURIComponent(\`import {writeSync} from 'node:fs'
+        export async function load(url, context, next) {
+          if (url.includes('/node_modules/')) writeSync(2, 'loaded ' + url + '\\\\n')
+          return next(url, context)
+        }\`))`)
+    const r = await svcProcess(['--help'], {env: {...env, NODE_OPTIONS: `--import ${hook}`}})
+    expect(r.code, r.stderr).toBe(0)
+    expect(r.stdout).toContain(`svc/0.1.0 ${process.platform}-${process.arch}`)
+    if (process.platform === 'linux' && !/microsoft/i.test(readFileSync('/proc/version', 'utf8'))) {
+      expect(r.stderr).not.toMatch(/wsl-utils|is-wsl|is-docker|powershell-utils/)
+    }
+  }, 60_000)
 })
+
