@@ -96,6 +96,8 @@ export function printResult(r: RenderResult, options: {json: boolean; explain: b
   const warning = missingWarning(r)
   if (warning) process.stderr.write(warning + '\n')
   process.stdout.write(r.text)
+  // A terminal's prompt must not land on the text's last line; a pipe gets the text exactly.
+  if (process.stdout.isTTY && !r.text.endsWith('\n')) process.stdout.write('\n')
 }
 
 /** The stderr warning for variables that rendered blank (none with `--json`: the result lists them). */
