@@ -361,7 +361,7 @@ describeWithChromium('console workbench in Chromium', () => {
       await signedIn(page, '#/dashboards')
       const screens: Array<[string, (p: Page) => Promise<unknown>]> = [
         ['#/dashboards', (p) => p.getByTestId('dashboard-name').waitFor()],
-        ['#/prompts', (p) => p.getByTestId('playground').waitFor()],
+        ['#/prompts', (p) => p.getByTestId('prompts').waitFor()],
         ['#/dbs', (p) => p.locator('[data-testid=dbs] a[data-db=library]').waitFor()],
         ['#/dbs/library', (p) => expect.poll(() => rowCount(p)).toBeGreaterThan(0)],
         ['#/dbs/library?filter[author]=ada*&sort=-pages', (p) => expect.poll(() => rowCount(p)).toBeGreaterThan(0)],

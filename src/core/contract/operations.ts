@@ -12,6 +12,8 @@ export const OPERATIONS = {
   createPrompt: {method: 'post', path: '/svc/prompts.json'},
   listSystemPrompts: {method: 'get', path: '/svc/prompts/system.json'},
   getSystemPrompt: {method: 'get', path: '/svc/prompts/system/{code}.md'},
+  explainPrompt: {method: 'get', path: '/svc/prompts/explain.json'},
+  previewPrompt: {method: 'post', path: '/svc/prompts/preview.json'},
   getPrompt: {method: 'get', path: '/svc/prompts/{id}.json'},
   getPromptContent: {method: 'get', path: '/svc/prompts/{id}.md'},
   updatePrompt: {method: 'patch', path: '/svc/prompts/{id}.json'},

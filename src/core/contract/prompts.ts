@@ -103,3 +103,56 @@ export type PromptInput = z.input<typeof PromptInput>
 export type PromptCreate = z.output<typeof PromptInput>
 export type PromptPatch = z.output<typeof PromptPatch>
 export type SystemPromptInfo = z.infer<typeof SystemPrompt>
+
+// ---------------------------------------------------------------- the console's prompt studio
+const LAYER_NAMES = ['user', 'team', 'department', 'account', 'system'] as const
+const userRef = z.string().max(100).optional().openapi({description: 'Login or id of the user to explain or render for (admins: anyone of the account; others: themselves). Default: the caller'})
+
+export const ExplainQuery = z.object({
+  code: code.openapi({description: 'Prompt code'}),
+  user: userRef,
+})
+
+/** Where the caller may write a prompt: each scope, and why not when not (shown before anyone tries). */
+const WritableScope = z.object({
+  scope: z.enum(PROMPT_SCOPES),
+  scope_id: z.number().int().nullable(),
+  label: z.string(),
+  allowed: z.boolean(),
+  why: z.string().nullable(),
+})
+
+export const Explanation = z.object({
+  code: z.string(),
+  user: z.object({id: z.number().int(), login: z.string(), name: z.string()}),
+  winner: z.enum(LAYER_NAMES).nullable(),
+  layers: z.array(z.object({
+    layer: z.enum(LAYER_NAMES),
+    scope_id: z.number().int().nullable(),
+    prompt: z.object({id: Uuid, name: z.string(), updated_at: Timestamp}).nullable(),
+    wins: z.boolean(),
+    why: z.string(),
+  })),
+  extra: z.object({code: z.string(), layer: z.enum(LAYER_NAMES), prompt_id: Uuid.nullable()}).nullable(),
+  writable: z.array(WritableScope).openapi({description: 'Scopes the caller may write a prompt in'}),
+}).openapi('PromptExplanation')
+
+export const PreviewBody = z.object({
+  content: z.string().max(PROMPT_LIMITS.content, `is too long (at most ${PROMPT_LIMITS.content} characters)`),
+  code: code.optional().openapi({description: 'Append this code\'s `_extra` as the render would'}),
+  user: userRef,
+  date: z.string().optional().openapi({description: '`YYYY-MM-DD` (default today)'}),
+  variables: z.record(z.string(), z.string().max(10_000)).optional(),
+}).openapi('PromptPreviewBody')
+
+const Problem = z.object({message: z.string(), line: z.number().int().nullable(), column: z.number().int().nullable()})
+export const Preview = z.object({
+  text: z.string().nullable().openapi({description: 'The render; null when the template does not parse or fails'}),
+  problem: Problem.nullable().openapi({description: 'The parse (or render) error, at its line and column when known'}),
+  variables: z.array(z.string()).openapi({description: 'Variables the template reads (liquidjs static analysis), automatic ones left out'}),
+  missing: z.array(z.string()).openapi({description: 'Variables read but not given: they render blank'}),
+  extra: z.string().nullable().openapi({description: 'Layer of the appended `_extra`, if any'}),
+}).openapi('PromptPreview')
+
+export type ExplanationView = z.infer<typeof Explanation>
+export type PreviewInput = z.output<typeof PreviewBody>

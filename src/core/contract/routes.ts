@@ -19,7 +19,7 @@ import {
   Cron, CronBody, CronPatchBody, FlowProcess, ProcessQuery, Resource, ResourceBody, ResourcePatchBody, ResourceQuery, RunBody,
 } from './flows.js'
 import {operation} from './operations.js'
-import {Prompt, PromptBody, PromptListQuery, PromptPatchBody, RenderQuery, SystemPrompt} from './prompts.js'
+import {Explanation, ExplainQuery, Preview, PreviewBody, Prompt, PromptBody, PromptListQuery, PromptPatchBody, RenderQuery, SystemPrompt} from './prompts.js'
 
 /** The origin an app is served from (its own, not the API's): cookies there are the app's own. */
 const APP_SERVER = {url: 'http://{code}.localhost:{port}', description: 'An app\'s own origin', variables: {code: {default: 'app'}, port: {default: '8080'}}}
@@ -68,6 +68,18 @@ export const promptRoutes = {
     ...operation('getSystemPrompt'), tags: ['prompts'], security: PRIVATE, summary: 'A system prompt file as Markdown',
     request: {params: params('code')},
     responses: {200: markdown('The file (header `X-Svc-Prompt-Kind`)'), ...ERRORS},
+  }),
+  explainPrompt: createRoute({
+    ...operation('explainPrompt'), tags: ['prompts'], security: PRIVATE,
+    summary: 'The cascade of a code for a user: every layer that defines it, the winner and why, the `_extra`, and where the caller may write',
+    request: {query: ExplainQuery},
+    responses: {200: json(Explanation, 'The cascade'), ...WRITE_ERRORS},
+  }),
+  previewPrompt: createRoute({
+    ...operation('previewPrompt'), tags: ['prompts'], security: PRIVATE,
+    summary: 'Render unsaved content for a user, date and variables: parse error at its line and column, variables read, the render',
+    request: {body: body(PreviewBody)},
+    responses: {200: json(Preview, 'The preview'), ...WRITE_ERRORS},
   }),
   getPrompt: createRoute({
     ...operation('getPrompt'), tags: ['prompts'], security: PRIVATE, summary: 'A prompt',

@@ -208,6 +208,33 @@ export function templateError(template: string): string | null {
   }
 }
 
+/** Where a template fails to parse (1-based line and column), for an editor to underline. */
+export interface TemplateProblem {
+  message: string
+  line: number | null
+  column: number | null
+}
+
+/**
+ * A template as an editor sees it, without rendering: the first parse error with its position,
+ * and the variables it reads from outside (liquidjs static analysis; automatic ones left out).
+ */
+export function analyzeTemplate(template: string): {problem: TemplateProblem | null; variables: string[]} {
+  const tags = tooManyTags(template)
+  if (tags) return {problem: {message: `it ${tags}`, line: null, column: null}, variables: []}
+  const liquid = engine('', '', false)
+  try {
+    const parsed = liquid.parse(template)
+    const names = liquid.globalVariablesSync(parsed)
+    const variables = [...new Set(names)].filter((n) => !(AUTOMATIC_VARIABLES as readonly string[]).includes(n)).slice(0, MAX_VARIABLES)
+    return {problem: null, variables}
+  } catch (error) {
+    const at = (error as {token?: {getPosition?: () => [number, number]}}).token?.getPosition?.()
+    const message = liquidMessage(error).replace(/, line:\d+, col:\d+$/, '')
+    return {problem: {message, line: at?.[0] ?? null, column: at?.[1] ?? null}, variables: []}
+  }
+}
+
 /** Renders a template. Bad Liquid or a limit reached → 422 under `content`; strict and unsupplied → 400. */
 export async function renderPrompt(input: RenderInput): Promise<string> {
   const liquid = engine(input.accountUrl, input.token, input.strict ?? false)

@@ -1,9 +1,10 @@
 import type {Context, MiddlewareHandler} from 'hono'
 import {refusal, type Principal} from '../../core/auth/permissions.js'
-import {forbidden, notFound} from '../../core/errors.js'
+import {forbidden, isSvcError, notFound} from '../../core/errors.js'
 import type {PromptSources, RenderedPrompt, TokenChoice} from '../../core/prompts/render-by-code.js'
 import {promptRoutes as routes} from '../../core/contract/routes.js'
-import {toView, viewerOf, type PromptRecord} from '../../core/prompts/types.js'
+import {toView, viewerOf, type PromptRecord, type Viewer} from '../../core/prompts/types.js'
+import {can} from '../../core/auth/permissions.js'
 import {isUuid} from '../../core/prompts/uuid.js'
 import {listFilters, mayChange, promptData} from '../../core/prompts/validate.js'
 import {findSystemFile, listSystemFiles} from '../../store/prompts/system-files.js'
@@ -131,6 +132,81 @@ export function promptsRoutes(deps: Deps) {
     const file = await findSystemFile(deps.systemPromptsDirs, param(c, 'code'))
     if (!file) throw notFound('system prompt not found')
     return markdown(c, file.content, {'X-Svc-Prompt-Kind': file.kind})
+  })
+
+  /**
+   * The user a cascade is explained or previewed for (`user`: login or id): the caller by default;
+   * another user of the account only for an admin (403 otherwise); unknown → 404.
+   */
+  async function subjectOf(caller: Principal, ref: string | undefined): Promise<{viewer: Viewer; user: {id: number; login: string; name: string}}> {
+    const self = {viewer: viewerOf(caller), user: {id: caller.id, login: caller.login, name: caller.name}}
+    const wanted = ref?.trim()
+    if (!wanted || wanted === caller.login || wanted === String(caller.id)) return self
+    if (caller.role !== 'admin') throw forbidden('only an admin may look at the cascade of another user')
+    const found = /^[1-9][0-9]{0,15}$/.test(wanted)
+      ? await deps.store.accounts.getUser(caller.accountId, Number(wanted))
+      : await deps.store.accounts.findUserByLogin(caller.accountId, wanted)
+    if (!found) throw notFound('user not found')
+    return {
+      viewer: {accountId: caller.accountId, userId: found.id, teamIds: found.team_ids, departmentIds: found.department_ids},
+      user: {id: found.id, login: found.login, name: found.name},
+    }
+  }
+
+  /** Where the caller may write a prompt, and why not (the rules of promptData and mayWriteScope, said up front). */
+  function writableScopes(user: Principal) {
+    const write = refusal(user, 'prompt.write')
+    const rows: Array<{scope: 'user' | 'team' | 'department' | 'account'; scope_id: number | null; label: string; allowed: boolean; why: string | null}> = []
+    rows.push({scope: 'user', scope_id: user.id, label: `only me (${user.login})`, allowed: !write, why: write})
+    if (!user.teamIds.length) rows.push({scope: 'team', scope_id: null, label: 'a team', allowed: false, why: 'you are in no team'})
+    for (const id of user.teamIds) rows.push({scope: 'team', scope_id: id, label: `team ${id}`, allowed: !write, why: write})
+    if (!user.departmentIds.length) rows.push({scope: 'department', scope_id: null, label: 'a department', allowed: false, why: 'you are in no department'})
+    for (const id of user.departmentIds) rows.push({scope: 'department', scope_id: id, label: `department ${id}`, allowed: !write, why: write})
+    const account = write ?? refusal(user, 'prompt.write_account')
+    rows.push({scope: 'account', scope_id: null, label: 'the whole account', allowed: !account, why: account})
+    return rows
+  }
+
+  handle(app, routes.explainPrompt, async (c, {query}) => {
+    const caller = requireUser(c)
+    const {viewer, user} = await subjectOf(caller, query.user)
+    const {explainCascade} = await import('../../core/prompts/explain.js')
+    const stored = await repo.byCodes(viewer, [query.code, query.code + '_extra'])
+    const system = {
+      main: (await findSystemFile(deps.systemPromptsDirs, query.code)) !== null,
+      extra: (await findSystemFile(deps.systemPromptsDirs, query.code + '_extra')) !== null,
+    }
+    return json(c, {...explainCascade(query.code, viewer, stored, system), user, writable: writableScopes(caller)})
+  })
+
+  handle(app, routes.previewPrompt, async (c, {body}) => {
+    const caller = requireUser(c)
+    const {viewer} = await subjectOf(caller, body.user)
+    const {analyzeTemplate, parseDate, renderPrompt, variablesFrom, missingVariables, TOKEN_PLACEHOLDER} = await import('../../core/prompts/render.js')
+    const date = parseDate(body.date)
+    const variables = variablesFrom(Object.entries(body.variables ?? {}))
+    const analysed = analyzeTemplate(body.content)
+    if (analysed.problem) return json(c, {text: null, problem: analysed.problem, variables: [], missing: [], extra: null})
+    let extra: {layer: string; content: string} | null = null
+    if (body.code) {
+      const {cascade} = await import('../../core/prompts/render-by-code.js')
+      const found = await cascade(sources, viewer, body.code)
+      if (found?.extra) extra = {layer: found.extra.layer, content: found.extra.content}
+    }
+    const {withExtra} = await import('../../core/prompts/cascade.js')
+    const template = withExtra(body.content, extra?.content ?? null)
+    // Never a real token in a preview (it may be another user's view): the visible placeholder.
+    const input = {template, accountUrl: accountUrl(deps, c), token: TOKEN_PLACEHOLDER, date, variables, strict: false}
+    const base = {variables: analysed.variables, missing: missingVariables(template, variables), extra: extra?.layer ?? null}
+    try {
+      const text = await (renderIn(caller.accountId) ?? renderPrompt)(input)
+      return json(c, {text, problem: null, ...base})
+    } catch (error) {
+      if (!isSvcError(error) || error.status !== 422) throw error
+      const message = String((error.details?.content as string[] | undefined)?.[0] ?? error.message)
+      const at = /line:(\d+), col:(\d+)/.exec(message)
+      return json(c, {text: null, problem: {message, line: at ? Number(at[1]) : null, column: at ? Number(at[2]) : null}, ...base})
+    }
   })
 
   handle(app, routes.getPrompt, visible, async (c) => json(c, toView(loaded.get(c))))

@@ -1,0 +1,180 @@
+// The console, part 2 (issue 28), in Debian's Chromium, on SQLite and (with SVC_TEST_DATABASE_URL)
+// on PostgreSQL: the prompt cascade and editor, the app editor, flows and runs, dashboards —
+// keyboard, accessible names, phone width, dark mode, axe.
+import {createRequire} from 'node:module'
+import type {Page} from 'playwright-core'
+import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+import {chromiumNotice, describeWithChromium, launchChromium} from '../helpers/browser.js'
+import {createWorld, overHttp, type Transport, type World} from '../helpers/world.js'
+
+
+let world: World
+let http: Transport
+let admin: string
+let alice: string
+
+async function api(method: string, path: string, body?: unknown, token = admin) {
+  const res = await http.fetch(path, {method, headers: {authorization: `Bearer ${token}`, 'content-type': 'application/json'}, body: body === undefined ? undefined : JSON.stringify(body)})
+  const text = await res.text()
+  return {status: res.status, json: text ? JSON.parse(text) : undefined}
+}
+
+beforeAll(async () => {
+  world = await createWorld({
+    accounts: ['acme', 'other'],
+    users: [
+      {login: 'admin', role: 'admin', name: 'Ada Admin', teams: ['sales'], department: 'ops'},
+      {login: 'alice', role: 'user', name: 'Alice'},
+      {login: 'gus', role: 'guest'},
+      {login: 'mallory', account: 'other', role: 'admin'},
+    ],
+  })
+  http = await overHttp(world.app)
+  admin = world.users.admin!.token
+  alice = world.users.alice!.token
+}, 180_000)
+
+afterAll(async () => {
+  await http?.close()
+  await world?.close()
+})
+
+/** Signs in through the login form, then opens `hash` (a shared link). */
+async function signedIn(page: Page, hash: string, token = admin) {
+  await page.goto(`${http.origin}/`)
+  await page.fill('#token', token)
+  await page.click('button[type=submit]')
+  await page.waitForSelector('[data-testid=who]', {state: 'attached'})
+  await page.goto(`${http.origin}/${hash}`)
+}
+
+const layers = (page: Page) => page.locator('[data-testid=layers] li[data-layer]').evaluateAll((items) =>
+  items.map((li) => `${li.getAttribute('data-layer')}${li.getAttribute('data-wins') === 'true' ? '*' : ''}`))
+
+describe('prompt studio API', () => {
+  it('explains the cascade for a user, and only admins may pick another user', async () => {
+    const team = world.users.admin!.teamIds[0]!
+    for (const prompt of [
+      {name: 'Account brief', code: 'brief', content: 'account'},
+      {name: 'Team brief', code: 'brief', content: 'team', scope: 'team', scope_id: team},
+      {name: 'Extra', code: 'brief_extra', content: 'more'},
+    ]) expect((await api('POST', '/svc/prompts.json', {prompt})).status).toBe(201)
+    const mine = await api('GET', '/svc/prompts/explain.json?code=brief')
+    expect(mine.status).toBe(200)
+    expect(mine.json.winner).toBe('team')
+    expect(mine.json.layers.map((l: {layer: string; wins: boolean}) => `${l.layer}${l.wins ? '*' : ''}`)).toEqual(['team*', 'account'])
+    expect(mine.json.extra).toMatchObject({code: 'brief_extra', layer: 'account'})
+    // Alice is in no team: the account layer wins for her.
+    const hers = await api('GET', '/svc/prompts/explain.json?code=brief&user=alice')
+    expect(hers.json.winner).toBe('account')
+    expect(hers.json.user.login).toBe('alice')
+    // Alice may not look at the admin's cascade; nobody sees another account's users.
+    expect((await api('GET', '/svc/prompts/explain.json?code=brief&user=admin', undefined, alice)).status).toBe(403)
+    expect((await api('GET', '/svc/prompts/explain.json?code=brief&user=mallory')).status).toBe(404)
+    expect((await api('GET', `/svc/prompts/explain.json?code=brief&user=${world.users.mallory!.id}`)).status).toBe(404)
+    // The scopes a guest may not write are said up front.
+    const guest = await api('GET', '/svc/prompts/explain.json?code=brief', undefined, world.users.gus!.token)
+    expect(guest.json.writable.every((w: {allowed: boolean}) => !w.allowed)).toBe(true)
+    expect((await api('GET', '/svc/prompts/explain.json?code=bad.code')).status).toBe(400)
+  })
+
+  it('previews unsaved content: a parse error at its line and column, the variables, the render with _extra', async () => {
+    const broken = await api('POST', '/svc/prompts/preview.json', {content: 'Hi\n  {% if who %}x', code: 'brief'})
+    expect(broken.status).toBe(200)
+    expect(broken.json.text).toBeNull()
+    expect(broken.json.problem).toMatchObject({line: 2, column: 3})
+    const ok = await api('POST', '/svc/prompts/preview.json', {content: 'Hi {{ who }} {{ date }} {{ TOKEN }}', code: 'brief', date: '2026-02-03', variables: {}})
+    expect(ok.json.variables).toEqual(['who'])
+    expect(ok.json.missing).toEqual(['who'])
+    expect(ok.json.text).toBe('Hi  2026-02-03 <API_TOKEN>\n\n## Additional instructions\n\nmore\n')
+    const given = await api('POST', '/svc/prompts/preview.json', {content: 'Hi {{ who }}', variables: {who: 'Ada'}})
+    expect(given.json).toMatchObject({text: 'Hi Ada', missing: [], extra: null})
+    expect((await api('POST', '/svc/prompts/preview.json', {content: 'x', date: 'soon'})).status).toBe(400)
+    expect((await api('POST', '/svc/prompts/preview.json', {content: 'x', user: 'alice'}, alice)).status).toBe(200)
+    expect((await api('POST', '/svc/prompts/preview.json', {content: 'x', user: 'admin'}, alice)).status).toBe(403)
+    expect((await api('POST', '/svc/prompts/preview.json', {content: 42})).status).toBe(422)
+    // A render-time failure is a problem, not a 5xx.
+    const loop = await api('POST', '/svc/prompts/preview.json', {content: '{% for i in (1..10000000) %}{{ i }}{% endfor %}'})
+    expect(loop.status).toBe(200)
+    expect(loop.json.problem.message).toContain('loop limit')
+  })
+})
+
+chromiumNotice()
+
+describeWithChromium('console studio in Chromium', () => {
+  it('shows the cascade of a code in three layers and the winner changing when one is deleted; fixes a Liquid error and sees the preview', async () => {
+    const team = world.users.admin!.teamIds[0]!
+    for (const prompt of [
+      {name: 'Account hello', code: 'hello', content: 'Hello from the account'},
+      {name: 'Team hello', code: 'hello', content: 'Hello {{ who }} from the team', scope: 'team', scope_id: team},
+      {name: 'My hello', code: 'hello', content: 'Hello from me', scope: 'user'},
+    ]) expect((await api('POST', '/svc/prompts.json', {prompt})).status).toBe(201)
+    const browser = await launchChromium()
+    try {
+      const page = await browser.context.newPage()
+      page.setDefaultTimeout(60_000)
+      await signedIn(page, '#/prompts?scope=team')
+      // The list by scope, with a link to the cascade.
+      await page.getByRole('link', {name: 'hello', exact: true}).click()
+      await page.waitForURL(/#\/prompts\/hello$/)
+      await expect.poll(() => layers(page)).toEqual(['user*', 'team', 'account'])
+      expect(await page.getByTestId('cascade-render').textContent()).toBe('Hello from me')
+      // Another user's cascade (admins may pick anyone): Alice is in no team.
+      await page.getByLabel('For user (login or id)').fill('alice')
+      await page.getByLabel('For user (login or id)').press('Enter')
+      await page.waitForURL(/user=alice/)
+      await expect.poll(() => layers(page)).toEqual(['account*'])
+      await page.goBack()
+      await expect.poll(() => layers(page)).toEqual(['user*', 'team', 'account'])
+
+      // Delete the user layer from its editor: the team layer wins.
+      await page.getByRole('link', {name: 'My hello'}).click()
+      await page.waitForURL(/#\/prompts\/hello\/[0-9a-f-]{36}$/)
+      await page.getByTestId('delete').click()
+      await page.getByRole('dialog', {name: 'Delete My hello?'}).getByRole('button', {name: 'Delete'}).click()
+      await page.waitForURL(/#\/prompts\/hello$/)
+      await expect.poll(() => layers(page)).toEqual(['team*', 'account'])
+      expect(await page.getByTestId('winner').textContent()).toBe('team')
+
+      // The team prompt in the editor: its variable has an input, the preview follows it.
+      await page.getByRole('link', {name: 'Team hello'}).click()
+      await page.waitForURL(/#\/prompts\/hello\/[0-9a-f-]{36}$/)
+      await expect.poll(() => page.getByTestId('preview').textContent()).toBe('Hello  from the team')
+      await expect.poll(() => page.getByTestId('missing').textContent()).toContain('who')
+      await page.getByRole('textbox', {name: 'who', exact: true}).fill('Ada')
+      await expect.poll(() => page.getByTestId('preview').textContent()).toBe('Hello Ada from the team')
+      await expect.poll(() => page.getByTestId('missing').count()).toBe(0)
+      // A syntax error, typed: underlined at its line and column, said in words.
+      const content = page.getByRole('textbox', {name: 'Content (Liquid)'})
+      await content.fill('Hello {{ who }}\n{% if who %}from the team')
+      await expect.poll(() => page.getByTestId('content-problem').getAttribute('data-line')).toBe('2')
+      expect(await page.getByTestId('content-problem').getAttribute('data-column')).toBe('1')
+      expect(await content.getAttribute('aria-invalid')).toBe('true')
+      expect(await page.locator('.codearea .problem').first().textContent()).toContain('{% if who %}')
+      // Fixed: the preview shows the new render.
+      await content.press('End')
+      await content.press('Control+End')
+      await content.pressSequentially('{% endif %}!')
+      await expect.poll(() => page.getByTestId('preview').textContent()).toBe('Hello Ada\nfrom the team!')
+      await expect.poll(() => page.getByTestId('content-problem').count()).toBe(0)
+      await page.keyboard.press('Control+s')
+      await expect.poll(() => page.getByTestId('status').textContent()).toContain('Saved')
+      const rendered = await http.fetch('/svc/prompt/hello.md?who=Bo', {headers: {authorization: `Bearer ${admin}`}})
+      expect(await rendered.text()).toBe('Hello Bo\nfrom the team!')
+    } finally {
+      await browser.close()
+    }
+  }, 300_000)
+})
+
+/** axe-core (WCAG 2 A/AA rules) on the page as it is: its serious and critical violations, one line each. */
+export async function scan(page: Page, where: string): Promise<string[]> {
+  if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({path: createRequire(import.meta.url).resolve('axe-core/axe.min.js')})
+  const violations = await page.evaluate(async () => {
+    const axe = (window as unknown as {axe: {run(context: Document, options: object): Promise<{violations: Array<{id: string; impact: string; nodes: Array<{target: string[]}>}>}>}}).axe
+    const result = await axe.run(document, {runOnly: {type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']}})
+    return result.violations.map((v) => ({id: v.id, impact: v.impact, targets: v.nodes.map((n) => n.target.join(' ')).slice(0, 3)}))
+  })
+  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${where}: ${v.id} (${v.impact}) at ${v.targets.join(', ')}`)
+}
