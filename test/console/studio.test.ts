@@ -39,13 +39,16 @@ afterAll(async () => {
   await world?.close()
 })
 
+/** The console as a browser opens it: on localhost, the same site as the apps' `*.localhost` origins (their frames keep their sign-in). */
+const site = () => http.origin.replace('127.0.0.1', 'localhost')
+
 /** Signs in through the login form, then opens `hash` (a shared link). */
 async function signedIn(page: Page, hash: string, token = admin) {
-  await page.goto(`${http.origin}/`)
+  await page.goto(`${site()}/`)
   await page.fill('#token', token)
   await page.click('button[type=submit]')
   await page.waitForSelector('[data-testid=who]', {state: 'attached'})
-  await page.goto(`${http.origin}/${hash}`)
+  await page.goto(`${site()}/${hash}`)
 }
 
 const layers = (page: Page) => page.locator('[data-testid=layers] li[data-layer]').evaluateAll((items) =>
@@ -162,6 +165,89 @@ describeWithChromium('console studio in Chromium', () => {
       await expect.poll(() => page.getByTestId('status').textContent()).toContain('Saved')
       const rendered = await http.fetch('/svc/prompt/hello.md?who=Bo', {headers: {authorization: `Bearer ${admin}`}})
       expect(await rendered.text()).toBe('Hello Bo\nfrom the team!')
+    } finally {
+      await browser.close()
+    }
+  }, 300_000)
+
+  it('opens an app, saves a compile error (shown at its line and column, build kept), fixes it and the preview frame shows the new build', async () => {
+    const created = await api('POST', '/svc/apps.json', {app: {name: 'Counter', url_code: 'counter', app_engine: 'svelte', css_engine: 'none',
+      source_code: '<script>\n  let n = $state(1)\n</script>\n\n<p>Build one: {n}</p>\n',
+      actions: [{action: 'greet', flow_code: 'greeter', description: 'Say hello'}]}})
+    expect(created.status).toBe(201)
+    const id = created.json.id
+    const browser = await launchChromium()
+    try {
+      const page = await browser.context.newPage()
+      page.setDefaultTimeout(60_000)
+      await signedIn(page, '#/apps')
+      await page.locator(`[data-app-edit="${id}"]`).click()
+      await page.waitForURL(new RegExp(`#/apps/${id}$`))
+      const frame = page.frameLocator('[data-testid=preview]')
+      await frame.getByText('Build one: 1').waitFor()
+      // The app's action, never run yet; the URL with a copy button.
+      expect(await page.getByTestId('actions').textContent()).toContain('never run')
+      expect(await page.getByTestId('app-url').textContent()).toBe(`${site()}/a/counter`)
+      const before = await page.getByTestId('preview').getAttribute('data-build')
+
+      const source = page.getByRole('textbox', {name: 'Source'})
+      await source.fill('<script>\n  let n = $state(2)\n</script>\n\n<p>Build two: {n</p>\n')
+      await page.getByTestId('save').click()
+      await expect.poll(() => page.getByTestId('source-problem').getAttribute('data-line')).toBe('5')
+      expect(Number(await page.getByTestId('source-problem').getAttribute('data-column'))).toBeGreaterThan(0)
+      expect(await page.getByTestId('app-error').textContent()).toContain('build in use is unchanged')
+      expect(await page.getByTestId('preview').getAttribute('data-build')).toBe(before)
+      expect((await api('GET', `/svc/apps/${id}.json`)).json.source_code).toContain('Build one')
+      // "Line 5, column C" puts the caret there.
+      await page.getByTestId('source-problem').getByRole('button').click()
+      expect(await source.evaluate((el: HTMLTextAreaElement) => el.value.slice(0, el.selectionStart).split('\n').length)).toBe(5)
+
+      await source.fill('<script>\n  let n = $state(2)\n</script>\n\n<p>Build two: {n}</p>\n')
+      await page.keyboard.press('Control+s')
+      await expect.poll(() => page.getByTestId('status').textContent()).toMatch(/^Built in \d+ ms\.$/)
+      await expect.poll(() => page.getByTestId('source-problem').count()).toBe(0)
+      await frame.getByText('Build two: 2').waitFor()
+      expect(await page.getByTestId('preview').getAttribute('data-build')).not.toBe(before)
+    } finally {
+      await browser.close()
+    }
+  }, 300_000)
+
+  it('runs a flow by hand with JSON input and opens its run; new runs appear in the list without a reload', async () => {
+    const flow = await api('POST', '/svc/resources.json', {resource: {kind: 'svc/custom_flow', code: 'greeter', name: 'Greeter',
+      fields: {program: [{type: 'mutation', set: {greeting: 'Hello {name}'}}]}}})
+    expect(flow.status).toBe(201)
+    const browser = await launchChromium()
+    try {
+      const page = await browser.context.newPage()
+      page.setDefaultTimeout(60_000)
+      await signedIn(page, '#/flows')
+      await page.getByTestId('runs').waitFor()
+      const runsBefore = await page.locator('[data-testid=runs] tr[data-run]').count()
+      // A run started elsewhere (the API) shows up without a reload.
+      expect((await api('POST', `/svc/resources/${flow.json.id}/run.json`, {input: {name: 'Api'}})).status).toBe(201)
+      await expect.poll(() => page.locator('[data-testid=runs] tr[data-run]').count(), {timeout: 30_000}).toBe(runsBefore + 1)
+
+      await page.locator('[data-flows-tab=flows]').click()
+      await page.getByRole('link', {name: 'Greeter', exact: true}).click()
+      await page.waitForURL(new RegExp(`#/flows/${flow.json.id}$`))
+      const input = page.getByLabel('Input (a JSON object)')
+      await input.fill('{"name": ')
+      await page.getByTestId('run').click()
+      expect(await page.locator('#run-input-error').textContent()).toContain('not valid JSON')
+      await input.fill('{"name": "Ada"}')
+      await page.getByTestId('run').click()
+      await page.waitForURL(/#\/flows\/runs\/[0-9a-f-]{36}$/)
+      await expect.poll(() => page.getByTestId('run-status').textContent()).toBe('finished')
+      expect(JSON.parse((await page.getByTestId('run-input').textContent())!)).toEqual({name: 'Ada'})
+      expect(JSON.parse((await page.getByTestId('run-output').textContent())!)).toMatchObject({greeting: 'Hello Ada'})
+      expect(await page.getByTestId('steps').textContent()).toContain('set greeting')
+      // Filter the list by status, kept in the URL.
+      await page.goto(`${site()}/#/flows?status=error`)
+      await expect.poll(() => page.locator('[data-testid=runs] tr[data-run]').count()).toBe(0)
+      await page.getByTestId('status').selectOption('finished')
+      await page.waitForURL(/status=finished/)
+      await expect.poll(() => page.locator('[data-testid=runs] tr[data-run]').count()).toBe(runsBefore + 2)
     } finally {
       await browser.close()
     }
