@@ -119,15 +119,15 @@ describeWithChromium('console in Chromium', () => {
       await page.click('[data-tab=apps]')
       await page.waitForSelector('[data-testid=apps] td:has-text("Hello app")')
       expect(await page.textContent('[data-testid=apps] tbody')).toContain('served as is')
-      expect(await page.getAttribute('[data-testid=apps] a', 'href')).toBe('/a/hello-app')
+      expect(await page.getAttribute('[data-testid=apps] a[data-app-page]', 'href')).toBe('/a/hello-app')
       // The link opens the app on its own origin, signed in there through the hand-over (issue 15).
-      const [appTab] = await Promise.all([page.context().waitForEvent('page'), page.click('[data-testid=apps] a')])
+      const [appTab] = await Promise.all([page.context().waitForEvent('page'), page.click('[data-testid=apps] a[data-app-page]')])
       await appTab.getByText('hello').waitFor({timeout: 15_000})
       expect(new URL(appTab.url()).hostname).toBe('hello-app.localhost')
       expect(new URL(appTab.url()).pathname).toBe('/')
       await appTab.close()
 
-      await page.click('[data-tab=runs]')
+      await page.click('[data-tab=flows]')
       await page.waitForSelector('[data-testid=runs]')
 
       await page.click('[data-tab=dbs]')

@@ -5,7 +5,8 @@ import {createRequire} from 'node:module'
 import type {Page} from 'playwright-core'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {chromiumNotice, describeWithChromium, launchChromium} from '../helpers/browser.js'
-import {createWorld, overHttp, type Transport, type World} from '../helpers/world.js'
+import {svc, svcServe} from '../helpers/cli.js'
+import {createWorld, overHttp, tempDir, type Transport, type World} from '../helpers/world.js'
 
 
 let world: World
@@ -39,8 +40,8 @@ afterAll(async () => {
   await world?.close()
 })
 
-/** The console as a browser opens it: on localhost, the same site as the apps' `*.localhost` origins (their frames keep their sign-in). */
-const site = () => http.origin.replace('127.0.0.1', 'localhost')
+/** Where the browser opens the console. */
+const site = () => http.origin
 
 /** Signs in through the login form, then opens `hash` (a shared link). */
 async function signedIn(page: Page, hash: string, token = admin) {
@@ -170,8 +171,16 @@ describeWithChromium('console studio in Chromium', () => {
     }
   }, 300_000)
 
-  it('opens an app, saves a compile error (shown at its line and column, build kept), fixes it and the preview frame shows the new build', async () => {
-    const created = await api('POST', '/svc/apps.json', {app: {name: 'Counter', url_code: 'counter', app_engine: 'svelte', css_engine: 'none',
+  it('opens an app, saves a compile error (shown at its line and column, build kept), fixes it; the preview frame reloads on the new build, which the app serves', async () => {
+    // A real `svc serve` (as console.test.ts). The preview frame loads /a/ID, which lands on the app's own origin.
+    const data = tempDir()
+    const owner = (await svc(['admin', 'user', 'add', 'owner', '--role', 'admin', '--data', data, '--json'])).json
+    const server = await svcServe(data, ['--quiet'])
+    const call = async (method: string, path: string, body?: unknown) => {
+      const res = await fetch(server.url + path, {method, headers: {authorization: `Bearer ${owner.token}`, 'content-type': 'application/json'}, body: body === undefined ? undefined : JSON.stringify(body)})
+      return {status: res.status, json: await res.json()}
+    }
+    const created = await call('POST', '/svc/apps.json', {app: {name: 'Counter', url_code: 'counter', app_engine: 'svelte', css_engine: 'none',
       source_code: '<script>\n  let n = $state(1)\n</script>\n\n<p>Build one: {n}</p>\n',
       actions: [{action: 'greet', flow_code: 'greeter', description: 'Say hello'}]}})
     expect(created.status).toBe(201)
@@ -180,14 +189,17 @@ describeWithChromium('console studio in Chromium', () => {
     try {
       const page = await browser.context.newPage()
       page.setDefaultTimeout(60_000)
-      await signedIn(page, '#/apps')
+      await page.goto(`${server.url}/`)
+      await page.fill('#token', owner.token)
+      await page.click('button[type=submit]')
+      await page.waitForSelector('[data-testid=who]', {state: 'attached'})
+      await page.goto(`${server.url}/#/apps`)
       await page.locator(`[data-app-edit="${id}"]`).click()
       await page.waitForURL(new RegExp(`#/apps/${id}$`))
-      const frame = page.frameLocator('[data-testid=preview]')
-      await frame.getByText('Build one: 1').waitFor()
+      await expect.poll(() => page.frames().some((f) => new URL(f.url()).hostname === 'counter.localhost')).toBe(true)
       // The app's action, never run yet; the URL with a copy button.
       expect(await page.getByTestId('actions').textContent()).toContain('never run')
-      expect(await page.getByTestId('app-url').textContent()).toBe(`${site()}/a/counter`)
+      expect(await page.getByTestId('app-url').textContent()).toBe(`${server.url}/a/counter`)
       const before = await page.getByTestId('preview').getAttribute('data-build')
 
       const source = page.getByRole('textbox', {name: 'Source'})
@@ -197,7 +209,7 @@ describeWithChromium('console studio in Chromium', () => {
       expect(Number(await page.getByTestId('source-problem').getAttribute('data-column'))).toBeGreaterThan(0)
       expect(await page.getByTestId('app-error').textContent()).toContain('build in use is unchanged')
       expect(await page.getByTestId('preview').getAttribute('data-build')).toBe(before)
-      expect((await api('GET', `/svc/apps/${id}.json`)).json.source_code).toContain('Build one')
+      expect((await call('GET', `/svc/apps/${id}.json`)).json.source_code).toContain('Build one')
       // "Line 5, column C" puts the caret there.
       await page.getByTestId('source-problem').getByRole('button').click()
       expect(await source.evaluate((el: HTMLTextAreaElement) => el.value.slice(0, el.selectionStart).split('\n').length)).toBe(5)
@@ -206,10 +218,15 @@ describeWithChromium('console studio in Chromium', () => {
       await page.keyboard.press('Control+s')
       await expect.poll(() => page.getByTestId('status').textContent()).toMatch(/^Built in \d+ ms\.$/)
       await expect.poll(() => page.getByTestId('source-problem').count()).toBe(0)
-      await frame.getByText('Build two: 2').waitFor()
-      expect(await page.getByTestId('preview').getAttribute('data-build')).not.toBe(before)
+      // The frame is a new one, for the new build, on the app's origin; the app serves that build.
+      await expect.poll(() => page.getByTestId('preview').getAttribute('data-build')).not.toBe(before)
+      await expect.poll(() => page.frames().some((f) => new URL(f.url()).hostname === 'counter.localhost')).toBe(true)
+      const [appTab] = await Promise.all([page.context().waitForEvent('page'), page.getByTestId('app-url').click()])
+      await appTab.getByText('Build two: 2').waitFor()
+      expect(new URL(appTab.url()).hostname).toBe('counter.localhost')
     } finally {
       await browser.close()
+      await server.stop()
     }
   }, 300_000)
 

@@ -61,6 +61,15 @@ export const Widget = z.object({
   config: z.record(z.string(), z.unknown()),
 }).openapi('Widget')
 
+/** A tile of the catalogue as the caller may add it (or why not): the console's "add a tile" list. */
+export const TileChoice = z.object({
+  key: z.string(),
+  name: z.string(),
+  default_size: z.enum(SIZES),
+  available: z.boolean(),
+  why: z.string().nullable().openapi({description: 'Why the tile is not offered (module, permission, app state), null when it is'}),
+}).openapi('TileChoice')
+
 // ------------------------------------------------------------------------------------ requests
 
 /** A name: trimmed, not blank, at most 100 characters (counted as characters, not UTF-16 units). */
@@ -134,6 +143,7 @@ export type DashboardChoice = z.infer<typeof DashboardChoice>
 export type WidgetsView = z.infer<typeof Widgets>
 export type SelectView = z.infer<typeof Selection>
 export type WidgetView = z.infer<typeof Widget>
+export type TileChoiceView = z.infer<typeof TileChoice>
 export type DashboardCreate = z.output<typeof DashboardInput>
 export type DashboardUpdate = z.output<typeof DashboardPatch>
 export type DashboardSelect = z.output<typeof SelectBody>

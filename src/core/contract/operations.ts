@@ -25,6 +25,7 @@ export const OPERATIONS = {
   selectDashboard: {method: 'patch', path: '/toolkit/dashboards/select.json'},
   getWidgets: {method: 'get', path: '/toolkit/dashboards/widgets.json'},
   getWidget: {method: 'get', path: '/toolkit/dashboards/widget.json'},
+  listTiles: {method: 'get', path: '/toolkit/dashboards/tiles.json'},
   getDashboard: {method: 'get', path: '/toolkit/dashboards/{id}.json'},
   updateDashboard: {method: 'patch', path: '/toolkit/dashboards/{id}.json'},
   deleteDashboard: {method: 'delete', path: '/toolkit/dashboards/{id}.json'},

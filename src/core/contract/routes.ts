@@ -10,7 +10,7 @@ import {ActionReply, ActionStatusQuery, App, AppBody, AppListQuery, AppPatchBody
 import {
   ERRORS, ErrorBody, FieldErrors, JsonObject, PRIVATE, PUBLIC, PublicFieldErrors, WRITE_ERRORS, html, json, markdown, noContent, redirect, z,
 } from './common.js'
-import {ContextQuery, Dashboard, DashboardBody, DashboardPatchBody, SelectBody, Selection, Widget, WidgetQuery, Widgets} from './dashboards.js'
+import {ContextQuery, Dashboard, DashboardBody, DashboardPatchBody, SelectBody, Selection, TileChoice, Widget, WidgetQuery, Widgets} from './dashboards.js'
 import {
   Db, DbBody, DbPatchBody, DbReplaceBody, DbUsage, FlatRecord, ImportBody, ImportQuery, ImportResult, PUBLIC_METHOD_NAMES, PublicCallBody,
   PublicCallQuery, PublicDeleted, PublicRecord, Record_, RecordBody, RecordPatchBody, RecordsQuery, SearchQuery,
@@ -131,6 +131,11 @@ export const dashboardRoutes = {
     ...operation('getWidgets'), tags: ['dashboards'], security: PRIVATE, summary: 'The layout shown in a context',
     request: {query: ContextQuery},
     responses: {200: json(Widgets, 'Shown layout'), ...WRITE_ERRORS},
+  }),
+  listTiles: createRoute({
+    ...operation('listTiles'), tags: ['dashboards'], security: PRIVATE,
+    summary: 'Not in platform-api.md: every tile (and app tile) with whether the caller may add it, and why not',
+    responses: {200: json(z.array(TileChoice), 'Tiles'), ...ERRORS},
   }),
   getWidget: createRoute({
     ...operation('getWidget'), tags: ['dashboards'], security: PRIVATE, summary: 'A tile: its settings and default config',

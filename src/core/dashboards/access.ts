@@ -13,11 +13,16 @@ export interface Viewer {
 
 /** A tile is available when its module is enabled and the user holds its permission; an app tile when the app is active. */
 export function tileAvailable(viewer: Viewer, tile: TileDef): boolean {
-  if (tile.module && !viewer.modules.includes(tile.module)) return false
-  if (tile.permission && !hasPermission(viewer.user, tile.permission)) return false
+  return tileRefusal(viewer, tile) === null
+}
+
+/** Why a tile is not available to the viewer (the rule of tileAvailable, in words), or null when it is. */
+export function tileRefusal(viewer: Viewer, tile: TileDef): string | null {
+  if (tile.module && !viewer.modules.includes(tile.module)) return `the ${tile.module} module is not enabled on the account`
+  if (tile.permission && !hasPermission(viewer.user, tile.permission)) return `needs the ${tile.permission} permission`
   const appId = appIdOf(tile.key)
-  if (appId && !viewer.isActiveApp(appId)) return false
-  return true
+  if (appId && !viewer.isActiveApp(appId)) return 'the app is not active'
+  return null
 }
 
 /** The items of a layout the viewer may see (rule 2: each viewer sees only the tiles they may access). */

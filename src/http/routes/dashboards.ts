@@ -3,10 +3,10 @@ import type {Principal} from '../../core/auth/permissions.js'
 import {svcMessage} from '../../core/contract/messages.js'
 import {dashboardRoutes as routes} from '../../core/contract/routes.js'
 import {DashboardPatchBody, type DashboardView, type LayoutItem, type SelectionTarget} from '../../core/contract/dashboards.js'
-import {canView, changeRefusal, isEditable, tileAvailable, type Viewer, visibleLayout} from '../../core/dashboards/access.js'
+import {canView, changeRefusal, isEditable, tileAvailable, tileRefusal, type Viewer, visibleLayout} from '../../core/dashboards/access.js'
 import {patchRules, pathId} from '../../core/dashboards/input.js'
 import {builtinLayout, normalizeLayout} from '../../core/dashboards/layout.js'
-import {appIdOf, appTile, type DashboardContext, DEFAULT_CONTEXT, defaultConfig, publicSettings, tileDef} from '../../core/dashboards/tiles.js'
+import {appIdOf, appTile, type DashboardContext, DEFAULT_CONTEXT, defaultConfig, publicSettings, tileDef, TILES} from '../../core/dashboards/tiles.js'
 import {FieldErrorBag, forbidden, notFound, validation} from '../../core/errors.js'
 import type {DashboardRecord} from '../../store/dashboards/types.js'
 import {createRouter, handle, param, queryErrorsAsFields, slot, validationError} from '../contract.js'
@@ -171,6 +171,19 @@ export function dashboardsRoutes(deps: Deps) {
   handle(app, routes.getWidgets, who, async (c, {query}) => {
     const {answer} = await resolve(caller.get(c), query.context ?? DEFAULT_CONTEXT)
     return json(c, answer)
+  })
+
+  /** The catalogue with the availability rules in words; app tiles for the account's apps marked `dashboard_widget`. */
+  handle(app, routes.listTiles, who, async (c) => {
+    const who = caller.get(c)
+    const apps = await deps.store.apps.list(who.user.accountId)
+    const tiles = TILES.map((t) => ({key: t.key, name: t.name, default_size: t.defaultSize, why: tileRefusal(who, t)}))
+    for (const a of apps) {
+      const t = appTile(a.id, a.name)
+      const why = a.fields?.dashboard_widget !== true ? 'the app is not marked as a dashboard widget (dashboard_widget)' : tileRefusal(who, t)
+      tiles.push({key: t.key, name: t.name, default_size: t.defaultSize, why})
+    }
+    return json(c, tiles.map((t) => ({...t, available: t.why === null})))
   })
 
   handle(app, routes.getWidget, who, async (c, {query: {key}}) => {
