@@ -269,6 +269,107 @@ describeWithChromium('console studio in Chromium', () => {
       await browser.close()
     }
   }, 300_000)
+
+  it('reorders a dashboard by keyboard and by drag, adds a tile (the ones not offered say why), saves; after a reload the order stays', async () => {
+    const board = await api('POST', '/toolkit/dashboards.json', {dashboard: {name: 'Alice board', context: 'main',
+      layout: [{key: 'activity', size: 'half'}, {key: 'chats', size: 'half'}, {key: 'ai_request', size: 'quarter'}]}}, alice)
+    expect(board.status).toBe(201)
+    const order = (page: Page, sel: string) => page.locator(`${sel} [data-key]`).evaluateAll((els) => els.map((e) => e.getAttribute('data-key')))
+    const browser = await launchChromium()
+    try {
+      const page = await browser.context.newPage()
+      page.setDefaultTimeout(60_000)
+      await signedIn(page, '#/dashboards', alice)
+      await expect.poll(() => order(page, '[data-testid=grid]')).toEqual(['activity', 'chats', 'ai_request'])
+      await page.getByTestId('edit-layout').click()
+      await page.waitForURL(/#\/dashboards\/edit$/)
+      const editor = '[data-testid=layout-editor]'
+      await expect.poll(() => order(page, editor)).toEqual(['activity', 'chats', 'ai_request'])
+      // Keyboard: the tile's "earlier" button, then Alt+ArrowDown on a tile.
+      await page.getByRole('button', {name: 'Move Chats earlier'}).click()
+      await expect.poll(() => order(page, editor)).toEqual(['chats', 'activity', 'ai_request'])
+      expect(await page.getByTestId('layout-status').textContent()).toBe('Chats moved to place 1 of 3.')
+      await page.locator(`${editor} [data-key=activity]`).focus()
+      await page.keyboard.press('Alt+ArrowDown')
+      await expect.poll(() => order(page, editor)).toEqual(['chats', 'ai_request', 'activity'])
+      // Drag: the AI request tile onto the first place.
+      await page.locator(`${editor} [data-key=ai_request]`).dragTo(page.locator(`${editor} [data-key=chats]`), {sourcePosition: {x: 8, y: 8}, targetPosition: {x: 8, y: 8}})
+      await expect.poll(() => order(page, editor)).toEqual(['ai_request', 'chats', 'activity'])
+      // Tiles not offered, and why; add one that is, and resize it.
+      await page.getByTestId('not-offered').locator('summary').click()
+      const reasons = await page.getByTestId('not-offered').textContent()
+      expect(reasons).toContain('TODO: needs the todo permission')
+      expect(reasons).toContain('Mail: the mail module is not enabled on the account')
+      expect(await page.getByTestId('add-tile').locator('option', {hasText: 'TODO'}).count()).toBe(0)
+      await page.getByTestId('add-tile').selectOption({label: 'Activity'})
+      await page.getByRole('button', {name: 'Add', exact: true}).click()
+      await expect.poll(() => order(page, editor)).toEqual(['ai_request', 'chats', 'activity', 'activity'])
+      await page.getByLabel('Size of Chats').selectOption('full')
+      await page.getByTestId('save-layout').click()
+      await page.waitForURL(/#\/dashboards$/)
+      // The grid shows the server's answer, and it stays after a reload.
+      await expect.poll(() => order(page, '[data-testid=grid]')).toEqual(['ai_request', 'chats', 'activity', 'activity'])
+      await page.reload()
+      await expect.poll(() => order(page, '[data-testid=grid]')).toEqual(['ai_request', 'chats', 'activity', 'activity'])
+      expect(await page.getAttribute('[data-testid=grid] [data-key=chats]', 'data-size')).toBe('full')
+      const stored = await api('GET', `/toolkit/dashboards/${board.json.id}.json`, undefined, alice)
+      expect(stored.json.layout.map((i: {key: string}) => i.key)).toEqual(['ai_request', 'chats', 'activity', 'activity'])
+    } finally {
+      await browser.close()
+    }
+  }, 300_000)
+
+  it('has no serious or critical axe violation on the new screens, light and dark, desktop and phone width', async () => {
+    const flow = (await api('POST', '/svc/resources.json', {resource: {kind: 'svc/custom_flow', code: 'axe_flow', fields: {program: [{type: 'mutation', set: {a: '{x}'}}]}}})).json
+    await api('POST', '/svc/resources.json', {resource: {kind: 'svc/custom_connector', code: 'axe_api', url: 'http://127.0.0.1:9', secret_token: 'a-long-secret',
+      fields: {methods: [{name: 'get', http_method: 'GET', path: '/x'}]}}})
+    const run = (await api('POST', `/svc/resources/${flow.id}/run.json`, {input: {x: 'Axe'}})).json
+    const prompt = (await api('POST', '/svc/prompts.json', {prompt: {name: 'Axe hello', code: 'axe_hello', content: 'Hi {{ who }}'}})).json
+    const browser = await launchChromium({bypassCSP: true})
+    try {
+      const page = await browser.context.newPage()
+      page.setDefaultTimeout(60_000)
+      await signedIn(page, '#/prompts')
+      const screens: Array<[string, (p: Page) => Promise<unknown>]> = [
+        ['#/prompts', (p) => p.locator('[data-testid=prompts] tr[data-id]').first().waitFor()],
+        ['#/prompts?scope=system', (p) => p.locator('[data-testid=system-prompts] a').first().waitFor()],
+        ['#/prompts/axe_hello', (p) => p.getByTestId('winner').waitFor()],
+        [`#/prompts/axe_hello/${prompt.id}`, (p) => expect.poll(() => p.getByTestId('preview').textContent()).not.toBe('Rendering…')],
+        ['#/prompts/axe_hello/new?scope=user', (p) => p.getByTestId('prompt-form').waitFor()],
+        ['#/apps', (p) => p.getByTestId('apps').waitFor()],
+        ['#/flows', (p) => p.locator('[data-testid=runs] tr[data-run]').first().waitFor()],
+        [`#/flows/runs/${run.id}`, (p) => p.getByTestId('run-status').waitFor()],
+        ['#/flows/list', (p) => p.getByTestId('flows').waitFor()],
+        [`#/flows/${flow.id}`, (p) => p.getByTestId('run-form').waitFor()],
+        ['#/flows/connectors', (p) => p.locator('[data-connector=axe_api]').waitFor()],
+        ['#/flows/crons', (p) => p.getByTestId('crons').waitFor()],
+        ['#/dashboards', (p) => p.getByTestId('grid').waitFor()],
+        ['#/dashboards/edit', (p) => p.getByTestId('layout-editor').waitFor()],
+      ]
+      const found: string[] = []
+      const wide: string[] = []
+      for (const [scheme, width] of [['light', 1280], ['dark', 1280], ['dark', 360]] as const) {
+        await page.emulateMedia({colorScheme: scheme})
+        await page.setViewportSize({width, height: 800})
+        for (const [hash, ready] of screens) {
+          await page.goto(`${site()}/${hash}`)
+          await ready(page)
+          found.push(...await scan(page, `${scheme} ${width} ${hash}`))
+          // Phone width: nothing makes the page scroll sideways.
+          if (width === 360 && await page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth + 1)) wide.push(hash)
+        }
+      }
+      // The editor showing a parse error.
+      await page.goto(`${site()}/#/prompts/axe_hello/${prompt.id}`)
+      await page.getByRole('textbox', {name: 'Content (Liquid)'}).fill('{% if x %}')
+      await page.getByTestId('content-problem').waitFor()
+      found.push(...await scan(page, 'editor with a problem'))
+      expect(found).toEqual([])
+      expect(wide).toEqual([])
+    } finally {
+      await browser.close()
+    }
+  }, 300_000)
 })
 
 /** axe-core (WCAG 2 A/AA rules) on the page as it is: its serious and critical violations, one line each. */
