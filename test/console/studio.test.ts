@@ -40,6 +40,9 @@ afterAll(async () => {
   await world?.close()
 })
 
+/** expect.poll with room for a loaded machine (a compile, a debounce, a poll interval): never a speed assertion. */
+const poll = <T>(fn: () => T | Promise<T>) => expect.poll(fn, {timeout: 120_000, interval: 100})
+
 /** Where the browser opens the console. */
 const site = () => http.origin
 
@@ -122,15 +125,15 @@ describeWithChromium('console studio in Chromium', () => {
       // The list by scope, with a link to the cascade.
       await page.getByRole('link', {name: 'hello', exact: true}).click()
       await page.waitForURL(/#\/prompts\/hello$/)
-      await expect.poll(() => layers(page)).toEqual(['user*', 'team', 'account'])
+      await poll(() => layers(page)).toEqual(['user*', 'team', 'account'])
       expect(await page.getByTestId('cascade-render').textContent()).toBe('Hello from me')
       // Another user's cascade (admins may pick anyone): Alice is in no team.
       await page.getByLabel('For user (login or id)').fill('alice')
       await page.getByLabel('For user (login or id)').press('Enter')
       await page.waitForURL(/user=alice/)
-      await expect.poll(() => layers(page)).toEqual(['account*'])
+      await poll(() => layers(page)).toEqual(['account*'])
       await page.goBack()
-      await expect.poll(() => layers(page)).toEqual(['user*', 'team', 'account'])
+      await poll(() => layers(page)).toEqual(['user*', 'team', 'account'])
 
       // Delete the user layer from its editor: the team layer wins.
       await page.getByRole('link', {name: 'My hello'}).click()
@@ -138,21 +141,21 @@ describeWithChromium('console studio in Chromium', () => {
       await page.getByTestId('delete').click()
       await page.getByRole('dialog', {name: 'Delete My hello?'}).getByRole('button', {name: 'Delete'}).click()
       await page.waitForURL(/#\/prompts\/hello$/)
-      await expect.poll(() => layers(page)).toEqual(['team*', 'account'])
+      await poll(() => layers(page)).toEqual(['team*', 'account'])
       expect(await page.getByTestId('winner').textContent()).toBe('team')
 
       // The team prompt in the editor: its variable has an input, the preview follows it.
       await page.getByRole('link', {name: 'Team hello'}).click()
       await page.waitForURL(/#\/prompts\/hello\/[0-9a-f-]{36}$/)
-      await expect.poll(() => page.getByTestId('preview').textContent()).toBe('Hello  from the team')
-      await expect.poll(() => page.getByTestId('missing').textContent()).toContain('who')
+      await poll(() => page.getByTestId('preview').textContent()).toBe('Hello  from the team')
+      await poll(() => page.getByTestId('missing').textContent()).toContain('who')
       await page.getByRole('textbox', {name: 'who', exact: true}).fill('Ada')
-      await expect.poll(() => page.getByTestId('preview').textContent()).toBe('Hello Ada from the team')
-      await expect.poll(() => page.getByTestId('missing').count()).toBe(0)
+      await poll(() => page.getByTestId('preview').textContent()).toBe('Hello Ada from the team')
+      await poll(() => page.getByTestId('missing').count()).toBe(0)
       // A syntax error, typed: underlined at its line and column, said in words.
       const content = page.getByRole('textbox', {name: 'Content (Liquid)'})
       await content.fill('Hello {{ who }}\n{% if who %}from the team')
-      await expect.poll(() => page.getByTestId('content-problem').getAttribute('data-line')).toBe('2')
+      await poll(() => page.getByTestId('content-problem').getAttribute('data-line')).toBe('2')
       expect(await page.getByTestId('content-problem').getAttribute('data-column')).toBe('1')
       expect(await content.getAttribute('aria-invalid')).toBe('true')
       expect(await page.locator('.codearea .problem').first().textContent()).toContain('{% if who %}')
@@ -160,10 +163,10 @@ describeWithChromium('console studio in Chromium', () => {
       await content.press('End')
       await content.press('Control+End')
       await content.pressSequentially('{% endif %}!')
-      await expect.poll(() => page.getByTestId('preview').textContent()).toBe('Hello Ada\nfrom the team!')
-      await expect.poll(() => page.getByTestId('content-problem').count()).toBe(0)
+      await poll(() => page.getByTestId('preview').textContent()).toBe('Hello Ada\nfrom the team!')
+      await poll(() => page.getByTestId('content-problem').count()).toBe(0)
       await page.keyboard.press('Control+s')
-      await expect.poll(() => page.getByTestId('status').textContent()).toContain('Saved')
+      await poll(() => page.getByTestId('status').textContent()).toContain('Saved')
       const rendered = await http.fetch('/svc/prompt/hello.md?who=Bo', {headers: {authorization: `Bearer ${admin}`}})
       expect(await rendered.text()).toBe('Hello Bo\nfrom the team!')
     } finally {
@@ -196,7 +199,7 @@ describeWithChromium('console studio in Chromium', () => {
       await page.goto(`${server.url}/#/apps`)
       await page.locator(`[data-app-edit="${id}"]`).click()
       await page.waitForURL(new RegExp(`#/apps/${id}$`))
-      await expect.poll(() => page.frames().some((f) => new URL(f.url()).hostname === 'counter.localhost')).toBe(true)
+      await poll(() => page.frames().some((f) => new URL(f.url()).hostname === 'counter.localhost')).toBe(true)
       // The app's action, never run yet; the URL with a copy button.
       expect(await page.getByTestId('actions').textContent()).toContain('never run')
       expect(await page.getByTestId('app-url').textContent()).toBe(`${server.url}/a/counter`)
@@ -205,7 +208,7 @@ describeWithChromium('console studio in Chromium', () => {
       const source = page.getByRole('textbox', {name: 'Source'})
       await source.fill('<script>\n  let n = $state(2)\n</script>\n\n<p>Build two: {n</p>\n')
       await page.getByTestId('save').click()
-      await expect.poll(() => page.getByTestId('source-problem').getAttribute('data-line')).toBe('5')
+      await poll(() => page.getByTestId('source-problem').getAttribute('data-line')).toBe('5')
       expect(Number(await page.getByTestId('source-problem').getAttribute('data-column'))).toBeGreaterThan(0)
       expect(await page.getByTestId('app-error').textContent()).toContain('build in use is unchanged')
       expect(await page.getByTestId('preview').getAttribute('data-build')).toBe(before)
@@ -216,11 +219,11 @@ describeWithChromium('console studio in Chromium', () => {
 
       await source.fill('<script>\n  let n = $state(2)\n</script>\n\n<p>Build two: {n}</p>\n')
       await page.keyboard.press('Control+s')
-      await expect.poll(() => page.getByTestId('status').textContent()).toMatch(/^Built in \d+ ms\.$/)
-      await expect.poll(() => page.getByTestId('source-problem').count()).toBe(0)
+      await poll(() => page.getByTestId('status').textContent()).toMatch(/^Built in \d+ ms\.$/)
+      await poll(() => page.getByTestId('source-problem').count()).toBe(0)
       // The frame is a new one, for the new build, on the app's origin; the app serves that build.
-      await expect.poll(() => page.getByTestId('preview').getAttribute('data-build')).not.toBe(before)
-      await expect.poll(() => page.frames().some((f) => new URL(f.url()).hostname === 'counter.localhost')).toBe(true)
+      await poll(() => page.getByTestId('preview').getAttribute('data-build')).not.toBe(before)
+      await poll(() => page.frames().some((f) => new URL(f.url()).hostname === 'counter.localhost')).toBe(true)
       const [appTab] = await Promise.all([page.context().waitForEvent('page'), page.getByTestId('app-url').click()])
       await appTab.getByText('Build two: 2').waitFor()
       expect(new URL(appTab.url()).hostname).toBe('counter.localhost')
@@ -243,7 +246,7 @@ describeWithChromium('console studio in Chromium', () => {
       const runsBefore = await page.locator('[data-testid=runs] tr[data-run]').count()
       // A run started elsewhere (the API) shows up without a reload.
       expect((await api('POST', `/svc/resources/${flow.json.id}/run.json`, {input: {name: 'Api'}})).status).toBe(201)
-      await expect.poll(() => page.locator('[data-testid=runs] tr[data-run]').count(), {timeout: 30_000}).toBe(runsBefore + 1)
+      await poll(() => page.locator('[data-testid=runs] tr[data-run]').count()).toBe(runsBefore + 1)
 
       await page.locator('[data-flows-tab=flows]').click()
       await page.getByRole('link', {name: 'Greeter', exact: true}).click()
@@ -255,16 +258,16 @@ describeWithChromium('console studio in Chromium', () => {
       await input.fill('{"name": "Ada"}')
       await page.getByTestId('run').click()
       await page.waitForURL(/#\/flows\/runs\/[0-9a-f-]{36}$/)
-      await expect.poll(() => page.getByTestId('run-status').textContent()).toBe('finished')
+      await poll(() => page.getByTestId('run-status').textContent()).toBe('finished')
       expect(JSON.parse((await page.getByTestId('run-input').textContent())!)).toEqual({name: 'Ada'})
       expect(JSON.parse((await page.getByTestId('run-output').textContent())!)).toMatchObject({greeting: 'Hello Ada'})
       expect(await page.getByTestId('steps').textContent()).toContain('set greeting')
       // Filter the list by status, kept in the URL.
       await page.goto(`${site()}/#/flows?status=error`)
-      await expect.poll(() => page.locator('[data-testid=runs] tr[data-run]').count()).toBe(0)
+      await poll(() => page.locator('[data-testid=runs] tr[data-run]').count()).toBe(0)
       await page.getByTestId('status').selectOption('finished')
       await page.waitForURL(/status=finished/)
-      await expect.poll(() => page.locator('[data-testid=runs] tr[data-run]').count()).toBe(runsBefore + 2)
+      await poll(() => page.locator('[data-testid=runs] tr[data-run]').count()).toBe(runsBefore + 2)
     } finally {
       await browser.close()
     }
@@ -280,21 +283,21 @@ describeWithChromium('console studio in Chromium', () => {
       const page = await browser.context.newPage()
       page.setDefaultTimeout(60_000)
       await signedIn(page, '#/dashboards', alice)
-      await expect.poll(() => order(page, '[data-testid=grid]')).toEqual(['activity', 'chats', 'ai_request'])
+      await poll(() => order(page, '[data-testid=grid]')).toEqual(['activity', 'chats', 'ai_request'])
       await page.getByTestId('edit-layout').click()
       await page.waitForURL(/#\/dashboards\/edit$/)
       const editor = '[data-testid=layout-editor]'
-      await expect.poll(() => order(page, editor)).toEqual(['activity', 'chats', 'ai_request'])
+      await poll(() => order(page, editor)).toEqual(['activity', 'chats', 'ai_request'])
       // Keyboard: the tile's "earlier" button, then Alt+ArrowDown on a tile.
       await page.getByRole('button', {name: 'Move Chats earlier'}).click()
-      await expect.poll(() => order(page, editor)).toEqual(['chats', 'activity', 'ai_request'])
+      await poll(() => order(page, editor)).toEqual(['chats', 'activity', 'ai_request'])
       expect(await page.getByTestId('layout-status').textContent()).toBe('Chats moved to place 1 of 3.')
       await page.locator(`${editor} [data-key=activity]`).focus()
       await page.keyboard.press('Alt+ArrowDown')
-      await expect.poll(() => order(page, editor)).toEqual(['chats', 'ai_request', 'activity'])
+      await poll(() => order(page, editor)).toEqual(['chats', 'ai_request', 'activity'])
       // Drag: the AI request tile onto the first place.
       await page.locator(`${editor} [data-key=ai_request]`).dragTo(page.locator(`${editor} [data-key=chats]`), {sourcePosition: {x: 8, y: 8}, targetPosition: {x: 8, y: 8}})
-      await expect.poll(() => order(page, editor)).toEqual(['ai_request', 'chats', 'activity'])
+      await poll(() => order(page, editor)).toEqual(['ai_request', 'chats', 'activity'])
       // Tiles not offered, and why; add one that is, and resize it.
       await page.getByTestId('not-offered').locator('summary').click()
       const reasons = await page.getByTestId('not-offered').textContent()
@@ -303,14 +306,14 @@ describeWithChromium('console studio in Chromium', () => {
       expect(await page.getByTestId('add-tile').locator('option', {hasText: 'TODO'}).count()).toBe(0)
       await page.getByTestId('add-tile').selectOption({label: 'Activity'})
       await page.getByRole('button', {name: 'Add', exact: true}).click()
-      await expect.poll(() => order(page, editor)).toEqual(['ai_request', 'chats', 'activity', 'activity'])
+      await poll(() => order(page, editor)).toEqual(['ai_request', 'chats', 'activity', 'activity'])
       await page.getByLabel('Size of Chats').selectOption('full')
       await page.getByTestId('save-layout').click()
       await page.waitForURL(/#\/dashboards$/)
       // The grid shows the server's answer, and it stays after a reload.
-      await expect.poll(() => order(page, '[data-testid=grid]')).toEqual(['ai_request', 'chats', 'activity', 'activity'])
+      await poll(() => order(page, '[data-testid=grid]')).toEqual(['ai_request', 'chats', 'activity', 'activity'])
       await page.reload()
-      await expect.poll(() => order(page, '[data-testid=grid]')).toEqual(['ai_request', 'chats', 'activity', 'activity'])
+      await poll(() => order(page, '[data-testid=grid]')).toEqual(['ai_request', 'chats', 'activity', 'activity'])
       expect(await page.getAttribute('[data-testid=grid] [data-key=chats]', 'data-size')).toBe('full')
       const stored = await api('GET', `/toolkit/dashboards/${board.json.id}.json`, undefined, alice)
       expect(stored.json.layout.map((i: {key: string}) => i.key)).toEqual(['ai_request', 'chats', 'activity', 'activity'])
@@ -334,7 +337,7 @@ describeWithChromium('console studio in Chromium', () => {
         ['#/prompts', (p) => p.locator('[data-testid=prompts] tr[data-id]').first().waitFor()],
         ['#/prompts?scope=system', (p) => p.locator('[data-testid=system-prompts] a').first().waitFor()],
         ['#/prompts/axe_hello', (p) => p.getByTestId('winner').waitFor()],
-        [`#/prompts/axe_hello/${prompt.id}`, (p) => expect.poll(() => p.getByTestId('preview').textContent()).not.toBe('Rendering…')],
+        [`#/prompts/axe_hello/${prompt.id}`, (p) => poll(() => p.getByTestId('preview').textContent()).not.toBe('Rendering…')],
         ['#/prompts/axe_hello/new?scope=user', (p) => p.getByTestId('prompt-form').waitFor()],
         ['#/apps', (p) => p.getByTestId('apps').waitFor()],
         ['#/flows', (p) => p.locator('[data-testid=runs] tr[data-run]').first().waitFor()],
