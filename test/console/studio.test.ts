@@ -364,6 +364,7 @@ describeWithChromium('console studio in Chromium', () => {
       }
       // The editor showing a parse error.
       await page.goto(`${site()}/#/prompts/axe_hello/${prompt.id}`)
+      await poll(() => page.getByTestId('preview').textContent()).toBe('Hi ')
       await page.getByRole('textbox', {name: 'Content (Liquid)'}).fill('{% if x %}')
       await page.getByTestId('content-problem').waitFor()
       found.push(...await scan(page, 'editor with a problem'))
