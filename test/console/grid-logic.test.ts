@@ -78,3 +78,37 @@ describe('record editor inputs', () => {
     expect(formData(fields, {c: 'nope'}, undefined).errors).toHaveProperty('c')
   })
 })
+
+// @ts-expect-error plain JS module of the console
+import {diffLine, queueChange, saveQueue} from '../../console/src/db/changes.js'
+
+describe('inline edit queue', () => {
+  const edit = (id: number, field: string, before: unknown, text: string, kind = 'string') => ({id, field, kind, before, beforeText: before === null ? '' : String(before), text})
+
+  it('keeps one change per cell, and drops it when the text is back to the stored value', () => {
+    let queue = queueChange([], edit(1, 'title', 'Dune', 'Dune II'))
+    queue = queueChange(queue, edit(1, 'title', 'Dune', 'Dune III'))
+    queue = queueChange(queue, edit(2, 'pages', 10, '11', 'integer'))
+    expect(queue.map((c: {key: string; text: string}) => `${c.key}=${c.text}`)).toEqual(['1:title=Dune III', '2:pages=11'])
+    expect(queueChange(queue, edit(2, 'pages', 10, '10', 'integer')).map((c: {key: string}) => c.key)).toEqual(['1:title'])
+    expect(diffLine(queue[0])).toBe('#1 title: "Dune" → "Dune III"')
+    expect(diffLine(queueChange([], edit(3, 'note', null, 'x'))[0])).toBe('#3 note: ∅ → "x"')
+  })
+
+  it('saves one PATCH per record; a field the API refuses stays queued with its message while the others save', async () => {
+    const sent: [number, Record<string, unknown>][] = []
+    const patch = async (id: number, data: Record<string, unknown>) => {
+      sent.push([id, data])
+      if ('pages' in data) throw Object.assign(new Error('invalid'), {fields: {pages: ['must be an integer']}})
+    }
+    let queue = queueChange([], edit(1, 'title', 'A', 'B'))
+    queue = queueChange(queue, edit(2, 'pages', 10, '1.5', 'integer'))
+    queue = queueChange(queue, edit(2, 'author', 'X', 'Y'))
+    queue = queueChange(queue, edit(3, 'meta', null, '{bad', 'json'))
+    const left = await saveQueue(queue, patch)
+    expect(sent).toEqual([[1, {title: 'B'}], [2, {pages: '1.5', author: 'Y'}], [2, {author: 'Y'}]])
+    expect(left.map((c: {key: string; error: string}) => `${c.key}: ${c.error}`)).toEqual([
+      '2:pages: pages must be an integer', expect.stringMatching(/^3:meta: is not valid JSON/),
+    ])
+  })
+})

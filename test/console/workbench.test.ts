@@ -255,6 +255,53 @@ describeWithChromium('console workbench in Chromium', () => {
     }
   }, 300_000)
 
+  it('edits cells inline: changes queue up, are reviewed as a diff, saved together with Ctrl+S; a refused one stays queued with its error', async () => {
+    const browser = await launchChromium()
+    try {
+      const page = await browser.context.newPage()
+      page.setDefaultTimeout(60_000)
+      await signedIn(page, '#/dbs/library?sort=pages')
+      await expect.poll(() => rowCount(page)).toBe(20)
+      const [a, b, c] = await page.locator('[data-testid=records] tbody tr[data-id]').evaluateAll((rows) => rows.slice(0, 3).map((r) => Number(r.getAttribute('data-id'))))
+      const beforeA = (await api('GET', `/svc/dbs/${dbId}/records/${a}.json`)).json.data
+      const before = (await api('GET', `/svc/dbs/${dbId}/records/${c}.json`)).json.data
+      await page.getByTestId('edit-cells').click()
+      const cellInput = (id: number, field: string) => page.getByRole('textbox', {name: `${field} of record ${id}`, exact: true})
+      await cellInput(a!, 'title').fill('Revised title')
+      await cellInput(a!, 'title').press('Tab')
+      await cellInput(b!, 'pages').fill('41')
+      await cellInput(b!, 'pages').press('Tab')
+      await cellInput(c!, 'pages').fill('12.5')
+      await cellInput(c!, 'pages').press('Tab')
+      await cellInput(c!, 'author').fill('Someone Else')
+      await cellInput(c!, 'author').press('Tab')
+      const queue = page.getByRole('region', {name: 'Pending changes'})
+      await expect.poll(() => queue.locator('strong').textContent()).toBe('4 pending changes')
+      // Nothing is written before the save.
+      expect((await api('GET', `/svc/dbs/${dbId}/records/${a}.json`)).json.data.title).not.toBe('Revised title')
+      await queue.getByRole('button', {name: 'Review'}).click()
+      const diff = await page.getByTestId('diff').textContent()
+      expect(diff).toContain(`#${a} title: "${beforeA.title}" → "Revised title"`)
+      expect(diff).toContain(`#${c} author: "${before.author}" → "Someone Else"`)
+
+      await page.keyboard.press('Control+s')
+      await expect.poll(() => page.getByTestId('status').textContent()).toBe('Saved 3 of 4 changes. 1 not saved: see the queue.')
+      await expect.poll(() => queue.locator('strong').textContent()).toBe('1 pending change')
+      expect(await page.getByTestId('diff').textContent()).toContain('pages must be an integer')
+      expect(await cellInput(c!, 'pages').getAttribute('aria-invalid')).toBe('true')
+      expect((await api('GET', `/svc/dbs/${dbId}/records/${a}.json`)).json.data.title).toBe('Revised title')
+      expect((await api('GET', `/svc/dbs/${dbId}/records/${b}.json`)).json.data.pages).toBe(41)
+      expect((await api('GET', `/svc/dbs/${dbId}/records/${c}.json`)).json.data).toMatchObject({author: 'Someone Else', pages: before.pages})
+
+      // Discard: the queue empties and the cell shows the stored value again.
+      await page.getByTestId('discard-changes').click()
+      await queue.waitFor({state: 'hidden'})
+      await expect.poll(() => cellInput(c!, 'pages').inputValue()).toBe(String(before.pages))
+    } finally {
+      await browser.close()
+    }
+  }, 300_000)
+
   it('jumps anywhere with the command palette (Ctrl+K): a db, a table, a prompt', async () => {
     const browser = await launchChromium()
     try {
@@ -385,6 +432,12 @@ describeWithChromium('console workbench in Chromium', () => {
         await page.getByRole('combobox', {name: 'Search'}).pressSequentially('a')
         await page.getByRole('option').first().waitFor()
         found.push(...await scan(page, `${scheme} completion`))
+        await page.getByTestId('edit-cells').click()
+        await page.locator('td.edit input').first().fill('x')
+        await page.locator('td.edit input').first().press('Tab')
+        await page.getByRole('region', {name: 'Pending changes'}).getByRole('button', {name: 'Review'}).click()
+        found.push(...await scan(page, `${scheme} inline editing with the queue`))
+        await page.getByTestId('discard-changes').click()
         await page.getByRole('checkbox', {name: 'Select all records on this page'}).check()
         await page.click('[data-testid=bulk-delete]')
         await page.getByRole('dialog').waitFor()
