@@ -2,7 +2,7 @@
  * Quotas of a server, with their defaults. `svc serve --quota NAME=VALUE` (repeatable) changes one;
  * `--cron-seconds` lowers the shortest cron interval to one second. docs/reliability.md lists them.
  */
-import {badRequest} from './errors.js'
+import {badRequest, forbidden, validation} from './errors.js'
 
 export interface Quotas {
   /** Bytes of one record's `data` (as JSON), on every write path. */
@@ -19,10 +19,14 @@ export interface Quotas {
   crons_per_account: number
   /** Shortest interval between two runs of one cron, seconds (60; 1 with `--cron-seconds`). */
   cron_min_interval_seconds: number
+  /** Bytes (UTF-8) of an app's build, compiled JavaScript and CSS together, that the server stores and serves. */
+  app_build_bytes: number
   /** App compiles: worker processes, milliseconds per compile, heap MB per worker (src/compile/pool.ts). */
   compile_workers: number
   compile_timeout_ms: number
   compile_memory_mb: number
+  /** App compiles one account may have waiting for a worker (one more: 429). */
+  compile_queue_per_account: number
   /** Prompt renders of the server: threads, hard deadline ms, heap MB per thread (src/http/render-pool.ts). */
   render_threads: number
   render_deadline_ms: number
@@ -37,9 +41,11 @@ export const DEFAULT_QUOTAS: Readonly<Quotas> = {
   public_list_bytes: 1024 * 1024,
   crons_per_account: 50,
   cron_min_interval_seconds: 60,
+  app_build_bytes: 4 * 1024 * 1024,
   compile_workers: 2,
   compile_timeout_ms: 30_000,
   compile_memory_mb: 512,
+  compile_queue_per_account: 8,
   render_threads: 2,
   render_deadline_ms: 2_000,
   render_memory_mb: 128,
@@ -84,3 +90,8 @@ export function fixedWindows() {
     },
   }
 }
+
+/** A cron create over `crons_per_account` (the store counts and inserts in one step). */
+export const cronQuotaReached = (max: number) => validation({cron: [`an account has at most ${max} crons`]})
+/** A public create into a db that holds `public_db_records` records (counted and inserted in one step). */
+export const publicDbFull = (max: number) => forbidden(`this database is full for public creates (${max} records)`)

@@ -1,5 +1,5 @@
 import {bodyLimit} from 'hono/body-limit'
-import {payloadTooLarge} from '../core/errors.js'
+import {notFound, payloadTooLarge} from '../core/errors.js'
 import {createRouter, describe} from './contract.js'
 import type {Deps} from './env.js'
 import {accessLog} from './middleware/access-log.js'
@@ -10,6 +10,8 @@ import {securityHeaders} from './middleware/security-headers.js'
 import {appOrigin} from './app-origin/routes.js'
 import {appsFrameSrc, parseAppsUrl} from './app-origin/hosts.js'
 import {loginRoutes} from './routes/login.js'
+import {mcpDocs, mcpRoutes} from './routes/mcp.js'
+import {readOnlyRequests} from './middleware/read-only.js'
 import {notFoundHandler, onError} from './middleware/errors.js'
 import {accountRoutes} from './routes/account.js'
 import {appsRoutes} from './routes/apps.js'
@@ -59,9 +61,16 @@ export function createApp(deps: Deps) {
     return streamedLimit(c, next)
   })
   if (deps.log) app.use('*', accessLog(deps.log))
+  // A path holding a NUL (`%00`) names nothing that can exist (src/core/text.ts): 404 on every
+  // origin and store, before any lookup (PostgreSQL would refuse the lookup itself).
+  app.use('*', async (c, next) => {
+    if (/%00|\0/.test(c.req.path)) throw notFound()
+    await next()
+  })
   // Writes carried by a cookie come from the origin's own page, never from a navigation or another site.
   app.use('/svc/db/:db_code/:method_name', refuseCrossSiteWrites((c) => PUBLIC_WRITES.has(c.req.param('method_name') ?? '')))
   app.on('POST', '/svc/apps/:id/action/:name', refuseCrossSiteWrites(() => true))
+  app.use('*', readOnlyRequests)
   app.use('*', appOrigin(deps))
   app.use('*', identify(deps))
   app.route('/', meRoutes(deps))
@@ -73,9 +82,10 @@ export function createApp(deps: Deps) {
   app.route('/', flowsRoutes(deps))
   app.route('/', loginRoutes(deps))
   app.route('/', consoleRoutes())
+  app.route('/', mcpRoutes(deps, app))
   app.route('/', contractRoutesOf(app))
   // Pages and app origins answer HTML and redirects from plain Hono handlers: described from the contract.
-  describe(app, ...Object.values(pageRoutes))
+  describe(app, ...Object.values(pageRoutes), ...mcpDocs)
   return app
 }
 

@@ -9,6 +9,7 @@ import {OpenAPIHono, type RouteConfig, type z} from '@hono/zod-openapi'
 import {svcMessage} from '../core/contract/messages.js'
 import type {Context, MiddlewareHandler} from 'hono'
 import {badRequest, FieldErrorBag, validation, type SvcError} from '../core/errors.js'
+import {textProblem, unstorableText} from '../core/text.js'
 import type {AppEnv} from './env.js'
 import {jsonObject} from './middleware/body.js'
 
@@ -137,6 +138,7 @@ export function handle<R extends RouteConfig, E extends AppEnv = AppEnv>(
   app.openAPIRegistry.registerPath(route)
   app.on([route.method.toUpperCase()], [honoPath(route.path)], ...middleware, async (c: Context<E>) => {
     const input = {query: {}, body: undefined} as Input<R>
+    refuseUnstorableQuery(c)
     if (query) {
       const parsed = await query.safeParseAsync(presentValues(c.req.query()), {error: svcMessage})
       if (!parsed.success) throw validationError(fieldQueries.has(route) ? 'form' : 'query', parsed.error.issues)
@@ -144,12 +146,31 @@ export function handle<R extends RouteConfig, E extends AppEnv = AppEnv>(
     }
     if (body) {
       // reportInput: the hook tells an envelope sent as a non-object (400) from one left out (its members are blank).
-      const parsed = await body.safeParseAsync(await jsonObject(c), {error: svcMessage, reportInput: true})
+      const raw = await jsonObject(c)
+      refuseUnstorableBody(raw, body)
+      const parsed = await body.safeParseAsync(raw, {error: svcMessage, reportInput: true})
       if (!parsed.success) throw validationError('json', parsed.error.issues, body)
       input.body = parsed.data as Json<R>
     }
     return handler(c, input)
   })
+}
+
+/** A query parameter (name or value) that is not storable text (src/core/text.ts): 422 naming it. */
+function refuseUnstorableQuery(c: Context): void {
+  for (const [name, values] of Object.entries(c.req.queries())) {
+    const problem = textProblem(name) ?? values.map(textProblem).find(Boolean)
+    if (problem) throw validation({[textProblem(name) ? 'query' : name]: [textProblem(name) ? `has a parameter name that ${problem}` : problem]})
+  }
+}
+
+/** A member of a JSON body (key or value) that is not storable text: 422 naming the field as the schema's errors do (`data.name`). */
+function refuseUnstorableBody(raw: unknown, schema: z.ZodType): void {
+  const found = unstorableText(raw)
+  if (!found) return
+  const wrapper = envelopeKey(schema)
+  const path = wrapper !== undefined && found.path[0] === wrapper ? found.path.slice(1) : found.path
+  throw validation({[fieldName(path) || 'body']: [found.key ? `has a key that ${found.problem}` : found.problem]})
 }
 
 /** Registers a route served by a plain Hono handler elsewhere (pages, streamed answers) so the document has it. */

@@ -33,26 +33,49 @@ export interface EgressPolicy {
   ranges: [ipaddr.IPv4 | ipaddr.IPv6, number][]
 }
 
+/** A DNS host name: labels of letters, digits, `-` and `_`, dot-separated. */
+const HOST_NAME = /^(?=.{1,253}$)[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?(?:\.[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?)*\.?$/
+
 /** The policy of `--allow-connector-hosts a,b,...` (host names, addresses, CIDR ranges, or `*`). Throws on a bad entry. */
 export function egressPolicy(allow: readonly string[] = []): EgressPolicy {
   const policy: EgressPolicy = {any: false, names: new Set(), ranges: []}
   for (const raw of allow.flatMap((a) => a.split(',')).map((a) => a.trim().toLowerCase()).filter(Boolean)) {
     if (raw === '*') policy.any = true
-    else if (raw.includes('/')) policy.ranges.push(ipaddr.parseCIDR(raw))
-    else if (ipaddr.isValid(raw.replace(/^\[|\]$/g, ''))) {
+    else if (raw.includes('/')) {
+      try {
+        policy.ranges.push(ipaddr.parseCIDR(raw))
+      } catch {
+        throw new Error(`--allow-connector-hosts: "${raw}" is not a CIDR range (like 10.0.0.0/8)`)
+      }
+    } else if (ipaddr.isValid(raw.replace(/^\[|\]$/g, ''))) {
       const address = ipaddr.parse(raw.replace(/^\[|\]$/g, ''))
       policy.ranges.push([address, address.kind() === 'ipv4' ? 32 : 128])
-    } else policy.names.add(raw)
+    } else if (HOST_NAME.test(raw)) policy.names.add(raw)
+    else throw new Error(`--allow-connector-hosts: "${raw}" is not a host name, address or CIDR range`)
   }
   return policy
 }
 
-/** An address a connector may reach without an allow-list entry: public unicast only. */
+/**
+ * An address a connector may reach without an allow-list entry: public unicast only. An IPv4-mapped
+ * address (`::ffff:a.b.c.d`) is judged as its IPv4 address. The rest of `::/8` (IPv4-compatible
+ * `::a.b.c.d`, which URLs write `[::7f00:1]`, deprecated since RFC 4291, and the other reserved
+ * forms) is refused, as are the ranges ipaddr.js does not call unicast: 6to4 `2002::/16`, Teredo
+ * `2001::/32`, NAT64 `64:ff9b::/96` and `64:ff9b:1::/48`, SIIT `::ffff:0:0:0/96`, discard-only,
+ * site-local, documentation. Each of these can carry an IPv4 address a tunnel or translator
+ * would reach.
+ */
 export function isPublicAddress(address: string): boolean {
-  let parsed = ipaddr.parse(address)
-  if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) parsed = (parsed as ipaddr.IPv6).toIPv4Address()
-  return parsed.range() === 'unicast'
+  const parsed = ipaddr.parse(address)
+  if (parsed.kind() === 'ipv4') return parsed.range() === 'unicast'
+  const v6 = parsed as ipaddr.IPv6
+  if (v6.isIPv4MappedAddress()) return v6.toIPv4Address().range() === 'unicast'
+  if (v6.match(RESERVED_ZERO_PREFIX)) return false
+  return v6.range() === 'unicast'
 }
+
+/** `::/8`: IETF-reserved; holds `::`, `::1`, the IPv4-compatible `::/96` and the mapped `::ffff:0:0/96` (judged above). */
+const RESERVED_ZERO_PREFIX = ipaddr.parseCIDR('::/8') as [ipaddr.IPv6, number]
 
 function allowedByList(policy: EgressPolicy, address: string): boolean {
   const parsed = ipaddr.process(address)

@@ -28,15 +28,49 @@ export function registerSecuritySchemes(app: OpenAPIHono<AppEnv>): void {
   })
 }
 
-/** The document of `app` (every route registered in it and its sub-routers). */
+interface Response {description: string; content?: Record<string, {schema: unknown}>}
+const errorBody = (description: string): Response => ({description, content: {'application/json': {schema: {$ref: '#/components/schemas/Error'}}}})
+const BODY_METHODS = new Set(['post', 'put', 'patch', 'delete'])
+
+/**
+ * What any operation may answer whatever its route says, because the server answers it before or
+ * around the route: a path of the other origin (an app's own origin serves only the app's routes,
+ * the main origin none of an app origin's) is a JSON 404; a declared body over the limit, a 413
+ * (every method that may carry one); headers over Node's limit, a 431 without a body; a bug, a 500.
+ */
+const SERVER_RESPONSES: Record<string, {response: Response; methods?: Set<string>}> = {
+  404: {response: errorBody('Not found, or a route of the other origin (the main origin and an app\'s own origin serve different routes)')},
+  413: {response: errorBody('Request body too large'), methods: BODY_METHODS},
+  431: {response: {description: 'Request headers too large (answered by the HTTP server, no body)'}},
+  500: {response: errorBody('Internal error (never a stack trace)')},
+}
+
+/** Adds SERVER_RESPONSES to every operation of `doc`: a status it lacks, or JSON to a status it answers otherwise (an HTML 404). */
+export function withServerResponses<D extends {paths?: object}>(doc: D): D {
+  for (const methods of Object.values(doc.paths ?? {}) as Record<string, unknown>[]) {
+    for (const [method, operation] of Object.entries(methods)) {
+      const responses = (operation as {responses?: Record<string, Response>}).responses
+      if (!responses) continue
+      for (const [status, {response, methods}] of Object.entries(SERVER_RESPONSES)) {
+        if (methods && !methods.has(method)) continue
+        const own = responses[status]
+        if (!own) responses[status] = structuredClone(response)
+        else if (own.content && response.content && !own.content['application/json']) own.content['application/json'] = structuredClone(response.content['application/json']!)
+      }
+    }
+  }
+  return doc
+}
+
+/** The document of `app` (every route registered in it and its sub-routers, with the answers of the server itself). */
 export function openapiDocument(app: OpenAPIHono<AppEnv>, version: string, serverUrl?: string) {
-  return app.getOpenAPI31Document({
+  return withServerResponses(app.getOpenAPI31Document({
     openapi: '3.1.0',
     info: {...OPENAPI_INFO, version},
     servers: serverUrl ? [{url: serverUrl}] : undefined,
     tags: ['account', 'prompts', 'dashboards', 'apps', 'pages', 'dbs', 'records', 'public methods', 'flows', 'crons', 'contract']
       .map((name) => ({name})),
-  })
+  }))
 }
 
 /** The package's version (the document's `info.version`). */

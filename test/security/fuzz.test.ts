@@ -6,9 +6,11 @@
 // fast-check's seed and the shrunk request: rerun with SVC_FUZZ_SEED=<seed> to reproduce it.
 import fc from 'fast-check'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+import {contractProblems} from '../helpers/contract.js'
 import {makeCall, type Ctx} from '../helpers/scenarios.js'
-import {createWorld, inProcess, overHttp, type Transport, type World} from '../helpers/world.js'
+import {createWorld, fetchWithHost, inProcess, overHttp, type Transport, type World} from '../helpers/world.js'
 import {createFixtures, MARKER, type Fixtures} from './fixtures.js'
+import {mutatedBody, PROTO} from './fuzz-bodies.js'
 
 const SEED = {
   accounts: ['acme', 'other'],
@@ -18,7 +20,6 @@ const SEED = {
 const RUNS = {inProcess: 4700, http: 300}
 const seed = process.env.SVC_FUZZ_SEED ? Number(process.env.SVC_FUZZ_SEED) : undefined
 
-const PROTO = ['__proto__', 'constructor', 'prototype', 'toString', 'hasOwnProperty', 'valueOf', '__defineGetter__', 'isPrototypeOf']
 const INJECTIONS = [
   "' OR 1=1 --", '"; DROP TABLE db_records; --', '../../etc/passwd', '..%2F..%2Fetc', '{{ 7*7 }}{% raw %}', '{% tablerow i in (1..99999999) %}',
   'a\u0000b', '\u0000', 'x'.repeat(3000), '🙂𝔘ñí©ødé', '%', '*', '-id', '+name', '$..*', '1e309', '-1', '0', '99999999999999999999', '[]', '{}',
@@ -29,7 +30,8 @@ const ENVELOPES = ['prompt', 'dashboard', 'app', 'db', 'record', 'resource', 'cr
 const FIELDS = ['name', 'code', 'content', 'kind', 'scope', 'scope_id', 'layout', 'shared', 'is_default', 'context', 'source_code', 'app_engine',
   'css_engine', 'url_code', 'public', 'active', 'actions', 'fields', 'schema', 'public_methods', 'data', 'table_name', 'url', 'secret_token',
   'schedule', 'target_code', 'old_string', 'new_string', 'old', 'new', 'field', 'replace_all', 'dashboard_id', 'id', 'limit', 'q', 'offset',
-  'sort', 'records', 'methods', 'program', 'params', 'input', 'key', 'value', 'action_type', 'token', 'login', 'dashboard', 'description']
+  'sort', 'records', 'methods', 'program', 'params', 'input', 'key', 'value', 'action_type', 'token', 'login', 'dashboard', 'description',
+  'indexed_fields', 'indexes', 'tables', 'path', 'http_method', 'condition', 'then', 'else']
 const QUERY_KEYS = ['q', 'code', 'kind', 'scope', 'order_by', 'sort', 'fields', 'search_in', 'limit', 'offset', 'table_name', 'context', 'key',
   'date', 'status', 'flow_process_id', 'id', 'active', 'app_engine', 'next', 'after_id', 'data', 'value', 'action_type', 'dashboard_id',
   'filter[name]', 'filter[a.b]', "filter[x' OR '1]", ...PROTO.map((p) => `filter[${p}]`), ...PROTO.map((p) => `data[${p}]`), ...PROTO]
@@ -40,13 +42,20 @@ const RAW_BODIES = ['not json', '{"a":', '[]', 'null', '"str"', '123', '{"__prot
   `{"data": ${deep('[', ']', 12_000)}}`, `{"db": {"schema": ${deep('{"fields":', '}', 5000)}}}`]
 
 type As = 'admin' | 'mallory' | null
+/** What an answer did outside the document, by its headers (the one object a reply shares with its Response). */
+const outsideContract = new WeakMap<Headers, string[]>()
 interface Req {
   method: string
   template: string
   path: string
   query: [string, string][]
   body: {raw: string} | {json: unknown} | undefined
+  /** Where it goes: the main origin, acme's app's own origin, or an app origin no app has. */
+  origin: 'main' | 'app' | 'stranger'
+  headers: Record<string, string>
 }
+
+const ORIGIN_HOSTS = {app: 'acme-app.localhost', stranger: 'nobody-here.localhost'}
 
 /** Every route of the API with `{...}` placeholders for ids (filled by the generator). */
 function routeTemplates(): [string, string][] {
@@ -102,22 +111,31 @@ function arbitraries(f: Fixtures) {
     })
   })
   const key = fc.oneof({weight: 3, arbitrary: fc.constantFrom(...FIELDS, ...PROTO)}, {weight: 1, arbitrary: fc.string({maxLength: 10})})
-  const scalar = fc.oneof(text, fc.integer(), fc.double(), fc.boolean(), fc.constant(null), fc.constantFrom(2 ** 60, -0, 1e308))
+  const plain = fc.oneof(text, fc.integer(), fc.double(), fc.boolean(), fc.constant(null), fc.constantFrom(2 ** 60, -0, 1e308))
+  // Objects whose toString/valueOf/constructor/__proto__ are not functions: `String(v)`, `${v}`, `[v].join()` or `v < w`
+  // of one throws. Any value of any body may be one (the leaves below), and anything()-style values of every kind.
+  const hostile = fc.oneof(
+    fc.dictionary(fc.constantFrom(...PROTO), fc.oneof(plain, fc.constant({}), fc.constant([]), fc.dictionary(fc.constantFrom(...PROTO), plain, {maxKeys: 2})),
+      {minKeys: 1, maxKeys: 3}),
+    fc.anything({key: fc.oneof(fc.constantFrom(...PROTO), key), maxDepth: 2, maxKeys: 3}),
+  )
+  const scalar = fc.oneof({weight: 6, arbitrary: plain}, {weight: 1, arbitrary: hostile})
   const value: fc.Arbitrary<unknown> = fc.oneof(
     {weight: 5, arbitrary: scalar},
     {weight: 2, arbitrary: fc.jsonValue({maxDepth: 3})},
     {weight: 2, arbitrary: fc.dictionary(key, scalar, {maxKeys: 4})},
     {weight: 1, arbitrary: fc.array(scalar, {maxLength: 4})},
     // Shapes that reach deeper code: schemas, public methods, layouts, programs, connector methods.
-    {weight: 1, arbitrary: fc.record({fields: fc.dictionary(key, fc.oneof(fc.constantFrom(...FIELD_TYPES), scalar), {maxKeys: 3})}, {requiredKeys: []})},
+    {weight: 1, arbitrary: fc.record({fields: fc.dictionary(key, fc.oneof(fc.constantFrom(...FIELD_TYPES), scalar), {maxKeys: 3}),
+      indexed_fields: fc.array(fc.oneof(fc.constantFrom('name', 'visitor'), scalar), {maxLength: 3}), indexes: fc.dictionary(key, scalar, {maxKeys: 2})}, {requiredKeys: []})},
     {weight: 1, arbitrary: fc.dictionary(fc.constantFrom('list', 'get', 'search', 'create', 'update', ...PROTO),
       fc.oneof(fc.boolean(), fc.dictionary(fc.constantFrom('allowed_fields', 'scope_by', 'auto_fields', 'default_values', ...PROTO),
-        fc.oneof(scalar, fc.array(fc.constantFrom('name', 'visitor', ...PROTO)), fc.dictionary(key, scalar, {maxKeys: 3})))), {maxKeys: 3})},
+        fc.oneof(scalar, fc.array(fc.oneof(fc.constantFrom('name', 'visitor', ...PROTO), hostile)), fc.dictionary(key, scalar, {maxKeys: 3})))), {maxKeys: 3})},
     {weight: 1, arbitrary: fc.array(fc.dictionary(fc.constantFrom('key', 'size', 'type', 'name', 'http_method', 'path', 'set', 'connector', ...PROTO), scalar), {maxLength: 3})},
   )
   const inner = fc.dictionary(key, value, {maxKeys: 6})
   // Engines that compile are left out (each compile takes ~150 ms); test/fault/compile.test.ts covers them.
-  const app = fc.record({app_engine: fc.constantFrom('html', 'js', 'nope', ''), source_code: text, name: text}, {requiredKeys: []})
+  const app = fc.record({app_engine: fc.constantFrom('html', 'js', 'nope', ''), source_code: fc.oneof(text, hostile), name: fc.oneof(text, hostile)}, {requiredKeys: []})
   const body = fc.oneof(
     {weight: 3, arbitrary: fc.tuple(fc.constantFrom(...ENVELOPES), inner).map(([e, v]) => ({json: {[e]: v}}))},
     {weight: 3, arbitrary: inner.map((v) => ({json: v}))},
@@ -126,7 +144,23 @@ function arbitraries(f: Fixtures) {
     {weight: 1, arbitrary: fc.constant(undefined)},
   )
   const query = fc.array(fc.tuple(fc.oneof(fc.constantFrom(...QUERY_KEYS), fc.string({maxLength: 8})), text), {maxLength: 5})
-  return fc.record({route: path, query, body}).map(({route, query, body}): Req => ({method: route[0], path: route[1], template: route[2], query, body}))
+  // A write route gets, half the time, its valid body with hostile values at any position (fuzz-bodies.ts).
+  const bodyOf = (method: string, template: string) => {
+    const seeded = mutatedBody(`${method} ${template}`, hostile)
+    return seeded ? fc.oneof({weight: 1, arbitrary: seeded.map((json) => ({json}))}, {weight: 1, arbitrary: body}) : body
+  }
+  const origin = fc.constantFrom<Req['origin'][]>('main', 'main', 'main', 'main', 'app', 'stranger')
+  // Headers a browser or an attacker may add: junk cookies, cross-site fetch metadata, a foreign Origin,
+  // a text/plain body, and headers over the server's limit (431 over HTTP).
+  const headers = fc.oneof(
+    {weight: 12, arbitrary: fc.constant({})},
+    {weight: 1, arbitrary: fc.record({cookie: fc.constantFrom('svc_session=x', 'svc_app_session=x.y', 'svc_visitor=a.b', '__proto__=1; svc_session=')})},
+    {weight: 1, arbitrary: fc.record({'sec-fetch-site': fc.constantFrom('cross-site', 'same-site', 'none'), 'sec-fetch-mode': fc.constantFrom('navigate', 'cors', 'no-cors'),
+      origin: fc.constantFrom('http://evil.example', 'null', 'http://acme-app.localhost')}, {requiredKeys: []})},
+    {weight: 1, arbitrary: fc.constantFrom({'content-type': 'text/plain'}, {'x-pad': 'a'.repeat(20_000)}, {cookie: `svc_visitor=${'b'.repeat(20_000)}`})},
+  )
+  return path.chain((route) => fc.record({query, body: bodyOf(route[0], route[2]), origin, headers})
+    .map(({query, body, origin, headers}): Req => ({method: route[0], path: route[1], template: route[2], query, body, origin, headers})))
 }
 
 /** Percent-encodes; a lone surrogate becomes the invalid UTF-8 bytes %ED%A0%80 (the server must cope with those too). */
@@ -148,11 +182,13 @@ function noCompile(body: unknown): unknown {
   return body
 }
 
-function requestOf(req: Req): [string, {rawBody?: string; body?: unknown}] {
+/** The URL (absolute on an app origin of the server at `port`) and options of a request. */
+function requestOf(req: Req, port = ''): [string, {rawBody?: string; body?: unknown; headers: Record<string, string>}] {
   const qs = req.query.map(([k, v]) => `${enc(k)}=${enc(v)}`).join('&')
-  const url = qs ? `${req.path}?${qs}` : req.path
-  if (req.method === 'GET' || !req.body) return [url, {}]
-  return [url, 'raw' in req.body ? {rawBody: req.body.raw} : {body: noCompile(req.body.json)}]
+  const path = qs ? `${req.path}?${qs}` : req.path
+  const url = req.origin === 'main' ? path : `http://${ORIGIN_HOSTS[req.origin]}${port && `:${port}`}${path}`
+  if (req.method === 'GET' || !req.body) return [url, {headers: req.headers}]
+  return [url, 'raw' in req.body ? {rawBody: req.body.raw, headers: req.headers} : {body: noCompile(req.body.json), headers: req.headers}]
 }
 
 /** Everything of acme as its admin sees it, minus what anonymous visitors may add (public creates). */
@@ -183,9 +219,16 @@ describe('fuzzing every route (fast-check)', () => {
     // Raw transports: the fuzz asserts its own properties (the contract checker of test/helpers/contract.ts
     // would also flag documented-elsewhere answers such as the login rate limit's 429).
     const http = await overHttp(world.app)
+    // Every answer is held against the document (route + method → its listed statuses, content types, body schemas).
+    const checked = (send: (path: string, init?: RequestInit) => Promise<Response>) => async (path: string, init?: RequestInit) => {
+      const res = await send(path, init)
+      const problems = await contractProblems((init?.method ?? 'GET').toUpperCase(), path, res)
+      if (problems.length) outsideContract.set(res.headers, problems)
+      return res
+    }
     const raw: Transport[] = [
-      {...inProcess(world.app), fetch: async (path, init) => world.app.request('http://localhost' + path, init)},
-      {...http, fetch: (path, init) => fetch(http.origin + path, init)},
+      {...inProcess(world.app), fetch: checked(async (path, init) => world.app.request(/^http:/.test(path) ? path : 'http://localhost' + path, init))},
+      {...http, fetch: checked((path, init) => (/^http:/.test(path) ? fetchWithHost(http.origin, new URL(path), init) : fetch(http.origin + path, init)))},
     ]
     for (const t of raw) transports[t.name] = {transport: t, ctx: {world, transport: t, call: makeCall(world, t)}}
     f = await createFixtures(transports['in-process'].ctx)
@@ -195,9 +238,11 @@ describe('fuzzing every route (fast-check)', () => {
     await world?.close()
   })
 
-  const check = (req: Req, as: As, r: {status: number; text: string}) => {
+  const check = (req: Req, as: As, r: {status: number; headers: Headers; text: string}) => {
     sent++
     const what = `${String(as)} ${req.method} ${requestOf(req)[0].slice(0, 300)} → ${r.status} ${r.text.slice(0, 200)}`
+    const problems = outsideContract.get(r.headers)
+    if (problems) throw new Error(`outside the document (/svc/openapi.json): ${what}\n  ${problems.join('\n  ')}`)
     // A connector whose upstream cannot be reached (or is refused by the egress policy) is a 502, by design.
     const upstream = r.status === 502 && /\/svc\/(connector|resources)\//.test(req.path)
     if (!upstream && r.status >= 500) throw new Error(`5xx: ${what}`)
@@ -209,7 +254,7 @@ describe('fuzzing every route (fast-check)', () => {
   const fuzz = (transport: 'in-process' | 'http', callers: As[], numRuns: number) =>
     fc.assert(
       fc.asyncProperty(arbitraries(f), fc.constantFrom(...callers), async (req, as) => {
-        const [url, options] = requestOf(req)
+        const [url, options] = requestOf(req, transport === 'http' ? new URL(transports.http.transport.origin).port : '')
         check(req, as, await transports[transport].ctx.call(req.method, url, {...options, as}))
       }),
       {numRuns, seed, endOnFailure: true},

@@ -43,14 +43,15 @@ export const ERRORS = {
   404: error('Unknown route, or a resource that does not exist, belongs to another account or is hidden'),
   413: error('Request body too large'),
   429: error('Too many requests'),
+  422: json(FieldErrors, 'Validation failed: field name → messages (on every route: a query parameter holding a NUL character, src/core/text.ts)'),
   431: {description: 'Request headers too large (answered by the HTTP server, no body)'},
   500: error('Internal error (never a stack trace)'),
   503: error('Storage unavailable; nothing was written (`Retry-After`)'),
   507: error('Storage full; nothing was written'),
 } as const
 
-/** The error answers plus 422 (field map) for routes that validate a body or query. */
-export const WRITE_ERRORS = {...ERRORS, 422: json(FieldErrors, 'Validation failed: field name → messages')} as const
+/** The error answers with the 422 (field map) of routes that validate a body or query. */
+export const WRITE_ERRORS = {...ERRORS, 422: json(FieldErrors, 'Validation failed: field name → messages (a NUL character or a lone surrogate in any text too)')} as const
 
 /** Security requirement of private routes: a bearer token, or the session cookie of the browser pages. */
 export const PRIVATE: Record<string, string[]>[] = [{bearer: []}, {session: []}]

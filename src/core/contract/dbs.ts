@@ -7,7 +7,7 @@
  */
 import {AUTO_VARIABLES, autoVariables, PUBLIC_METHODS, scopeTemplate, SEARCH_PARAMS, type PublicMethods as MethodsConfig} from '../dbs/public-methods.js'
 import {columnFamily, FIELD_NAME, FIELD_TYPES, INDEX_COLUMNS, isFieldName, RESERVED_HINT, TABLE_NAME, type FieldType, type IndexColumn} from '../dbs/schema.js'
-import {isReservedName} from '../safe-keys.js'
+import {isReservedName, shown} from '../safe-keys.js'
 import {JsonObject, z, Timestamp, Uuid, envelope} from './common.js'
 
 export const PUBLIC_METHOD_NAMES = PUBLIC_METHODS
@@ -69,7 +69,7 @@ const Fields = nameMap(FieldDef, 'must be an object mapping field names to types
 
 const Indexes = nameMap(z.enum(INDEX_COLUMNS), 'must be an object mapping field names to index columns', fieldNameIn(''))
 const IndexedFields = z.array(z.unknown(), wrongKind('must be an array of field names')).superRefine((names, ctx) => {
-  for (const name of names) if (!isFieldName(name)) ctx.addIssue({code: 'custom', message: `has an invalid field name "${short(String(name))}"`, input: name})
+  for (const name of names) if (!isFieldName(name)) ctx.addIssue({code: 'custom', message: `has an invalid field name "${short(shown(name))}"`, input: name})
 })
 
 const tableMembers = {fields: Fields.nullish(), indexes: Indexes.nullish(), indexed_fields: IndexedFields.nullish()}
@@ -327,7 +327,7 @@ export const PublicCallQuery = z.looseObject({
 /** Parameters of a public call in a JSON body (over those of the query string). A bad one is a 422 `{error, fields}`. */
 export const PublicCallBody = z.looseObject({
   ...callMembers,
-  data: data(false).optional().openapi({description: 'create, update: the record'}),
+  data: data(false).optional().openapi({description: 'create, update: the record (required there: without it, a 422 naming the other keys sent)'}),
 }).openapi('PublicCallParams')
 export const PublicDeleted = z.object({id: z.number().int(), deleted: z.literal(true)})
 

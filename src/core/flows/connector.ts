@@ -27,6 +27,19 @@ export const pathParams = (path: string) => [...path.matchAll(PATH_PARAM_RE)].ma
 const asParam = (value: unknown): string =>
   value === null || value === undefined ? '' : typeof value === 'object' ? JSON.stringify(value) : String(value)
 
+export const DOT_SEGMENT = 'must not be "." or ".." (a path segment)'
+
+/**
+ * What is wrong with `value` as the `{name}` parameter of a method path, or undefined: it is one
+ * path segment, encoded, so `/` or `?` stay in it; but `.` and `..` survive encoding and the URL
+ * parser would resolve them (`/items/..` is `/`), walking the upstream path with the secret.
+ */
+export function pathParamProblem(value: unknown): string | undefined {
+  if (value === undefined || value === null || value === '') return 'is required'
+  const text = asParam(value)
+  return text === '.' || text === '..' ? DOT_SEGMENT : undefined
+}
+
 /**
  * Builds the outgoing request of a connector method: path parameters are URL-encoded into the
  * path; the other params go to the query string (GET, DELETE) or to a JSON body (POST, PUT, PATCH).
@@ -35,7 +48,9 @@ export function buildConnectorRequest(baseUrl: string, method: ConnectorMethod, 
   const rest: JsonObject = {...params}
   const path = method.path.replace(PATH_PARAM_RE, (_m, name: string) => {
     const value = params[name]
-    if (value === undefined || value === null || value === '') throw new FlowRunError(`${label}: parameter "${name}" is required by the path`)
+    const problem = pathParamProblem(value)
+    if (problem === 'is required') throw new FlowRunError(`${label}: parameter "${name}" is required by the path`)
+    if (problem) throw new FlowRunError(`${label}: parameter "${name}" ${problem}`)
     delete rest[name]
     return encodeURIComponent(asParam(value))
   })

@@ -149,7 +149,7 @@ function checkMethods(value: unknown, add: (field: string, message: string) => v
     if (raw.public !== undefined && typeof raw.public !== 'boolean') errors.add('fields.methods', `${at}: public must be true or false`)
     if (raw.description !== undefined && typeof raw.description !== 'string') errors.add('fields.methods', `${at}: description must be a string`)
     const method: ConnectorMethod & {description?: string} = {
-      name: String(name), http_method: httpMethod as HttpMethod, path: String(path), public: raw.public === true,
+      name: typeof name === 'string' ? name : '', http_method: httpMethod as HttpMethod, path: typeof path === 'string' ? path : '/', public: raw.public === true,
     }
     if (typeof raw.description === 'string') method.description = raw.description
     out.push(method)

@@ -37,7 +37,8 @@ export interface DbsRepo {
   /** Record counts per table, and per named field of each table. */
   usage(accountId: number, dbId: number, fieldsByTable: Map<string | null, string[]>): Promise<TableUsage[]>
 
-  createRecord(accountId: number, dbId: number, record: RecordWrite): Promise<RecordView>
+  /** With `maxRecords`: throws publicDbFull when the db holds that many (counted and inserted in one step, under a lock). */
+  createRecord(accountId: number, dbId: number, record: RecordWrite, maxRecords?: number): Promise<RecordView>
   /** Inserts many records in one transaction (import). */
   createRecords(accountId: number, dbId: number, records: RecordWrite[]): Promise<number>
   getRecord(accountId: number, dbId: number, id: number, scope?: QuerySpec['scope']): Promise<RecordView | null>

@@ -67,7 +67,8 @@ export interface FlowsRepo {
 
   listCrons(accountId: number): Promise<CronJob[]>
   getCron(accountId: number, id: number): Promise<CronJob | null>
-  createCron(accountId: number, userId: number | null, write: CronWrite, nextRunAt: string | null): Promise<CronJob>
+  /** With `maxCrons`: throws cronQuotaReached when the account has that many (counted and inserted in one step, under a lock). */
+  createCron(accountId: number, userId: number | null, write: CronWrite, nextRunAt: string | null, maxCrons?: number): Promise<CronJob>
   updateCron(accountId: number, id: number, write: CronWrite, nextRunAt: string | null): Promise<CronJob | null>
   deleteCron(accountId: number, id: number): Promise<boolean>
   /** Active crons of every account whose next run is at or before `nowIso`. */

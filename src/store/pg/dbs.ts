@@ -2,6 +2,7 @@ import type {DbInput} from '../../core/dbs/db.js'
 import type {QuerySpec} from '../../core/dbs/query.js'
 import {INDEX_COLUMNS} from '../../core/dbs/schema.js'
 import {validation} from '../../core/errors.js'
+import {publicDbFull} from '../../core/quotas.js'
 import {
   DB_BY_ID, DB_BY_ID_NO_COUNT, DB_LIST, DB_SELECT_NO_COUNT, type DbRow, INDEX_LIST, indexParams, RECORD_COLUMNS, recordColumn,
   type RecordRow, tableNameOf, toDb, toRecordView, UPDATE_RECORD,
@@ -188,7 +189,8 @@ export class PgDbsRepo implements DbsRepo {
     return out
   }
 
-  async createRecord(accountId: number, dbId: number, record: RecordWrite): Promise<RecordView> {
+  async createRecord(accountId: number, dbId: number, record: RecordWrite, maxRecords?: number): Promise<RecordView> {
+    if (maxRecords !== undefined) return this.createRecordUnder(accountId, dbId, record, maxRecords)
     const t = now()
     // One statement: the db must still exist in the account (a concurrent delete takes its records
     // with it, and the foreign key refuses a record of a db deleted meanwhile).
@@ -199,6 +201,18 @@ export class PgDbsRepo implements DbsRepo {
       [...rowParams(accountId, dbId, record, t), accountId, dbId]))
     if (!row) throw validation({db: ['no longer exists']})
     return toRecordView(row)
+  }
+
+  /** The count and the insert under the db row's lock (FOR UPDATE): parallel creates (on any instance) queue there. */
+  private createRecordUnder(accountId: number, dbId: number, record: RecordWrite, maxRecords: number): Promise<RecordView> {
+    return this.db.tx(async (q) => {
+      if (!(await q.get('SELECT 1 FROM dbs WHERE account_id = ? AND id = ? FOR UPDATE', [accountId, dbId]))) throw validation({db: ['no longer exists']})
+      const counted = await q.get<{n: string}>('SELECT count(*) AS n FROM db_records WHERE db_id = ?', [dbId])
+      if (Number(counted!.n) >= maxRecords) throw publicDbFull(maxRecords)
+      const row = await q.get<RecordRow>(`INSERT INTO db_records (account_id, db_id, table_name, data, ${INDEX_LIST}, created_at, updated_at)
+        VALUES ${valuesRow} RETURNING ${RECORD_COLUMNS}`, rowParams(accountId, dbId, record, now()))
+      return toRecordView(row!)
+    })
   }
 
   private async insertChecked<T>(insert: () => Promise<T>): Promise<T> {

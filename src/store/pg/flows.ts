@@ -5,6 +5,7 @@ import {CONNECTOR_KIND, type Resource, type ResourceKind, type ResourceWrite} fr
 import {codeTaken, type CronRow, type ProcessRow, RESOURCE_COLUMNS, type ResourceRow, toCron, toProcess, toResource} from '../flows/rows.js'
 import type {DueCron, FlowsRepo, NewProcess, ProcessResult, ResourceFilter} from '../flows/types.js'
 import {likeEscape} from '../like-escape.js'
+import {cronQuotaReached} from '../../core/quotas.js'
 import {isRowId, isUniqueViolation, type PgDb, type Q} from './connection.js'
 
 const now = () => new Date().toISOString()
@@ -191,14 +192,21 @@ export class PgFlowsRepo implements FlowsRepo {
     return row ? toCron(row) : null
   }
 
-  async createCron(accountId: number, userId: number | null, write: CronWrite, nextRunAt: string | null): Promise<CronJob> {
+  async createCron(accountId: number, userId: number | null, write: CronWrite, nextRunAt: string | null, maxCrons?: number): Promise<CronJob> {
     const at = now()
-    const row = await this.db.get<CronRow>(
+    const insert = (q: Q) => q.get<CronRow>(
       `INSERT INTO crons (account_id, kind, target_code, schedule, timezone, active, next_run_at, created_by_id, created_at, updated_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`,
       [accountId, write.kind, write.target_code, write.schedule, write.timezone, write.active ? 1 : 0, nextRunAt, userId, at, at],
     )
-    return toCron(row!)
+    if (maxCrons === undefined) return toCron((await insert(this.db))!)
+    // The count and the insert under one lock per account: parallel creates (on any instance) queue here.
+    return toCron((await this.db.tx(async (q) => {
+      await q.get("SELECT pg_advisory_xact_lock(hashtext('svc:crons:' || ?::text))", [accountId])
+      const counted = await q.get<{n: string}>('SELECT count(*) AS n FROM crons WHERE account_id = ?', [accountId])
+      if (Number(counted!.n) >= maxCrons) throw cronQuotaReached(maxCrons)
+      return insert(q)
+    }))!)
   }
 
   async updateCron(accountId: number, id: number, write: CronWrite, nextRunAt: string | null): Promise<CronJob | null> {

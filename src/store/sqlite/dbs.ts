@@ -2,6 +2,7 @@ import type {DbInput} from '../../core/dbs/db.js'
 import type {QuerySpec} from '../../core/dbs/query.js'
 import {INDEX_COLUMNS, type IndexColumn} from '../../core/dbs/schema.js'
 import {validation} from '../../core/errors.js'
+import {publicDbFull} from '../../core/quotas.js'
 import {queuedWrite} from './group-commit.js'
 import {deepFreeze} from '../cache-entries.js'
 import {EpochCache, type Sqlite, writeTx} from './connection.js'
@@ -148,9 +149,13 @@ export class SqliteDbsRepo implements DbsRepo {
     return Boolean(this.db.prepare('SELECT 1 FROM dbs WHERE account_id = ? AND id = ?').get(accountId, dbId))
   }
 
-  async createRecord(accountId: number, dbId: number, record: RecordWrite): Promise<RecordView> {
+  async createRecord(accountId: number, dbId: number, record: RecordWrite, maxRecords?: number): Promise<RecordView> {
     const created = queuedWrite(this.db, () => {
       if (!this.dbExists(accountId, dbId)) throw validation({db: ['no longer exists']})
+      if (maxRecords !== undefined) {
+        const {n} = this.db.prepare('SELECT count(*) AS n FROM db_records WHERE db_id = ?').get(dbId) as {n: number}
+        if (n >= maxRecords) throw publicDbFull(maxRecords)
+      }
       const row = this.insert(accountId, dbId, record, now())
       indexOnBatchBoundary(this.db, row.id)
       return toRecordView(row)

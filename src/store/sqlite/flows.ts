@@ -2,6 +2,7 @@ import {randomUUID} from 'node:crypto'
 import type {CronJob, CronWrite} from '../../core/flows/crons.js'
 import type {FlowProcess, ProcessFilter} from '../../core/flows/processes.js'
 import {CONNECTOR_KIND, type Resource, type ResourceKind, type ResourceWrite} from '../../core/flows/resources.js'
+import {cronQuotaReached} from '../../core/quotas.js'
 import {type Sqlite, writeTx} from './connection.js'
 import {codeTaken, type CronRow, type ProcessRow, RESOURCE_COLUMNS, type ResourceRow, toCron, toProcess, toResource} from '../flows/rows.js'
 import type {DueCron, FlowsRepo, NewProcess, ProcessResult, ResourceFilter} from '../flows/types.js'
@@ -187,8 +188,12 @@ export class SqliteFlowsRepo implements FlowsRepo {
     return row ? toCron(row) : null
   }
 
-  async createCron(accountId: number, userId: number | null, write: CronWrite, nextRunAt: string | null): Promise<CronJob> {
+  async createCron(accountId: number, userId: number | null, write: CronWrite, nextRunAt: string | null, maxCrons?: number): Promise<CronJob> {
     const row = writeTx(this.db, () => {
+      if (maxCrons !== undefined) {
+        const {n} = this.db.prepare('SELECT count(*) AS n FROM crons WHERE account_id = ?').get(accountId) as {n: number}
+        if (n >= maxCrons) throw cronQuotaReached(maxCrons)
+      }
       const at = now()
       return this.db.prepare(
         `INSERT INTO crons (account_id, kind, target_code, schedule, timezone, active, next_run_at, created_by_id, created_at, updated_at)

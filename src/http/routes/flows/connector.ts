@@ -1,7 +1,7 @@
 import type {Context, MiddlewareHandler} from 'hono'
 import {flowRoutes as routes} from '../../../core/contract/routes.js'
 import {notFound, SvcError, validation} from '../../../core/errors.js'
-import {pathParams, type ConnectorMethod} from '../../../core/flows/connector.js'
+import {pathParamProblem, pathParams, type ConnectorMethod} from '../../../core/flows/connector.js'
 import {FlowRunError, type JsonObject} from '../../../core/flows/data.js'
 import {CODE_RE, METHOD_NAME_RE} from '../../../core/flows/program.js'
 import {createRouter, handle, param, slot} from '../../contract.js'
@@ -54,8 +54,11 @@ export function connectorRoutes(deps: Deps) {
   const call = async (c: Context<AppEnv>, body: JsonObject) => {
     const {found, method} = loaded.get(c)
     const params: JsonObject = {...c.req.query(), ...body}
-    const missing = pathParams(method.path).filter((p) => params[p] === undefined || params[p] === null || params[p] === '')
-    if (missing.length) throw validation(Object.fromEntries(missing.map((p) => [p, ['is required']])))
+    const problems = pathParams(method.path).flatMap((p) => {
+      const problem = pathParamProblem(params[p])
+      return problem ? [[p, [problem]] as [string, string[]]] : []
+    })
+    if (problems.length) throw validation(Object.fromEntries(problems))
 
     const limits = flowEngine(deps).limits
     try {

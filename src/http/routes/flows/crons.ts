@@ -1,7 +1,7 @@
 import type {MiddlewareHandler} from 'hono'
 import {cronContext} from '../../../core/contract/flows.js'
 import {flowRoutes as routes} from '../../../core/contract/routes.js'
-import {notFound, validation} from '../../../core/errors.js'
+import {notFound} from '../../../core/errors.js'
 import {quotasOf} from '../../../core/quotas.js'
 import {cronData, nextRun, type CronJob, type CronWrite} from '../../../core/flows/crons.js'
 import {FLOW_KIND} from '../../../core/flows/resources.js'
@@ -54,10 +54,7 @@ export function cronsRoutes(deps: Deps) {
   handle(app, routes.createCron, writer, rulesContext(false), async (c, {body}) => {
     const user = requireUser(c)
     const write = cronData(body.cron)
-    if ((await store.listCrons(user.accountId)).length >= quotas.crons_per_account) {
-      throw validation({cron: [`an account has at most ${quotas.crons_per_account} crons`]})
-    }
-    return c.json(await store.createCron(user.accountId, user.id, write, nextAt(write, new Date())), 201)
+    return c.json(await store.createCron(user.accountId, user.id, write, nextAt(write, new Date()), quotas.crons_per_account), 201)
   })
 
   handle(app, routes.updateCron, writer, cronOf, rulesContext(true), async (c, {body}) => {
