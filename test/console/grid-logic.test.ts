@@ -99,7 +99,7 @@ describe('inline edit queue', () => {
     const sent: [number, Record<string, unknown>][] = []
     const patch = async (id: number, data: Record<string, unknown>) => {
       sent.push([id, data])
-      if ('pages' in data) throw Object.assign(new Error('invalid'), {fields: {pages: ['must be an integer']}})
+      if ('pages' in data) throw Object.assign(new Error('invalid'), {status: 422, details: {pages: ['must be an integer']}})
     }
     let queue = queueChange([], edit(1, 'title', 'A', 'B'))
     queue = queueChange(queue, edit(2, 'pages', 10, '1.5', 'integer'))

@@ -1,6 +1,7 @@
 // The grid's queue of inline edits: one entry per (record, field) with the value before and the
 // text typed; reviewed as a diff, then saved together (one PATCH per record) or discarded. A
 // change the API refuses stays queued with its message; the record's other changes still save.
+import {fieldsOf} from '../errors.js'
 import {fromInput} from './form.js'
 
 export const changeKey = (id, field) => `${id}:${field}`
@@ -35,7 +36,7 @@ export function patchData(changes) {
 /**
  * Saves the queue: per record, a PATCH of its changed fields; on a 422 the fields it names keep
  * their message and the record's other fields are sent again without them. `patch(id, data)`
- * returns the saved record or throws an ApiError. Returns the changes still queued (with errors).
+ * returns the saved record or throws the client's SvcError. Returns the changes still queued (with errors).
  */
 export async function saveQueue(queue, patch) {
   const byRecord = new Map()
@@ -53,7 +54,7 @@ export async function saveQueue(queue, patch) {
         await patch(id, Object.fromEntries(Object.entries(data).filter(([f]) => pending.some((c) => c.field === f))))
         pending = []
       } catch (e) {
-        const fields = e.fields ?? {}
+        const fields = fieldsOf(e)
         const named = pending.filter((c) => fields[c.field])
         if (!named.length || attempt === 1) {
           left.push(...pending.map((c) => ({...c, error: (fields[c.field] ?? [e.message]).join(', ')})))
