@@ -112,3 +112,24 @@ describe('inline edit queue', () => {
     ])
   })
 })
+
+describe('inline edit queue and a stale record', () => {
+  it('sends the row tag as If-Match; a 412 keeps the change with their value and the current tag for a knowing overwrite', async () => {
+    const tags: unknown[] = []
+    let stale = true
+    const patch = async (_id: number, _data: unknown, etag: string) => {
+      tags.push(etag)
+      if (stale) {
+        stale = false
+        throw Object.assign(new Error('changed'), {status: 412, details: {etag: '"r1-new"', current: {id: 1, data: {title: 'Theirs'}}}})
+      }
+    }
+    const queue = queueChange([], {id: 1, field: 'title', kind: 'string', before: 'Was', beforeText: 'Was', text: 'Mine', etag: '"r1-old"'})
+    const left = await saveQueue(queue, patch)
+    expect(left).toHaveLength(1)
+    expect(left[0]).toMatchObject({etag: '"r1-new"', before: 'Was', theirs: {value: 'Theirs'}, error: expect.stringMatching(/someone else/)})
+    expect(diffLine(left[0])).toBe('#1 title: "Was" → "Mine" (now "Theirs", changed by someone else)')
+    expect(await saveQueue(left, patch)).toEqual([])
+    expect(tags).toEqual(['"r1-old"', '"r1-new"'])
+  })
+})

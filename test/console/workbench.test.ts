@@ -302,6 +302,63 @@ describeWithChromium('console workbench in Chromium', () => {
     }
   }, 300_000)
 
+  it('a stale edit gets the 412 view: the other person\'s change is shown, never overwritten unless asked (editor and inline queue)', async () => {
+    const browser = await launchChromium()
+    try {
+      const page = await browser.context.newPage()
+      page.setDefaultTimeout(60_000)
+      const created = (await api('POST', `/svc/dbs/${dbId}/records.json`, {record: {data: {title: 'Stale one', author: 'Ada Lovelace', pages: 7}}})).json
+      const stored = async () => (await api('GET', `/svc/dbs/${dbId}/records/${created.id}.json`)).json.data
+
+      // The editor: open, type, someone else saves, then Save → their version beside mine, nothing written.
+      await signedIn(page, `#/dbs/library/records/${created.id}`)
+      const title = page.getByRole('textbox', {name: /^title/})
+      await title.fill('Mine')
+      expect((await api('PATCH', `/svc/dbs/${dbId}/records/${created.id}.json`, {record: {data: {title: 'Theirs', pages: 8}}})).status).toBe(200)
+      await page.getByTestId('save').click()
+      const stale = page.getByRole('region', {name: 'Changed by someone else'})
+      await stale.waitFor()
+      expect(await stale.locator('tr[data-field=title]').textContent()).toBe('titleStale oneTheirsMine')
+      expect(await stale.locator('tr[data-field=pages]').textContent()).toBe('pages787')
+      expect(await stored()).toMatchObject({title: 'Theirs', pages: 8})
+      expect(await page.getByTestId('editor-error').textContent()).toMatch(/Someone else changed this record/)
+      // Keep mine: the fields I did not touch take their value; the next save replaces their title.
+      await stale.getByRole('button', {name: 'Keep my edits (save replaces theirs)'}).click()
+      await page.getByTestId('save').click()
+      await expect.poll(() => page.getByTestId('editor-status').textContent()).toBe(`Saved record #${created.id}.`)
+      expect(await stored()).toMatchObject({title: 'Mine', pages: 8})
+      // Take theirs: my edit is dropped and the form shows their version.
+      await title.fill('Mine again')
+      await api('PATCH', `/svc/dbs/${dbId}/records/${created.id}.json`, {record: {data: {title: 'Theirs again'}}})
+      await page.getByTestId('save').click()
+      await stale.waitFor()
+      await stale.getByRole('button', {name: 'Use their version (drop my edits)'}).click()
+      await expect.poll(() => title.inputValue()).toBe('Theirs again')
+      expect(await stored()).toMatchObject({title: 'Theirs again'})
+
+      // The inline queue: the change stays queued with their value; a second save replaces it knowingly.
+      await page.goto(`${http.origin}/#/dbs/library?filter[title]=${encodeURIComponent('Theirs again')}`)
+      await expect.poll(() => rowCount(page)).toBe(1)
+      await page.getByTestId('edit-cells').click()
+      const cell = page.getByRole('textbox', {name: `author of record ${created.id}`, exact: true})
+      await cell.fill('Grace Hopper')
+      await cell.press('Tab')
+      await api('PATCH', `/svc/dbs/${dbId}/records/${created.id}.json`, {record: {data: {author: 'Alan Turing'}}})
+      await page.keyboard.press('Control+s')
+      await expect.poll(() => page.getByTestId('status').textContent()).toBe('Saved 0 of 1 change. 1 not saved: see the queue.')
+      const diff = await page.getByTestId('diff').textContent()
+      expect(diff).toContain(`#${created.id} author: "Ada Lovelace" → "Grace Hopper" (now "Alan Turing", changed by someone else)`)
+      expect(diff).toContain('save again to replace their version')
+      expect(await stored()).toMatchObject({author: 'Alan Turing'})
+      await page.keyboard.press('Control+s')
+      await expect.poll(() => page.getByTestId('status').textContent()).toBe('Saved 1 of 1 change.')
+      expect(await stored()).toMatchObject({author: 'Grace Hopper', title: 'Theirs again'})
+      await api('DELETE', `/svc/dbs/${dbId}/records/${created.id}.json`)
+    } finally {
+      await browser.close()
+    }
+  }, 300_000)
+
   it('jumps anywhere with the command palette (Ctrl+K): a db, a table, a prompt', async () => {
     const browser = await launchChromium()
     try {
@@ -452,6 +509,13 @@ describeWithChromium('console workbench in Chromium', () => {
         await page.getByTestId('save').click()
         await page.locator('[data-field-error=title]').waitFor()
         found.push(...await scan(page, `${scheme} editor with errors`))
+        // The editor's 412 view: someone else's version beside mine.
+        await page.goto(`${http.origin}/#/dbs/library/records/3`)
+        await page.getByRole('textbox', {name: /^title/}).fill(`Mine ${scheme}`)
+        await api('PATCH', `/svc/dbs/${dbId}/records/3.json`, {record: {data: {title: `Theirs ${scheme}`}}})
+        await page.getByTestId('save').click()
+        await page.getByTestId('stale').waitFor()
+        found.push(...await scan(page, `${scheme} editor 412 view`))
       }
       expect(found).toEqual([])
     } finally {

@@ -32,6 +32,12 @@ const params = <K extends string>(...names: K[]) =>
 
 const idParam = (description: string) => z.object({id: z.string().openapi({param: {name: 'id', in: 'path'}, description})})
 const dbParam = z.object({db_id: z.string().openapi({param: {name: 'db_id', in: 'path'}, description: 'Database id or code'})})
+/** A record answer with its entity tag (docs/api.md "ETag and If-Match"). */
+const tagged = (description: string) => ({...json(Record_, description), headers: {ETag: {description: 'The record\'s version: send it back in If-Match', schema: {type: 'string' as const}}}})
+const IfMatch = z.object({'if-match': z.string().optional().openapi({
+  description: 'The ETag the change was made on: a write to a record that changed since answers 412 with the current record. Without it, the write applies as before.',
+})})
+const Stale = json(ErrorBody.extend({etag: z.string(), current: Record_}), 'If-Match no longer matches: nothing was written; `current` is the record now, `etag` its tag')
 const recordParams = dbParam.extend({id: z.string().openapi({param: {name: 'id', in: 'path'}, pattern: '^[0-9]+$'})})
 
 // ---------------------------------------------------------------------------------- me, account
@@ -316,7 +322,7 @@ export const dbRoutes = {
   createRecord: createRoute({
     ...operation('createRecord'), tags: ['records'], security: PRIVATE, summary: 'Create a record (checked against the db schema)',
     request: {params: dbParam, body: body(RecordBody)},
-    responses: {201: json(Record_, 'Created'), ...WRITE_ERRORS},
+    responses: {201: tagged('Created'), ...WRITE_ERRORS},
   }),
   importRecords: createRoute({
     ...operation('importRecords'), tags: ['records'], security: PRIVATE, summary: 'Insert up to 1000 records, all or nothing',
@@ -328,17 +334,17 @@ export const dbRoutes = {
   getRecord: createRoute({
     ...operation('getRecord'), tags: ['records'], security: PRIVATE, summary: 'A record',
     request: {params: recordParams},
-    responses: {200: json(Record_, 'The record'), ...ERRORS},
+    responses: {200: tagged('The record'), ...ERRORS},
   }),
   updateRecord: createRoute({
     ...operation('updateRecord'), tags: ['records'], security: PRIVATE, summary: 'Change a record (data merged over the stored one)',
-    request: {params: recordParams, body: body(RecordPatchBody)},
-    responses: {200: json(Record_, 'The full record'), ...WRITE_ERRORS},
+    request: {params: recordParams, headers: IfMatch, body: body(RecordPatchBody)},
+    responses: {200: tagged('The full record'), 412: Stale, ...WRITE_ERRORS},
   }),
   deleteRecord: createRoute({
     ...operation('deleteRecord'), tags: ['records'], security: PRIVATE, summary: 'Delete a record',
-    request: {params: recordParams},
-    responses: {204: noContent, ...ERRORS},
+    request: {params: recordParams, headers: IfMatch},
+    responses: {204: noContent, 412: Stale, ...ERRORS},
   }),
   searchRecords: createRoute({
     ...operation('searchRecords'), tags: ['records'], security: PRIVATE, summary: 'Search, filter and sort records (flat shape)',

@@ -6,7 +6,8 @@ import {checkRecordSize, indexValues, recordTable, validateData, type Data} from
 import {quotasOf} from '../../core/quotas.js'
 import {planSchema} from '../../core/dbs/schema.js'
 import {svcMessage} from '../../core/contract/messages.js'
-import {badRequest, FieldErrorBag, isSvcError, notFound} from '../../core/errors.js'
+import {badRequest, FieldErrorBag, isSvcError, notFound, preconditionFailed} from '../../core/errors.js'
+import {ifMatchHolds, recordEtag} from '../../core/dbs/etag.js'
 import type {RecordWrite} from '../../store/dbs/types.js'
 import type {Deps} from '../env.js'
 import {allowedTo, requireUser} from '../middleware/auth.js'
@@ -27,6 +28,14 @@ function recordWrite(loaded: LoadedDb, table: string | null | undefined, data: D
   const converted = validateData(plan, data)
   checkRecordSize(converted, maxBytes)
   return {tableName, data: converted, index: indexValues(plan, converted)}
+}
+
+/** A write's `If-Match` against the stored record: a 412 with the current record (and its tag) when it no longer matches. */
+function checkIfMatch(ifMatch: string | undefined, existing: RecordView): void {
+  const current = recordEtag(existing)
+  if (!ifMatchHolds(ifMatch, current)) {
+    throw preconditionFailed('the record changed since you read it (If-Match does not match its ETag); nothing was written', {etag: current, current: existing})
+  }
 }
 
 /** Flat search shape: user fields at the top level, then id, created_at, updated_at. */
@@ -105,7 +114,9 @@ export function dbsRoutes(deps: Deps) {
   handle(app, routes.createRecord, writer, async (c, {body}) => {
     const loaded = db(c)
     const write = recordWrite(loaded, body.record.table_name, body.record.data, 'create', quotas.record_bytes)
-    return c.json(await deps.store.dbs.createRecord(loaded.accountId, loaded.db.id, write), 201)
+    const created = await deps.store.dbs.createRecord(loaded.accountId, loaded.db.id, write)
+    c.header('ETag', recordEtag(created))
+    return c.json(created, 201)
   })
 
   /** Bulk insert for `svc db import`: `{records: [{table_name, data}]}`, all or nothing; every record's problems in one 422. */
@@ -132,6 +143,7 @@ export function dbsRoutes(deps: Deps) {
     const loaded = db(c)
     const record = await deps.store.dbs.getRecord(loaded.accountId, loaded.db.id, recordId(param(c, 'id')))
     if (!record) throw notFound('record not found')
+    c.header('ETag', recordEtag(record))
     return c.json(record)
   })
 
@@ -139,16 +151,23 @@ export function dbsRoutes(deps: Deps) {
     const loaded = db(c)
     const id = recordId(param(c, 'id'))
     const {table_name: table, data = {}} = body.record
+    const ifMatch = c.req.header('if-match')
     // Data is merged over the stored record (shallow); in a multi-table db, no table_name means the null table.
-    const updated = await deps.store.dbs.updateRecord(loaded.accountId, loaded.db.id, id,
-      (existing) => recordWrite(loaded, table, {...existing.data, ...data}, 'update', quotas.record_bytes))
+    // If-Match is checked inside the store's write, against the record it is about to change.
+    const updated = await deps.store.dbs.updateRecord(loaded.accountId, loaded.db.id, id, (existing) => {
+      checkIfMatch(ifMatch, existing)
+      return recordWrite(loaded, table, {...existing.data, ...data}, 'update', quotas.record_bytes)
+    })
     if (!updated) throw notFound('record not found')
+    c.header('ETag', recordEtag(updated))
     return c.json(updated)
   })
 
   handle(app, routes.deleteRecord, writer, async (c) => {
     const loaded = db(c)
-    if (!(await deps.store.dbs.deleteRecord(loaded.accountId, loaded.db.id, recordId(param(c, 'id'))))) throw notFound('record not found')
+    const ifMatch = c.req.header('if-match')
+    const check = ifMatch === undefined ? undefined : (existing: RecordView) => checkIfMatch(ifMatch, existing)
+    if (!(await deps.store.dbs.deleteRecord(loaded.accountId, loaded.db.id, recordId(param(c, 'id')), undefined, check))) throw notFound('record not found')
     return c.body(null, 204)
   })
 

@@ -46,6 +46,7 @@ export interface DbsRepo {
   updateRecord(
     accountId: number, dbId: number, id: number, build: (existing: RecordView) => RecordWrite, scope?: QuerySpec['scope'],
   ): Promise<RecordView | null>
-  deleteRecord(accountId: number, dbId: number, id: number, scope?: QuerySpec['scope']): Promise<boolean>
+  /** `check` sees the record inside the write, before it is deleted, and may throw (If-Match). */
+  deleteRecord(accountId: number, dbId: number, id: number, scope?: QuerySpec['scope'], check?: (existing: RecordView) => void): Promise<boolean>
   query(accountId: number, dbId: number, spec: QuerySpec): Promise<RecordView[]>
 }

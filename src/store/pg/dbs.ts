@@ -272,9 +272,20 @@ export class PgDbsRepo implements DbsRepo {
     })
   }
 
-  async deleteRecord(accountId: number, dbId: number, id: number, scope?: QuerySpec['scope']): Promise<boolean> {
+  async deleteRecord(
+    accountId: number, dbId: number, id: number, scope?: QuerySpec['scope'], check?: (existing: RecordView) => void,
+  ): Promise<boolean> {
     if (scope && scope.value === '') return false
     if (!isRowId(id)) return false
+    if (check) {
+      // If-Match: the record is read and locked, checked, then deleted in one transaction.
+      return this.db.tx(async (q) => {
+        const existing = await this.readRecord(q, accountId, dbId, id, scope, ' FOR UPDATE')
+        if (!existing) return false
+        check(existing)
+        return (await q.run('DELETE FROM db_records WHERE account_id = ? AND db_id = ? AND id = ?', [accountId, dbId, id])) > 0
+      })
+    }
     const changed = scope
       ? await this.db.run(
         `DELETE FROM db_records r WHERE account_id = ? AND db_id = ? AND id = ? AND json_typeof(${FIELD}) = 'string' AND r.data ->> (?::text) = ?`,

@@ -203,9 +203,13 @@ export class SqliteDbsRepo implements DbsRepo {
     return updated
   }
 
-  async deleteRecord(accountId: number, dbId: number, id: number, scope?: QuerySpec['scope']): Promise<boolean> {
+  async deleteRecord(
+    accountId: number, dbId: number, id: number, scope?: QuerySpec['scope'], check?: (existing: RecordView) => void,
+  ): Promise<boolean> {
     return queuedWrite(this.db, () => {
-      if (!this.readRecord(accountId, dbId, id, scope)) return false
+      const existing = this.readRecord(accountId, dbId, id, scope)
+      if (!existing) return false
+      check?.(existing)
       this.db.prepare('DELETE FROM db_records WHERE account_id = ? AND db_id = ? AND id = ?').run(accountId, dbId, id)
       return true
     })
