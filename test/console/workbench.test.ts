@@ -1,7 +1,9 @@
 // The console as a data workbench (issue 27), in Debian's Chromium, on SQLite and (with
 // SVC_TEST_DATABASE_URL) on PostgreSQL: screens with URLs, the records grid (paging, sort, the
 // search box in the URL, back/forward, bulk delete, CSV/NDJSON export), dark mode, 360 px, axe.
-import {readFileSync} from 'node:fs'
+import {mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs'
+import {tmpdir} from 'node:os'
+import {join} from 'node:path'
 import {createRequire} from 'node:module'
 import type {Page} from 'playwright-core'
 import {afterAll, beforeAll, expect, it} from 'vitest'
@@ -171,6 +173,72 @@ describeWithChromium('console workbench in Chromium', () => {
       expect(exported.code).toBe(0)
       expect(readFileSync((await ndjson.path())!, 'utf8')).toBe(exported.stdout)
       expect(exported.stdout.trimEnd().split('\n')).toHaveLength(43)
+    } finally {
+      await browser.close()
+    }
+  }, 300_000)
+
+  it('exports then re-imports: NDJSON with a progress bar; a bad file gets svc db import\'s per-line errors and imports nothing', async () => {
+    const browser = await launchChromium()
+    try {
+      const schema = {fields: {title: {type: 'string', required: true}, pages: 'integer'}, indexed_fields: ['title']}
+      const shelf = (await api('POST', '/svc/dbs.json', {db: {name: 'Shelf', code: 'shelf', schema}})).json
+      const records = Array.from({length: 1200}, (_, i) => ({data: {title: `Vol ${i + 1}`, pages: i}}))
+      for (let i = 0; i < records.length; i += 600) expect((await api('POST', `/svc/dbs/${shelf.id}/import.json`, {records: records.slice(i, i + 600)})).status).toBe(201)
+      const copy = (await api('POST', '/svc/dbs.json', {db: {name: 'Shelf copy', code: 'shelf-copy', schema}})).json
+      const page = await browser.context.newPage()
+      page.setDefaultTimeout(60_000)
+      await signedIn(page, '#/dbs/shelf')
+      await expect.poll(() => rowCount(page)).toBe(20)
+      const [download] = await Promise.all([page.waitForEvent('download'), page.click('[data-testid=export-ndjson]')])
+      const exported = readFileSync((await download.path())!, 'utf8')
+      expect(exported.trimEnd().split('\n')).toHaveLength(1200)
+
+      // A bad file: the same per-line messages as `svc db import`, and nothing imported.
+      const dir = mkdtempSync(join(tmpdir(), 'svc-import-'))
+      const bad = join(dir, 'bad.ndjson')
+      writeFileSync(bad, ['{"title": "ok"}', '{"title": "x", "pages": "many"}', '', '{"pages": 3}', '{"table_name": null, "data": {"title": "y", "pages": 1.5}}'].join('\n') + '\n')
+      const cli = await svc(['db', 'import', 'shelf-copy', bad, '--url', http.origin, '--token', token])
+      expect(cli.code).not.toBe(0)
+      const expected = ['line 2: pages must be an integer', 'line 4: title is required', 'line 5: pages must be an integer']
+      for (const line of expected) expect(cli.stderr).toContain(line)
+      await page.goto(`${http.origin}/#/dbs/shelf-copy`)
+      await page.getByRole('table', {name: 'Records of Shelf copy'}).waitFor()
+      const importInput = page.getByLabel('Import NDJSON')
+      await importInput.setInputFiles(bad)
+      const problems = page.getByTestId('import-errors')
+      await problems.waitFor()
+      expect(await problems.locator('li').allTextContents()).toEqual(expected)
+      expect(await page.getByTestId('status').textContent()).toBe('Nothing imported from bad.ndjson.')
+      expect((await api('GET', `/svc/dbs/${copy.id}/records.json`)).json).toEqual([])
+      // A line that is no JSON is named too (the CLI stops at it).
+      writeFileSync(bad, '{"title": "ok"}\n{nope\n')
+      await importInput.setInputFiles(bad)
+      await expect.poll(() => problems.locator('li').allTextContents()).toEqual(['line 2 of bad.ndjson is not JSON'])
+
+      // The export re-imported, with a progress bar through both phases (checked, then imported, batch by batch).
+      const file = join(dir, 'shelf.ndjson')
+      writeFileSync(file, exported)
+      await page.evaluate(() => {
+        const seen: string[] = []
+        ;(window as unknown as {seen: string[]}).seen = seen
+        new MutationObserver(() => {
+          const bar = document.querySelector<HTMLProgressElement>('#import-bar')
+          const text = bar && `${bar.labels[0]?.textContent} ${bar.value}/${bar.max}`
+          if (text && seen.at(-1) !== text) seen.push(text)
+        }).observe(document.body, {subtree: true, childList: true, attributes: true, characterData: true})
+      })
+      await importInput.setInputFiles(file)
+      await expect.poll(() => page.getByTestId('status').textContent(), {timeout: 120_000}).toBe('Imported 1200 records from shelf.ndjson.')
+      expect(await problems.count()).toBe(0)
+      const seen = await page.evaluate(() => (window as unknown as {seen: string[]}).seen)
+      expect(seen).toEqual(expect.arrayContaining(['Checking… 500/1200', 'Checking… 1200/1200', 'Importing… 500/1200', 'Importing… 1000/1200']))
+      expect(await page.getByRole('progressbar').count()).toBe(0)
+      await expect.poll(() => page.textContent('[data-testid=range]')).toBe('1–20 of 1200')
+      const copied = await svc(['db', 'export', 'shelf-copy', '-o', '-', '--url', http.origin, '--token', token])
+      const dataOf = (ndjson: string) => ndjson.trimEnd().split('\n').map((l) => JSON.parse(l).data)
+      expect(dataOf(copied.stdout)).toEqual(dataOf(exported))
+      rmSync(dir, {recursive: true, force: true})
     } finally {
       await browser.close()
     }
@@ -516,6 +584,12 @@ describeWithChromium('console workbench in Chromium', () => {
         await page.getByTestId('save').click()
         await page.getByTestId('stale').waitFor()
         found.push(...await scan(page, `${scheme} editor 412 view`))
+        // The grid with an import's per-line errors.
+        await page.goto(`${http.origin}/#/dbs/library`)
+        await expect.poll(() => rowCount(page)).toBeGreaterThan(0)
+        await page.getByLabel('Import NDJSON').setInputFiles({name: 'bad.ndjson', mimeType: 'application/x-ndjson', buffer: Buffer.from('{"pages": "x"}\n')})
+        await page.getByTestId('import-errors').waitFor()
+        found.push(...await scan(page, `${scheme} import errors`))
       }
       expect(found).toEqual([])
     } finally {
