@@ -133,3 +133,23 @@ describe('inline edit queue and a stale record', () => {
     expect(tags).toEqual(['"r1-old"', '"r1-new"'])
   })
 })
+
+// @ts-expect-error plain JS module of the console
+import {formOfSchema, schemaOfForm} from '../../console/src/db/schema-form.js'
+
+describe('schema editor form', () => {
+  it('reads a schema into rows and writes the same schema back (single, multi, free-form, hand-picked index columns)', () => {
+    const single = {fields: {title: {type: 'string', required: true}, pages: 'integer'}, indexed_fields: ['title']}
+    expect(formOfSchema(single).tables[0].fields).toEqual([
+      {name: 'title', type: 'string', required: true, indexed: true}, {name: 'pages', type: 'integer', required: false, indexed: false},
+    ])
+    expect(schemaOfForm(formOfSchema(single))).toEqual(single)
+    const multi = {tables: {orders: {fields: {total: 'number'}, indexes: {total: 'idx_num_1'}}, customers: {fields: {email: 'string'}}}}
+    expect(schemaOfForm(formOfSchema(multi))).toEqual(multi)
+    expect(schemaOfForm(formOfSchema(null))).toBeNull()
+    const form = formOfSchema(single)
+    form.tables[0].fields.push({name: ' isbn ', type: 'string', required: false, indexed: true}, {name: '', type: 'text', required: false, indexed: false})
+    form.tables[0].fields[1].required = true
+    expect(schemaOfForm(form)).toEqual({fields: {title: {type: 'string', required: true}, pages: {type: 'integer', required: true}, isbn: 'string'}, indexed_fields: ['title', 'isbn']})
+  })
+})

@@ -244,6 +244,60 @@ describeWithChromium('console workbench in Chromium', () => {
     }
   }, 300_000)
 
+  it('creates a db with a schema from nothing, then changes the schema through the diff (data loss and invalid records shown, nothing applied until confirmed)', async () => {
+    const browser = await launchChromium()
+    try {
+      const page = await browser.context.newPage()
+      page.setDefaultTimeout(60_000)
+      await signedIn(page, '#/dbs')
+      await page.getByRole('link', {name: 'New database'}).click()
+      await page.waitForURL(/#\/new\/db$/)
+      await page.getByRole('textbox', {name: 'Name', exact: true}).fill('Recipes')
+      await page.getByRole('textbox', {name: 'Code', exact: true}).fill('recipes')
+      await page.getByRole('textbox', {name: 'Name of field 1'}).fill('title')
+      await page.getByRole('checkbox', {name: 'title is required'}).check()
+      await page.getByRole('checkbox', {name: 'title is indexed'}).check()
+      await page.getByRole('button', {name: 'Add a field'}).click()
+      await page.getByRole('textbox', {name: 'Name of field 2'}).fill('servings')
+      await page.getByRole('combobox', {name: 'Type of servings'}).selectOption('integer')
+      await page.getByRole('button', {name: 'Review the changes'}).click()
+      const diff = page.getByTestId('schema-diff')
+      await diff.waitFor()
+      expect(await diff.locator('li').allTextContents()).toEqual(expect.arrayContaining([
+        '+ database recipes (new)', '+ field title (string, required)', '+ field servings (integer)', expect.stringMatching(/^\+ index title → /),
+      ]))
+      expect((await api('GET', '/svc/dbs/recipes.json')).status).toBe(404)
+      await page.getByRole('button', {name: 'Apply', exact: true}).click()
+      await page.waitForURL(/#\/dbs\/recipes$/)
+      const created = (await api('GET', '/svc/dbs/recipes.json')).json
+      expect(created).toMatchObject({name: 'Recipes', schema: {fields: {title: {type: 'string', required: true}, servings: 'integer'}, indexed_fields: ['title']}})
+
+      // Records to be judged by the next schema: one holds servings, one a rating that is no integer.
+      await api('POST', `/svc/dbs/${created.id}/records.json`, {record: {data: {title: 'Soup', servings: 4}}})
+      const cake = (await api('POST', `/svc/dbs/${created.id}/records.json`, {record: {data: {title: 'Cake', rating: 'five'}}})).json
+      await page.getByRole('link', {name: 'Schema'}).click()
+      await page.waitForURL(/#\/dbs\/recipes\/schema$/)
+      await page.getByRole('button', {name: 'Remove servings'}).click()
+      await page.getByRole('button', {name: 'Add a field'}).click()
+      await page.getByRole('textbox', {name: 'Name of field 2'}).fill('rating')
+      await page.getByRole('combobox', {name: 'Type of rating'}).selectOption('integer')
+      await page.getByRole('button', {name: 'Review the changes'}).click()
+      await diff.waitFor()
+      expect(await diff.locator('li').allTextContents()).toEqual(['- field servings (integer)', '+ field rating (integer)'])
+      expect(await page.getByTestId('data-loss').textContent()).toBe('field servings (integer) holds data in 1 record: applying drops it.')
+      const invalid = page.getByTestId('invalid-records')
+      expect(await invalid.locator('li').allTextContents()).toEqual([`#${cake.id} rating: must be an integer`])
+      expect(await invalid.getByRole('link').getAttribute('href')).toBe(`#/dbs/recipes/records/${cake.id}`)
+      // Nothing applied yet.
+      expect((await api('GET', `/svc/dbs/${created.id}.json`)).json.schema.fields).toHaveProperty('servings')
+      await page.getByRole('button', {name: 'Apply anyway'}).click()
+      await page.waitForURL(/#\/dbs\/recipes$/)
+      expect((await api('GET', `/svc/dbs/${created.id}.json`)).json.schema).toEqual({fields: {title: {type: 'string', required: true}, rating: 'integer'}, indexed_fields: ['title']})
+    } finally {
+      await browser.close()
+    }
+  }, 300_000)
+
   it('creates a record through a validation error (shown beside the field) and a kept draft, then edits, duplicates and deletes it', async () => {
     const browser = await launchChromium()
     try {
@@ -505,7 +559,7 @@ describeWithChromium('console workbench in Chromium', () => {
       await page.setViewportSize({width: 360, height: 740})
       await signedIn(page, '#/dbs/library')
       await expect.poll(() => rowCount(page)).toBe(20)
-      for (const hash of ['#/dbs/library', '#/dbs/library/new', '#/dashboards', '#/prompts', '#/dbs', '#/apps', '#/runs']) {
+      for (const hash of ['#/dbs/library', '#/dbs/library/new', '#/dbs/library/schema', '#/new/db', '#/dashboards', '#/prompts', '#/dbs', '#/apps', '#/runs']) {
         await page.goto(`${http.origin}/${hash}`)
         await page.locator('main h1').first().waitFor()
         const wide = await page.evaluate(() => [...document.querySelectorAll('body *')].filter((e) => e.getBoundingClientRect().right > 361 && !e.closest('.scroll')).map((e) => `${e.tagName}.${e.className} ${Math.round(e.getBoundingClientRect().right)}`).slice(0, 8))
@@ -539,6 +593,8 @@ describeWithChromium('console workbench in Chromium', () => {
         ['#/dbs/library?filter[author]=ada*&sort=-pages', (p) => expect.poll(() => rowCount(p)).toBeGreaterThan(0)],
         ['#/dbs/library/new', (p) => p.getByTestId('record-form').waitFor()],
         ['#/dbs/library/records/3', (p) => p.getByLabel('Automatic fields').waitFor()],
+        ['#/dbs/library/schema', (p) => p.getByTestId('schema-form').waitFor()],
+        ['#/new/db', (p) => p.getByTestId('schema-form').waitFor()],
         ['#/apps', (p) => p.getByTestId('apps').waitFor()],
         ['#/runs', (p) => p.getByTestId('runs').waitFor()],
         ['#/nowhere', (p) => p.getByRole('heading', {name: 'Not found'}).waitFor()],
@@ -584,6 +640,12 @@ describeWithChromium('console workbench in Chromium', () => {
         await page.getByTestId('save').click()
         await page.getByTestId('stale').waitFor()
         found.push(...await scan(page, `${scheme} editor 412 view`))
+        // The schema editor with its review (diff, data loss) open.
+        await page.goto(`${http.origin}/#/dbs/library/schema`)
+        await page.getByRole('button', {name: 'Remove note'}).click()
+        await page.getByRole('button', {name: 'Review the changes'}).click()
+        await page.getByTestId('schema-diff').waitFor()
+        found.push(...await scan(page, `${scheme} schema review`))
         // The grid with an import's per-line errors.
         await page.goto(`${http.origin}/#/dbs/library`)
         await expect.poll(() => rowCount(page)).toBeGreaterThan(0)
