@@ -24,6 +24,21 @@ const pageBackend = {
 /** `svc.listDbs()`, `svc.getRecord({params: {db_id, id}})`, … one method per operation of the API. */
 export const svc = createClient({backend: pageBackend})
 
+/**
+ * The same client without the page's cookies (`credentials: 'omit'`): how an anonymous visitor
+ * reaches the public methods. The browser keeps no cookie from its answers, so each call is a
+ * new visitor.
+ */
+export const anonymous = createClient({backend: {
+  kind: 'remote',
+  description: 'anonymous visitor',
+  get baseUrl() {
+    return location.origin
+  },
+  fetch: (path, init = {}) => fetch(path, {...init, credentials: 'omit'}),
+  async close() {},
+}})
+
 /** A call that also answers the response's ETag: {body, etag} (for If-Match on the next write). */
 export async function callWithEtag(op, input) {
   const {method, path, options} = operationRequest(op, input)

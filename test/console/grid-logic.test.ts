@@ -153,3 +153,27 @@ describe('schema editor form', () => {
     expect(schemaOfForm(form)).toEqual({fields: {title: {type: 'string', required: true}, pages: {type: 'integer', required: true}, isbn: 'string'}, indexed_fields: ['title', 'isbn']})
   })
 })
+
+// @ts-expect-error plain JS module of the console
+import {ownOnly, publicSummary, setOwnOnly, toggleMethod} from '../../console/src/db/public-methods.js'
+
+describe('public methods editor', () => {
+  it('switches methods and "own records only", and says in words what anyone can do', () => {
+    expect(publicSummary({}, 'guests')).toEqual(['Nobody outside your account can reach this database: no public method is enabled.'])
+    let config = toggleMethod(toggleMethod(toggleMethod({}, 'list', true), 'get', true), 'create', true)
+    expect(config).toEqual({list: true, get: true, create: true})
+    config = setOwnOnly(config, true)
+    expect(config).toEqual({list: {scope_by: 'visitor'}, get: {scope_by: 'visitor'}, create: {auto_fields: {visitor: '{cookie_key}'}}})
+    expect(ownOnly(config)).toBe(true)
+    expect(publicSummary({...config, create: {...config.create, allowed_fields: ['name', 'message'], required_fields: ['message']}}, 'guests')).toEqual([
+      'Anyone on the internet can list, read and create records in this database, without signing in.',
+      "Each visitor lists and reads only their own records (the field visitor holds the visitor's browser key (a cookie)).",
+      'Create may set only name and message.',
+      'Create requires message.',
+      "Create fills visitor with the visitor's browser key (a cookie), whatever the visitor sends.",
+      'Addresses: /svc/db/guests/list, /svc/db/guests/get, /svc/db/guests/create.',
+    ])
+    expect(setOwnOnly(config, false)).toEqual({list: true, get: true, create: true})
+    expect(toggleMethod(config, 'get', false)).toEqual({list: {scope_by: 'visitor'}, create: {auto_fields: {visitor: '{cookie_key}'}}})
+  })
+})

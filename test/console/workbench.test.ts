@@ -298,6 +298,60 @@ describeWithChromium('console workbench in Chromium', () => {
     }
   }, 300_000)
 
+  it('makes a db public with a plain-language summary, then tries it as an anonymous visitor through the real public endpoints', async () => {
+    const browser = await launchChromium()
+    try {
+      const guests = (await api('POST', '/svc/dbs.json', {db: {name: 'Guests', code: 'guests', schema: {fields: {name: 'string', message: {type: 'string', required: true}, visitor: 'string'}}}})).json
+      await api('POST', `/svc/dbs/${guests.id}/records.json`, {record: {data: {name: 'Owner', message: 'private note', visitor: 'someone'}}})
+      const page = await browser.context.newPage()
+      page.setDefaultTimeout(60_000)
+      await signedIn(page, '#/dbs/guests')
+      await page.getByRole('link', {name: 'Public methods'}).click()
+      await page.waitForURL(/#\/dbs\/guests\/public$/)
+      const summary = page.getByRole('region', {name: 'What this allows'})
+      await expect.poll(() => summary.locator('p').allTextContents()).toEqual(['Nobody outside your account can reach this database: no public method is enabled.'])
+      for (const m of ['list', 'get', 'create']) await page.getByRole('checkbox', {name: m, exact: true}).check()
+      await page.getByRole('checkbox', {name: 'Each visitor sees only their own records (a cookie in their browser)'}).check()
+      expect(await summary.locator('p').allTextContents()).toEqual([
+        'Anyone on the internet can list, read and create records in this database, without signing in.',
+        "Each visitor lists and reads only their own records (the field visitor holds the visitor's browser key (a cookie)).",
+        "Create fills visitor with the visitor's browser key (a cookie), whatever the visitor sends.",
+        'Addresses: /svc/db/guests/list, /svc/db/guests/get, /svc/db/guests/create.',
+      ])
+      expect((await api('GET', `/svc/dbs/${guests.id}.json`)).json.public_methods).toEqual({})
+      await page.getByTestId('save-public').click()
+      await expect.poll(() => page.getByRole('status').first().textContent()).toBe('Saved: the public methods are live.')
+      expect((await api('GET', `/svc/dbs/${guests.id}.json`)).json.public_methods).toEqual({
+        list: {scope_by: 'visitor'}, get: {scope_by: 'visitor'}, create: {auto_fields: {visitor: '{cookie_key}'}},
+      })
+
+      // The anonymous visitor: a create (its visitor field stamped, not forged), a list that shows
+      // no one else's record, a method that is not enabled.
+      const tryPanel = page.getByRole('region', {name: 'Try as an anonymous visitor'})
+      const answer = page.getByTestId('anonymous-answer')
+      await tryPanel.getByRole('combobox', {name: 'Method'}).selectOption('create')
+      await tryPanel.getByRole('textbox', {name: 'data (JSON)'}).fill('{"name": "Eve", "message": "hello", "visitor": "forged"}')
+      await tryPanel.getByRole('button', {name: 'Call as an anonymous visitor'}).click()
+      await expect.poll(() => answer.locator('strong').textContent()).toBe('Answer: OK')
+      const created = JSON.parse((await answer.locator('pre').textContent())!)
+      expect(created.data).toMatchObject({name: 'Eve', message: 'hello'})
+      expect(created.data.visitor).not.toBe('forged')
+      expect(created.data.visitor.length).toBeGreaterThan(8)
+      expect((await api('GET', `/svc/dbs/${guests.id}/records/${created.id}.json`)).json.data.visitor).toBe(created.data.visitor)
+      await tryPanel.getByRole('combobox', {name: 'Method'}).selectOption('list')
+      await tryPanel.getByRole('button', {name: 'Call as an anonymous visitor'}).click()
+      await expect.poll(() => answer.locator('pre').textContent()).toBe('[]')
+      await tryPanel.getByRole('combobox', {name: 'Method'}).selectOption('delete')
+      await tryPanel.getByRole('textbox', {name: 'Record id'}).fill(String(created.id))
+      await tryPanel.getByRole('button', {name: 'Call as an anonymous visitor'}).click()
+      await expect.poll(() => answer.locator('strong').textContent()).toBe('Answer: 404')
+      expect(await answer.locator('pre').textContent()).toContain('method \\"delete\\" is not enabled')
+      expect((await api('GET', `/svc/dbs/${guests.id}/records/${created.id}.json`)).status).toBe(200)
+    } finally {
+      await browser.close()
+    }
+  }, 300_000)
+
   it('creates a record through a validation error (shown beside the field) and a kept draft, then edits, duplicates and deletes it', async () => {
     const browser = await launchChromium()
     try {
@@ -559,7 +613,7 @@ describeWithChromium('console workbench in Chromium', () => {
       await page.setViewportSize({width: 360, height: 740})
       await signedIn(page, '#/dbs/library')
       await expect.poll(() => rowCount(page)).toBe(20)
-      for (const hash of ['#/dbs/library', '#/dbs/library/new', '#/dbs/library/schema', '#/new/db', '#/dashboards', '#/prompts', '#/dbs', '#/apps', '#/runs']) {
+      for (const hash of ['#/dbs/library', '#/dbs/library/new', '#/dbs/library/schema', '#/new/db', '#/dbs/library/public', '#/dashboards', '#/prompts', '#/dbs', '#/apps', '#/runs']) {
         await page.goto(`${http.origin}/${hash}`)
         await page.locator('main h1').first().waitFor()
         const wide = await page.evaluate(() => [...document.querySelectorAll('body *')].filter((e) => e.getBoundingClientRect().right > 361 && !e.closest('.scroll')).map((e) => `${e.tagName}.${e.className} ${Math.round(e.getBoundingClientRect().right)}`).slice(0, 8))
@@ -595,6 +649,7 @@ describeWithChromium('console workbench in Chromium', () => {
         ['#/dbs/library/records/3', (p) => p.getByLabel('Automatic fields').waitFor()],
         ['#/dbs/library/schema', (p) => p.getByTestId('schema-form').waitFor()],
         ['#/new/db', (p) => p.getByTestId('schema-form').waitFor()],
+        ['#/dbs/library/public', (p) => p.getByTestId('public-summary').waitFor()],
         ['#/apps', (p) => p.getByTestId('apps').waitFor()],
         ['#/runs', (p) => p.getByTestId('runs').waitFor()],
         ['#/nowhere', (p) => p.getByRole('heading', {name: 'Not found'}).waitFor()],
