@@ -352,6 +352,51 @@ describeWithChromium('console workbench in Chromium', () => {
     }
   }, 300_000)
 
+  it('account admin: creates a user (a 422 beside its field first; the token shown once, copied), then revokes their token', async () => {
+    const browser = await launchChromium()
+    try {
+      await browser.context.grantPermissions(['clipboard-read', 'clipboard-write'], {origin: http.origin})
+      const page = await browser.context.newPage()
+      page.setDefaultTimeout(60_000)
+      await signedIn(page, '#/dbs')
+      await page.getByRole('link', {name: 'Account'}).click()
+      await page.waitForURL(/#\/account$/)
+      const users = page.getByRole('table', {name: 'Users of the account'})
+      await users.waitFor()
+      expect(await users.locator('tbody tr').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-login')))).toContain('admin')
+      await page.getByRole('textbox', {name: 'Login'}).fill('new user')
+      await page.getByRole('button', {name: 'Create user'}).click()
+      await expect.poll(() => page.locator('#user-login-error').textContent()).toBe('login must be 1-64 characters of letters, digits, _ . @ + -')
+      expect(await page.getByRole('textbox', {name: 'Login'}).getAttribute('aria-invalid')).toBe('true')
+      await page.getByRole('textbox', {name: 'Login'}).fill('erin')
+      await page.getByRole('textbox', {name: 'Teams (comma-separated)'}).fill('support, sales')
+      await page.getByRole('textbox', {name: 'Department'}).fill('north')
+      await page.getByRole('combobox', {name: 'Role'}).selectOption('manager')
+      await page.getByRole('button', {name: 'Create user'}).click()
+      const tokenBox = page.getByRole('textbox', {name: 'API token of erin'})
+      await tokenBox.waitFor()
+      const token = await tokenBox.inputValue()
+      await page.getByRole('region', {name: 'Token of erin'}).getByRole('button', {name: 'Copy'}).click()
+      await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toBe(token)
+      expect(await users.locator('tr[data-login=erin]').textContent()).toContain('managersupport, salesnorth')
+      const asErin = await http.fetch('/svc/me.json', {headers: {authorization: `Bearer ${token}`}})
+      expect(await asErin.json()).toMatchObject({login: 'erin', role: 'manager'})
+      // A reload shows the user, never the token again.
+      await page.reload()
+      await users.locator('tr[data-login=erin]').waitFor()
+      expect(await page.getByTestId('new-token').count()).toBe(0)
+      expect(await page.content()).not.toContain(token)
+
+      await page.getByRole('button', {name: 'Revoke tokens and sessions of erin'}).click()
+      const dialog = page.getByRole('dialog', {name: 'Revoke every token of erin?'})
+      await dialog.getByRole('button', {name: 'Revoke'}).click()
+      await expect.poll(() => page.getByTestId('account-status').textContent()).toBe('Revoked 1 token and session of erin.')
+      expect((await http.fetch('/svc/me.json', {headers: {authorization: `Bearer ${token}`}})).status).toBe(401)
+    } finally {
+      await browser.close()
+    }
+  }, 300_000)
+
   it('creates a record through a validation error (shown beside the field) and a kept draft, then edits, duplicates and deletes it', async () => {
     const browser = await launchChromium()
     try {
@@ -613,7 +658,7 @@ describeWithChromium('console workbench in Chromium', () => {
       await page.setViewportSize({width: 360, height: 740})
       await signedIn(page, '#/dbs/library')
       await expect.poll(() => rowCount(page)).toBe(20)
-      for (const hash of ['#/dbs/library', '#/dbs/library/new', '#/dbs/library/schema', '#/new/db', '#/dbs/library/public', '#/dashboards', '#/prompts', '#/dbs', '#/apps', '#/runs']) {
+      for (const hash of ['#/dbs/library', '#/dbs/library/new', '#/dbs/library/schema', '#/new/db', '#/dbs/library/public', '#/account', '#/dashboards', '#/prompts', '#/dbs', '#/apps', '#/runs']) {
         await page.goto(`${http.origin}/${hash}`)
         await page.locator('main h1').first().waitFor()
         const wide = await page.evaluate(() => [...document.querySelectorAll('body *')].filter((e) => e.getBoundingClientRect().right > 361 && !e.closest('.scroll')).map((e) => `${e.tagName}.${e.className} ${Math.round(e.getBoundingClientRect().right)}`).slice(0, 8))
@@ -650,6 +695,7 @@ describeWithChromium('console workbench in Chromium', () => {
         ['#/dbs/library/schema', (p) => p.getByTestId('schema-form').waitFor()],
         ['#/new/db', (p) => p.getByTestId('schema-form').waitFor()],
         ['#/dbs/library/public', (p) => p.getByTestId('public-summary').waitFor()],
+        ['#/account', (p) => p.getByTestId('users').waitFor()],
         ['#/apps', (p) => p.getByTestId('apps').waitFor()],
         ['#/runs', (p) => p.getByTestId('runs').waitFor()],
         ['#/nowhere', (p) => p.getByRole('heading', {name: 'Not found'}).waitFor()],
@@ -701,6 +747,12 @@ describeWithChromium('console workbench in Chromium', () => {
         await page.getByRole('button', {name: 'Review the changes'}).click()
         await page.getByTestId('schema-diff').waitFor()
         found.push(...await scan(page, `${scheme} schema review`))
+        // Account admin with a new user's token shown.
+        await page.goto(`${http.origin}/#/account`)
+        await page.getByRole('textbox', {name: 'Login'}).fill(`axe-${scheme}`)
+        await page.getByRole('button', {name: 'Create user'}).click()
+        await page.getByTestId('new-token').waitFor()
+        found.push(...await scan(page, `${scheme} account with a new token`))
         // The grid with an import's per-line errors.
         await page.goto(`${http.origin}/#/dbs/library`)
         await expect.poll(() => rowCount(page)).toBeGreaterThan(0)

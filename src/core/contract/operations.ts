@@ -7,6 +7,9 @@ export const OPERATIONS = {
   // me, account
   getMe: {method: 'get', path: '/svc/me.json'},
   setAccountField: {method: 'post', path: '/account/set_field.json'},
+  listUsers: {method: 'get', path: '/svc/users.json'},
+  createUser: {method: 'post', path: '/svc/users.json'},
+  revokeUserTokens: {method: 'post', path: '/svc/users/{id}/revoke_tokens.json'},
   // prompts
   listPrompts: {method: 'get', path: '/svc/prompts.json'},
   createPrompt: {method: 'post', path: '/svc/prompts.json'},

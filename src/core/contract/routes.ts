@@ -5,7 +5,7 @@
  * from them (src/client/typed.ts).
  */
 import {createRoute} from '@hono/zod-openapi'
-import {Me, SetFieldQuery, SetFieldResult} from './account.js'
+import {CreatedUser, Me, RevokedTokens, SetFieldQuery, SetFieldResult, User, UserCreateBody} from './account.js'
 import {ActionReply, ActionStatusQuery, App, AppBody, AppListQuery, AppPatchBody, AppReplaceBody, ReplaceBody} from './apps.js'
 import {
   ERRORS, ErrorBody, FieldErrors, JsonObject, PRIVATE, PUBLIC, PublicFieldErrors, WRITE_ERRORS, html, json, markdown, noContent, redirect, z,
@@ -51,6 +51,22 @@ export const meRoutes = {
     summary: 'Enable or disable a module of the account (permission `account`)',
     request: {query: SetFieldQuery},
     responses: {200: json(SetFieldResult, 'The new module list'), ...WRITE_ERRORS},
+  }),
+  listUsers: createRoute({
+    ...operation('listUsers'), tags: ['account'], security: PRIVATE, summary: 'The users of the account (admins only; never a token)',
+    responses: {200: json(z.array(User), 'Users'), ...ERRORS},
+  }),
+  createUser: createRoute({
+    ...operation('createUser'), tags: ['account'], security: PRIVATE,
+    summary: 'Add a user to the account and mint its API token, shown once (admins only)',
+    request: {body: body(UserCreateBody)},
+    responses: {201: json(CreatedUser, 'The user and its token'), ...WRITE_ERRORS},
+  }),
+  revokeUserTokens: createRoute({
+    ...operation('revokeUserTokens'), tags: ['account'], security: PRIVATE,
+    summary: 'Revoke every token of a user of the account: API tokens, console sessions, app sign-ins (admins only)',
+    request: {params: z.object({id: z.string().openapi({param: {name: 'id', in: 'path'}, pattern: '^[0-9]+$'})})},
+    responses: {200: json(RevokedTokens, 'How many were revoked'), ...ERRORS},
   }),
 }
 

@@ -55,6 +55,12 @@ export interface AccountsRepo {
   /** Revokes every API token of the user and mints a new one, in one transaction; `revoked` counts the old ones. */
   replaceApiTokens(userId: number): Promise<{token: string; revoked: number}>
 
+  /**
+   * Revokes every token of a user of the account — API tokens, console sessions, app sign-ins —
+   * in one write; answers how many, or null when the account has no such user.
+   */
+  revokeAllTokens(accountId: number, userId: number): Promise<number | null>
+
   /** A per-data-dir secret (cookie signing, ...), created on first use and shared by every process. */
   secret(name: string): Promise<string>
 }

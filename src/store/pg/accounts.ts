@@ -181,6 +181,13 @@ export class PgAccountsRepo implements AccountsRepo {
     return {token: raw, revoked}
   }
 
+  async revokeAllTokens(accountId: number, userId: number): Promise<number | null> {
+    return this.db.tx(async (q) => {
+      if (!(await q.get('SELECT 1 FROM users WHERE id = ? AND account_id = ? FOR UPDATE', [userId, accountId]))) return null
+      return q.run('DELETE FROM tokens WHERE user_id = ? AND account_id = ?', [userId, accountId])
+    })
+  }
+
   async secret(name: string): Promise<string> {
     const found = await this.db.get<{value: string}>('SELECT value FROM server_secrets WHERE name = ?', [name])
     if (found) return found.value

@@ -187,6 +187,13 @@ export class SqliteAccountsRepo implements AccountsRepo {
     return {token: raw, revoked}
   }
 
+  async revokeAllTokens(accountId: number, userId: number): Promise<number | null> {
+    return writeTx(this.db, () => {
+      if (!this.db.prepare('SELECT 1 FROM users WHERE id = ? AND account_id = ?').get(userId, accountId)) return null
+      return this.db.prepare('DELETE FROM tokens WHERE user_id = ? AND account_id = ?').run(userId, accountId).changes
+    })
+  }
+
   async secret(name: string): Promise<string> {
     return writeTx(this.db, () => {
       const row = this.db.prepare('SELECT value FROM server_secrets WHERE name = ?').get(name) as {value: string} | undefined
