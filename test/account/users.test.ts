@@ -51,3 +51,34 @@ describeBothTransports('user administration', undefined, (ctx) => {
     expect((await c.call('POST', '/svc/users.json', {body: {user: {login: '__proto__', role: 'admin'}}})).status).toBe(201)
   })
 })
+
+describeBothTransports('per-user settings', undefined, (ctx) => {
+  it('each user keeps their own settings on the server: set, replace, remove; others never see them', async () => {
+    const c = ctx()
+    expect((await c.call('GET', '/svc/me/settings.json')).json).toEqual({settings: {}})
+    const set = await c.call('PATCH', '/svc/me/settings.json', {body: {settings: {'grid:1:': {hidden: ['note'], order: ['title', 'id']}, theme: 'dark'}}})
+    expect(set.status, set.text).toBe(200)
+    expect(set.json).toEqual({settings: {'grid:1:': {hidden: ['note'], order: ['title', 'id']}, theme: 'dark'}})
+    expect((await c.call('PATCH', '/svc/me/settings.json', {body: {settings: {theme: null, 'grid:1:': {hidden: []}}}})).json).toEqual({settings: {'grid:1:': {hidden: []}}})
+    expect((await c.call('GET', '/svc/me/settings.json')).json).toEqual({settings: {'grid:1:': {hidden: []}}})
+    expect((await c.call('GET', '/svc/me/settings.json', {as: 'alice'})).json).toEqual({settings: {}})
+    expect((await c.call('GET', '/svc/me/settings.json', {as: 'mallory'})).json).toEqual({settings: {}})
+    expect((await c.call('GET', '/svc/me/settings.json', {as: null})).status).toBe(401)
+  })
+
+  it('bad keys, values too large and more than 200 keys are a 422 and change nothing', async () => {
+    const c = ctx()
+    const bad = await c.call('PATCH', '/svc/me/settings.json', {as: 'alice', body: {settings: {'a b': 1, ok: 'x'.repeat(17 * 1024), __proto__x: 1}}})
+    expect(bad.status).toBe(422)
+    expect(Object.keys(bad.json).sort()).toEqual(['settings.a b', 'settings.ok'])
+    // The envelope's member sent as a non-object is a 400, as for every resource (decisions.md).
+    expect((await c.call('PATCH', '/svc/me/settings.json', {as: 'alice', body: {settings: 'no'}})).status).toBe(400)
+    // Keys named like Object.prototype members are data like any other.
+    expect((await c.call('PATCH', '/svc/me/settings.json', {as: 'alice', body: {settings: {toString: {x: 1}, constructor: 1}}})).json).toEqual({settings: {constructor: 1, toString: {x: 1}}})
+    const many = Object.fromEntries(Array.from({length: 199}, (_, i) => [`k${i}`, i]))
+    const over = await c.call('PATCH', '/svc/me/settings.json', {as: 'alice', body: {settings: many}})
+    expect(over.status).toBe(422)
+    expect(over.json).toEqual({settings: ['at most 200 settings per user: remove some (a null value removes one)']})
+    expect(Object.keys((await c.call('GET', '/svc/me/settings.json', {as: 'alice'})).json.settings)).toEqual(['constructor', 'toString'])
+  })
+})

@@ -177,3 +177,21 @@ describe('public methods editor', () => {
     expect(toggleMethod(config, 'get', false)).toEqual({list: {scope_by: 'visitor'}, create: {auto_fields: {visitor: '{cookie_key}'}}})
   })
 })
+
+// @ts-expect-error plain JS module of the console
+import {arrangeColumns, moveColumn, orderedColumns, showColumn} from '../../console/src/db/columns.js'
+
+describe('grid columns per user', () => {
+  const columns = ['id', 'title', 'author', 'pages', 'created_at', 'updated_at']
+  it('applies the saved order and hidden columns; names that no longer exist are ignored; id always shows', () => {
+    expect(arrangeColumns(columns, undefined)).toEqual(columns)
+    expect(arrangeColumns(columns, {order: ['pages', 'gone', 'title'], hidden: ['author', 'id', 'created_at']})).toEqual(['pages', 'title', 'id', 'updated_at'])
+    let pref = showColumn({}, 'author', false)
+    pref = moveColumn(columns, pref, 'pages', -1)
+    expect(orderedColumns(columns, pref)).toEqual(['id', 'title', 'pages', 'author', 'created_at', 'updated_at'])
+    expect(arrangeColumns(columns, pref)).toEqual(['id', 'title', 'pages', 'created_at', 'updated_at'])
+    expect(moveColumn(columns, pref, 'id', -1)).toBe(pref)
+    expect(showColumn(pref, 'id', false).hidden).toEqual(['author'])
+    expect(arrangeColumns(columns, showColumn(pref, 'author', true))).toContain('author')
+  })
+})

@@ -397,6 +397,43 @@ describeWithChromium('console workbench in Chromium', () => {
     }
   }, 300_000)
 
+  it('columns shown/hidden and their order are saved per user on the server: kept across reloads and browsers, not shared', async () => {
+    const browser = await launchChromium()
+    const other = await launchChromium()
+    try {
+      const page = await browser.context.newPage()
+      page.setDefaultTimeout(60_000)
+      await signedIn(page, '#/dbs/library')
+      await expect.poll(() => rowCount(page)).toBeGreaterThan(0)
+      const headers = () => page.locator('[data-testid=records] thead [data-sort]').evaluateAll((bs) => bs.map((b) => b.getAttribute('data-sort')))
+      expect(await headers()).toEqual(['id', 'title', 'author', 'pages', 'note', 'created_at', 'updated_at'])
+      await page.getByText('Columns', {exact: true}).click()
+      const panel = page.getByRole('list', {name: 'Columns: shown and order'})
+      await panel.getByRole('checkbox', {name: 'note'}).uncheck()
+      await panel.getByRole('button', {name: 'Move pages left'}).click()
+      await panel.getByRole('button', {name: 'Move pages left'}).click()
+      await expect.poll(headers).toEqual(['id', 'pages', 'title', 'author', 'created_at', 'updated_at'])
+      expect(await panel.getByRole('checkbox', {name: 'id'}).isDisabled()).toBe(true)
+      await expect.poll(async () => (await api('GET', '/svc/me/settings.json')).json.settings[`grid:${dbId}:`]).toEqual({
+        hidden: ['note'], order: ['id', 'pages', 'title', 'author', 'note', 'created_at', 'updated_at'],
+      })
+      // Another browser of the same user: the same columns (the server keeps them, not localStorage).
+      const again = await other.context.newPage()
+      await signedIn(again, '#/dbs/library')
+      await expect.poll(() => again.locator('[data-testid=records] thead [data-sort]').evaluateAll((bs) => bs.map((b) => b.getAttribute('data-sort'))))
+        .toEqual(['id', 'pages', 'title', 'author', 'created_at', 'updated_at'])
+      // Another user of the account: their own (default) columns.
+      const alice = world.users.alice!.token
+      expect((await http.fetch('/svc/me/settings.json', {headers: {authorization: `Bearer ${alice}`}}).then((r) => r.json())).settings).toEqual({})
+      // Back to the defaults for the other tests.
+      await panel.getByRole('checkbox', {name: 'note'}).check()
+      await api('PATCH', '/svc/me/settings.json', {settings: {[`grid:${dbId}:`]: null}})
+    } finally {
+      await browser.close()
+      await other.close()
+    }
+  }, 300_000)
+
   it('creates a record through a validation error (shown beside the field) and a kept draft, then edits, duplicates and deletes it', async () => {
     const browser = await launchChromium()
     try {
@@ -714,6 +751,9 @@ describeWithChromium('console workbench in Chromium', () => {
         await page.getByRole('combobox', {name: 'Search'}).pressSequentially('a')
         await page.getByRole('option').first().waitFor()
         found.push(...await scan(page, `${scheme} completion`))
+        await page.getByText('Columns', {exact: true}).click()
+        found.push(...await scan(page, `${scheme} columns panel`))
+        await page.getByText('Columns', {exact: true}).click()
         await page.getByTestId('edit-cells').click()
         await page.locator('td.edit input').first().fill('x')
         await page.locator('td.edit input').first().press('Tab')

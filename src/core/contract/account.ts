@@ -61,6 +61,12 @@ export const RevokedTokens = z.object({
   user_id: z.number().int(), revoked: z.number().int().openapi({description: 'API tokens, console sessions and app sign-ins removed'}),
 }).openapi('RevokedTokens')
 
+/** Per-user settings (src/core/account/user-settings.ts): key → a JSON value. */
+export const Settings = z.object({settings: z.record(z.string(), z.unknown())}).openapi('UserSettings')
+export const SettingsPatch = z.object({
+  settings: z.record(z.string(), z.unknown()).openapi({description: 'Keys to set (any JSON value up to 16 KB) or remove (null); other keys are kept'}),
+})
+
 export type UserView = z.infer<typeof User>
 export type MeView = z.infer<typeof Me>
 export type SetFieldRequest = z.output<typeof SetFieldQuery>

@@ -5,7 +5,7 @@
  * from them (src/client/typed.ts).
  */
 import {createRoute} from '@hono/zod-openapi'
-import {CreatedUser, Me, RevokedTokens, SetFieldQuery, SetFieldResult, User, UserCreateBody} from './account.js'
+import {CreatedUser, Me, RevokedTokens, SetFieldQuery, SetFieldResult, Settings, SettingsPatch, User, UserCreateBody} from './account.js'
 import {ActionReply, ActionStatusQuery, App, AppBody, AppListQuery, AppPatchBody, AppReplaceBody, ReplaceBody} from './apps.js'
 import {
   ERRORS, ErrorBody, FieldErrors, JsonObject, PRIVATE, PUBLIC, PublicFieldErrors, WRITE_ERRORS, html, json, markdown, noContent, redirect, z,
@@ -51,6 +51,16 @@ export const meRoutes = {
     summary: 'Enable or disable a module of the account (permission `account`)',
     request: {query: SetFieldQuery},
     responses: {200: json(SetFieldResult, 'The new module list'), ...WRITE_ERRORS},
+  }),
+  getMySettings: createRoute({
+    ...operation('getMySettings'), tags: ['account'], security: PRIVATE, summary: 'The current user\'s settings (the console\'s grid columns, …)',
+    responses: {200: json(Settings, 'Settings'), ...ERRORS},
+  }),
+  updateMySettings: createRoute({
+    ...operation('updateMySettings'), tags: ['account'], security: PRIVATE,
+    summary: 'Set or remove settings of the current user (at most 200 keys, 16 KB each)',
+    request: {body: body(SettingsPatch)},
+    responses: {200: json(Settings, 'All the settings after the change'), ...WRITE_ERRORS},
   }),
   listUsers: createRoute({
     ...operation('listUsers'), tags: ['account'], security: PRIVATE, summary: 'The users of the account (admins only; never a token)',

@@ -61,6 +61,11 @@ export interface AccountsRepo {
    */
   revokeAllTokens(accountId: number, userId: number): Promise<number | null>
 
+  /** The user's settings: key → parsed JSON value. */
+  userSettings(userId: number): Promise<Record<string, unknown>>
+  /** Stores (JSON text) or removes (null) settings of the user in one write; more than MAX_SETTINGS is a 422, nothing written. */
+  changeUserSettings(accountId: number, userId: number, changes: Map<string, string | null>): Promise<Record<string, unknown>>
+
   /** A per-data-dir secret (cookie signing, ...), created on first use and shared by every process. */
   secret(name: string): Promise<string>
 }
