@@ -293,6 +293,27 @@ describeWithChromium('console workbench in Chromium', () => {
       await page.getByRole('button', {name: 'Apply anyway'}).click()
       await page.waitForURL(/#\/dbs\/recipes$/)
       expect((await api('GET', `/svc/dbs/${created.id}.json`)).json.schema).toEqual({fields: {title: {type: 'string', required: true}, rating: 'integer'}, indexed_fields: ['title']})
+
+      // A stale schema change: someone else changes the db while the form is open; Apply is a 412
+      // that lists their change, nothing is applied; keeping my form and reviewing again applies it.
+      await page.getByRole('link', {name: 'Schema'}).click()
+      await page.waitForURL(/#\/dbs\/recipes\/schema$/)
+      await page.getByRole('button', {name: 'Add a field'}).click()
+      await page.getByRole('textbox', {name: 'Name of field 3'}).fill('notes')
+      await page.getByRole('combobox', {name: 'Type of notes'}).selectOption('text')
+      await api('PATCH', `/svc/dbs/${created.id}.json`, {db: {name: 'Recipes (theirs)'}})
+      await page.getByRole('button', {name: 'Review the changes'}).click()
+      await page.getByRole('button', {name: 'Apply', exact: true}).click()
+      const stale = page.getByRole('region', {name: 'Changed by someone else'})
+      await stale.waitFor()
+      expect(await stale.locator('li').allTextContents()).toEqual(['~ name: "Recipes" → "Recipes (theirs)"'])
+      expect((await api('GET', `/svc/dbs/${created.id}.json`)).json.schema.fields).not.toHaveProperty('notes')
+      await stale.getByRole('button', {name: 'Keep my form (review it against theirs)'}).click()
+      await page.getByRole('button', {name: 'Review the changes'}).click()
+      await expect.poll(() => diff.locator('li').allTextContents()).toEqual(['~ name: "Recipes (theirs)" → "Recipes"', '+ field notes (text)'])
+      await page.getByRole('button', {name: 'Apply', exact: true}).click()
+      await page.waitForURL(/#\/dbs\/recipes$/)
+      expect((await api('GET', `/svc/dbs/${created.id}.json`)).json).toMatchObject({name: 'Recipes', schema: {fields: {notes: 'text'}}})
     } finally {
       await browser.close()
     }

@@ -64,3 +64,33 @@ describeBothTransports('record ETag and If-Match', undefined, (ctx) => {
     expect((await c.call('DELETE', url(r.id))).status).toBe(204)
   })
 })
+
+describeBothTransports('database ETag and If-Match', undefined, (ctx) => {
+  it('a db answers an ETag that records do not move; a stale If-Match on PATCH, replace or DELETE is a 412 with the current db', async () => {
+    const c = ctx()
+    const created = await c.call('POST', '/svc/dbs.json', {body: {db: {name: 'Tagged', code: 'tagged', schema: {fields: {a: 'string'}}}}})
+    expect(created.status).toBe(201)
+    const id = created.json.id
+    const tag = created.headers.get('etag')!
+    expect(tag).toMatch(/^"d\d+-[0-9a-f]{16}"$/)
+    expect((await c.call('GET', `/svc/dbs/${id}.json`)).headers.get('etag')).toBe(tag)
+    await c.call('POST', `/svc/dbs/${id}/records.json`, {body: {record: {data: {a: 'x'}}}})
+    expect((await c.call('GET', `/svc/dbs/${id}.json`)).headers.get('etag')).toBe(tag)
+    // Someone else changes the schema.
+    const theirs = await c.call('PATCH', `/svc/dbs/${id}.json`, {body: {db: {schema: {fields: {a: 'string', b: 'integer'}}}}, headers: {'if-match': tag}})
+    expect(theirs.status).toBe(200)
+    const fresh = theirs.headers.get('etag')!
+    expect(fresh).not.toBe(tag)
+    const stale = await c.call('PATCH', `/svc/dbs/${id}.json`, {body: {db: {name: 'Mine'}}, headers: {'if-match': tag}})
+    expect(stale.status).toBe(412)
+    expect(stale.json).toMatchObject({etag: fresh, current: {id, name: 'Tagged', schema: {fields: {a: 'string', b: 'integer'}}}})
+    const replace = await c.call('PATCH', `/svc/dbs/${id}/replace.json`, {body: {field: 'schema', old_string: 'integer', new_string: 'number'}, headers: {'if-match': tag}})
+    expect(replace.status).toBe(412)
+    expect((await c.call('DELETE', `/svc/dbs/${id}.json`, {headers: {'if-match': tag}})).status).toBe(412)
+    expect((await c.call('GET', `/svc/dbs/${id}.json`)).json).toMatchObject({name: 'Tagged', schema: {fields: {b: 'integer'}}})
+    expect((await c.call('PATCH', `/svc/dbs/${id}.json`, {body: {db: {name: 'Mine'}}, headers: {'if-match': fresh}})).status).toBe(200)
+    // Without If-Match: as before.
+    expect((await c.call('PATCH', `/svc/dbs/${id}.json`, {body: {db: {name: 'Last'}}})).json.name).toBe('Last')
+    expect((await c.call('DELETE', `/svc/dbs/${id}.json`)).status).toBe(204)
+  })
+})

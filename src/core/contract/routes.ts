@@ -32,12 +32,15 @@ const params = <K extends string>(...names: K[]) =>
 
 const idParam = (description: string) => z.object({id: z.string().openapi({param: {name: 'id', in: 'path'}, description})})
 const dbParam = z.object({db_id: z.string().openapi({param: {name: 'db_id', in: 'path'}, description: 'Database id or code'})})
-/** A record answer with its entity tag (docs/api.md "ETag and If-Match"). */
-const tagged = (description: string) => ({...json(Record_, description), headers: {ETag: {description: 'The record\'s version: send it back in If-Match', schema: {type: 'string' as const}}}})
+/** An answer with its entity tag (docs/api.md "ETag and If-Match"). */
+const ETAG_HEADER = {ETag: {description: 'The version: send it back in If-Match', schema: {type: 'string' as const}}}
+const tagged = (description: string) => ({...json(Record_, description), headers: ETAG_HEADER})
+const taggedDb = (description: string) => ({...json(Db, description), headers: ETAG_HEADER})
 const IfMatch = z.object({'if-match': z.string().optional().openapi({
-  description: 'The ETag the change was made on: a write to a record that changed since answers 412 with the current record. Without it, the write applies as before.',
+  description: 'The ETag the change was made on: a write to a resource that changed since answers 412 with its current version. Without it, the write applies as before.',
 })})
 const Stale = json(ErrorBody.extend({etag: z.string(), current: Record_}), 'If-Match no longer matches: nothing was written; `current` is the record now, `etag` its tag')
+const StaleDb = json(ErrorBody.extend({etag: z.string(), current: Db}), 'If-Match no longer matches: nothing was written; `current` is the database now, `etag` its tag')
 const recordParams = dbParam.extend({id: z.string().openapi({param: {name: 'id', in: 'path'}, pattern: '^[0-9]+$'})})
 
 // ---------------------------------------------------------------------------------- me, account
@@ -313,27 +316,27 @@ export const dbRoutes = {
   createDb: createRoute({
     ...operation('createDb'), tags: ['dbs'], security: PRIVATE, summary: 'Create a database',
     request: {body: body(DbBody)},
-    responses: {201: json(Db, 'Created'), ...WRITE_ERRORS},
+    responses: {201: taggedDb('Created'), ...WRITE_ERRORS},
   }),
   getDb: createRoute({
     ...operation('getDb'), tags: ['dbs'], security: PRIVATE, summary: 'A database (with its record count)',
     request: {params: dbId},
-    responses: {200: json(Db, 'The database'), ...ERRORS},
+    responses: {200: taggedDb('The database'), ...ERRORS},
   }),
   updateDb: createRoute({
     ...operation('updateDb'), tags: ['dbs'], security: PRIVATE, summary: 'Change a database (a schema change re-indexes records)',
-    request: {params: dbId, body: body(DbPatchBody)},
-    responses: {200: json(Db, 'The full database'), ...WRITE_ERRORS},
+    request: {params: dbId, headers: IfMatch, body: body(DbPatchBody)},
+    responses: {200: taggedDb('The full database'), 412: StaleDb, ...WRITE_ERRORS},
   }),
   deleteDb: createRoute({
     ...operation('deleteDb'), tags: ['dbs'], security: PRIVATE, summary: 'Delete a database and its records',
-    request: {params: dbId},
-    responses: {204: noContent, ...ERRORS},
+    request: {params: dbId, headers: IfMatch},
+    responses: {204: noContent, 412: StaleDb, ...ERRORS},
   }),
   replaceInDb: createRoute({
     ...operation('replaceInDb'), tags: ['dbs'], security: PRIVATE, summary: 'Replace a string in schema, public_methods or fields',
-    request: {params: dbId, body: body(DbReplaceBody)},
-    responses: {200: json(Db, 'The full database'), ...WRITE_ERRORS},
+    request: {params: dbId, headers: IfMatch, body: body(DbReplaceBody)},
+    responses: {200: taggedDb('The full database'), 412: StaleDb, ...WRITE_ERRORS},
   }),
   getDbUsage: createRoute({
     ...operation('getDbUsage'), tags: ['dbs'], security: PRIVATE, summary: 'Record counts per table and field',

@@ -34,6 +34,11 @@ export function recordEtag(record: Tagged): string {
   return `"r${record.id}-${hash64(JSON.stringify([record.id, record.table_name ?? null, record.data, record.updated_at]))}"`
 }
 
+/** The entity tag of a db's definition (its record count left out: records come and go without changing it). */
+export function dbEtag(db: {id: number; name: string; code: string | null; app_id: string | null; schema: unknown; public_methods: unknown; fields: unknown; updated_at: string}): string {
+  return `"d${db.id}-${hash64(JSON.stringify([db.id, db.name, db.code, db.app_id, db.schema, db.public_methods, db.fields, db.updated_at]))}"`
+}
+
 /**
  * Whether an `If-Match` header holds for the current tag (RFC 9110 §13.1.1): no header holds;
  * `*` holds for any existing record; otherwise one of the listed tags must equal it (strong

@@ -7,7 +7,7 @@ import {quotasOf} from '../../core/quotas.js'
 import {planSchema} from '../../core/dbs/schema.js'
 import {svcMessage} from '../../core/contract/messages.js'
 import {badRequest, FieldErrorBag, isSvcError, notFound, preconditionFailed} from '../../core/errors.js'
-import {ifMatchHolds, recordEtag} from '../../core/dbs/etag.js'
+import {dbEtag, ifMatchHolds, recordEtag} from '../../core/dbs/etag.js'
 import type {RecordWrite} from '../../store/dbs/types.js'
 import type {Deps} from '../env.js'
 import {allowedTo, requireUser} from '../middleware/auth.js'
@@ -38,6 +38,14 @@ function checkIfMatch(ifMatch: string | undefined, existing: RecordView): void {
   }
 }
 
+/** A db write's `If-Match` against the stored definition: a 412 with the current db when it no longer matches. */
+function checkDbIfMatch(ifMatch: string | undefined, current: DbView): void {
+  const tag = dbEtag(current)
+  if (!ifMatchHolds(ifMatch, tag)) {
+    throw preconditionFailed('the database changed since you read it (If-Match does not match its ETag); nothing was written', {etag: tag, current})
+  }
+}
+
 /** Flat search shape: user fields at the top level, then id, created_at, updated_at. */
 function flat(record: RecordView, fields?: string[]): Record<string, unknown> {
   const data = fields ? Object.fromEntries(fields.filter((f) => Object.hasOwn(record.data, f)).map((f) => [f, record.data[f]])) : record.data
@@ -61,22 +69,36 @@ export function dbsRoutes(deps: Deps) {
 
   handle(app, routes.listDbs, async (c) => c.json(await deps.store.dbs.list(requireUser(c).accountId)))
 
-  handle(app, routes.createDb, allowedTo('db.manage'), async (c, {body}) =>
-    c.json(await deps.store.dbs.create(requireUser(c).accountId, dbData(body.db)), 201))
+  handle(app, routes.createDb, allowedTo('db.manage'), async (c, {body}) => {
+    const created = await deps.store.dbs.create(requireUser(c).accountId, dbData(body.db))
+    c.header('ETag', dbEtag(created))
+    return c.json(created, 201)
+  })
 
-  handle(app, routes.getDb, dbLoader(deps, {count: true}), async (c) => c.json(db(c).db))
+  handle(app, routes.getDb, dbLoader(deps, {count: true}), async (c) => {
+    c.header('ETag', dbEtag(db(c).db))
+    return c.json(db(c).db)
+  })
 
-  const save = async (loaded: LoadedDb, next: DbInput) => {
+  /** Saves a db; with If-Match, checked inside the store's write against the stored definition. */
+  const save = async (c: Parameters<typeof loadedDb.get>[0], next: DbInput) => {
+    const loaded = db(c)
+    const ifMatch = c.req.header('if-match')
     const schemaChanged = JSON.stringify(next.schema) !== JSON.stringify(loaded.db.schema)
     const reindex = schemaChanged ? indexerFor(planSchema(next.schema)) : undefined
-    const saved = await deps.store.dbs.update(loaded.accountId, loaded.db.id, next, reindex)
+    const check = ifMatch === undefined ? undefined : (current: DbView) => checkDbIfMatch(ifMatch, current)
+    const saved = await deps.store.dbs.update(loaded.accountId, loaded.db.id, next, reindex, check)
     if (!saved) throw notFound('database not found')
+    c.header('ETag', dbEtag(saved))
     return saved
   }
 
-  handle(app, routes.updateDb, manager, async (c, {body}) => c.json(await save(db(c), dbData(body.db, asInput(db(c).db)))))
+  handle(app, routes.updateDb, manager, async (c, {body}) => c.json(await save(c, dbData(body.db, asInput(db(c).db)))))
 
   handle(app, routes.deleteDb, manager, async (c) => {
+    // If-Match on a delete is checked against the db as loaded for this request.
+    const ifMatch = c.req.header('if-match')
+    if (ifMatch !== undefined) checkDbIfMatch(ifMatch, db(c).db)
     await deps.store.dbs.delete(db(c).accountId, db(c).db.id)
     return c.body(null, 204)
   })
@@ -87,7 +109,7 @@ export function dbsRoutes(deps: Deps) {
     const value = applyReplace(loaded.db[body.field], body)
     const parsed = await DbPatch.safeParseAsync({[body.field]: value}, {error: svcMessage})
     if (!parsed.success) throw validationError('json', parsed.error.issues)
-    return c.json(await save(loaded, dbData(parsed.data, asInput(loaded.db))))
+    return c.json(await save(c, dbData(parsed.data, asInput(loaded.db))))
   })
 
   /** Record counts per table and per schema field (non-null values): what `svc db push` checks before dropping. */
