@@ -1,51 +1,59 @@
-// The console speaks the same JSON API as the CLI, carried by the HttpOnly session cookie.
-export class ApiError extends Error {
-  constructor(status, body) {
-    super(body?.error ?? (body && typeof body === 'object' ? Object.entries(body).map(([k, v]) => `${k}: ${[].concat(v).join(', ')}`).join('; ') : `HTTP ${status}`))
-    this.status = status
-    this.body = body
-  }
+// The console is a client of the API like the CLI and scripts: every call goes through the typed
+// client (src/sdk.ts, `createClient`) by operation id, over a same-origin backend carried by the
+// HttpOnly session cookie. Errors are the client's SvcError (`status`, `message`, `details`).
+import {createClient} from '../../src/sdk.ts'
+import {operationRequest, readAnswer} from '../../src/client/typed.ts'
 
-  /** The 422 field map (`{field: [messages]}`, or the `fields` member of `{error, fields}`), else {}. */
-  get fields() {
-    if (this.status !== 422 || !this.body || typeof this.body !== 'object') return {}
-    const map = this.body.fields && typeof this.body.fields === 'object' ? this.body.fields : this.body
-    return Object.fromEntries(Object.entries(map).filter(([k]) => k !== 'error').map(([k, v]) => [k, [].concat(v).map(String)]))
-  }
+export {fieldsOf} from './errors.js'
+
+/** A Backend (src/client/backend.ts) for the page: same origin, the session cookie; a 401 goes to the login page. */
+const pageBackend = {
+  kind: 'remote',
+  description: 'console',
+  get baseUrl() {
+    return location.origin
+  },
+  async fetch(path, init = {}) {
+    const res = await fetch(path, {...init, credentials: 'same-origin'})
+    if (res.status === 401) location.href = `/svc/login?next=${encodeURIComponent(location.pathname + location.hash)}`
+    return res
+  },
+  async close() {},
 }
 
+/** `svc.listDbs()`, `svc.getRecord({params: {db_id, id}})`, … one method per operation of the API. */
+export const svc = createClient({backend: pageBackend})
+
+/**
+ * The same client without the page's cookies (`credentials: 'omit'`): how an anonymous visitor
+ * reaches the public methods. The browser keeps no cookie from its answers, so each call is a
+ * new visitor.
+ */
+export const anonymous = createClient({backend: {
+  kind: 'remote',
+  description: 'anonymous visitor',
+  get baseUrl() {
+    return location.origin
+  },
+  fetch: (path, init = {}) => fetch(path, {...init, credentials: 'omit'}),
+  async close() {},
+}})
+
+/** A call that also answers the response's ETag: {body, etag} (for If-Match on the next write). */
+export async function callWithEtag(op, input) {
+  const {method, path, options} = operationRequest(op, input)
+  const res = await svc.raw(method, path, options)
+  return {body: await readAnswer(res), etag: res.headers.get('etag')}
+}
+
+/** `GET /svc/dbs/7/records.json?x=1` style call through the client, for a screen not yet on operation ids. */
 export async function api(method, path, body) {
-  const res = await fetch(path, {
-    method, credentials: 'same-origin',
-    headers: body === undefined ? {accept: 'application/json'} : {accept: 'application/json', 'content-type': 'application/json'},
-    body: body === undefined ? undefined : JSON.stringify(body),
-  })
-  if (res.status === 401) {
-    location.href = `/svc/login?next=${encodeURIComponent(location.pathname + location.hash)}`
-    throw new ApiError(401, {error: 'signed out'})
-  }
-  const text = await res.text()
-  let json
-  try {
-    json = text ? JSON.parse(text) : undefined
-  } catch {
-    json = undefined
-  }
-  if (!res.ok) throw new ApiError(res.status, json)
-  return json
+  return readAnswer(await svc.raw(method, path, body === undefined ? {} : {body}))
 }
 
 /** A rendered prompt and the layer of the cascade that won (X-Svc-Prompt-Source). */
 export async function renderPrompt(code, vars) {
-  const query = new URLSearchParams(vars)
-  const res = await fetch(`/svc/prompt/${encodeURIComponent(code)}.md?${query}`, {credentials: 'same-origin'})
-  const text = await res.text()
-  if (!res.ok) {
-    let message = text
-    try {
-      message = JSON.parse(text).error ?? text
-    } catch {}
-    throw new ApiError(res.status, {error: message})
-  }
-  return {text, source: res.headers.get('x-svc-prompt-source') ?? 'unknown', extra: res.headers.get('x-svc-prompt-extra')}
+  const {method, path, options} = operationRequest('renderPrompt', {params: {code}, query: vars})
+  const res = await svc.raw(method, path, {...options, headers: {accept: 'text/markdown'}})
+  return {text: await res.text(), source: res.headers.get('x-svc-prompt-source') ?? 'unknown', extra: res.headers.get('x-svc-prompt-extra')}
 }

@@ -2,6 +2,9 @@
 import {createReadStream} from 'node:fs'
 import {createInterface} from 'node:readline'
 import {SvcError} from '../core/errors.js'
+import {recordOfLine} from '../core/dbs/import-lines.js'
+
+export {lineErrors} from '../core/dbs/import-lines.js'
 
 export interface Batch {
   records: unknown[]
@@ -9,13 +12,6 @@ export interface Batch {
   lines: number[]
   /** Bytes of input read so far (for a progress bar). */
   bytes: number
-}
-
-/** `{table_name, data}` lines, or bare data objects. */
-function toRecord(value: unknown, lineNo: number, file: string): unknown {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new SvcError('usage', 0, `line ${lineNo} of ${file} is not a JSON object`)
-  const v = value as Record<string, unknown>
-  return v.data !== undefined && typeof v.data === 'object' ? {table_name: v.table_name ?? null, data: v.data} : {data: v}
 }
 
 /** Reads `source` (a file path, or lines already read from stdin) in batches, from line `fromLine` on. */
@@ -47,7 +43,7 @@ export async function* batches(source: string | string[], file: string, size: nu
     } catch {
       throw new SvcError('usage', 0, `line ${lineNo} of ${file} is not JSON`)
     }
-    batch.records.push(toRecord(value, lineNo, file))
+    batch.records.push(recordOfLine(value, lineNo, file))
     batch.lines.push(lineNo)
     if (batch.records.length >= size) {
       yield {...batch, bytes}
@@ -62,15 +58,4 @@ export async function stdinLines(): Promise<string[]> {
   const chunks: Buffer[] = []
   for await (const chunk of process.stdin) chunks.push(chunk as Buffer)
   return Buffer.concat(chunks).toString('utf8').split(/\r?\n/)
-}
-
-/** `records[3].age` of a batch's 422 → `line 1204: age ...`. */
-export function lineErrors(details: Record<string, unknown> | undefined, lines: number[]): string[] {
-  const out: string[] = []
-  for (const [key, messages] of Object.entries(details ?? {})) {
-    const m = /^records\[(\d+)\]\.?(.*)$/.exec(key)
-    const where = m ? `line ${lines[Number(m[1])] ?? '?'}${m[2] ? `: ${m[2]}` : ''}` : key
-    out.push(`${where} ${Array.isArray(messages) ? messages.join(', ') : String(messages)}`)
-  }
-  return out
 }

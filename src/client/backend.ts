@@ -35,7 +35,7 @@ export function withQuery(path: string, query?: CallOptions['query']): string {
 
 const CODE_BY_STATUS: Record<number, ErrorCode> = {
   400: 'bad_request', 401: 'unauthorized', 403: 'forbidden', 404: 'not_found', 409: 'conflict',
-  413: 'payload_too_large', 422: 'validation', 429: 'rate_limited',
+  412: 'precondition_failed', 413: 'payload_too_large', 422: 'validation', 429: 'rate_limited',
 }
 
 /** Reads an error response back into the same SvcError the server threw. */

@@ -8,6 +8,8 @@ export type ErrorCode =
   | 'payload_too_large'
   | 'validation'
   | 'rate_limited'
+  /** 412: an `If-Match` that no longer matches (the resource changed since it was read). */
+  | 'precondition_failed'
   /** 507: the database has no space left (nothing was written). */
   | 'storage_full'
   /** 503: the database cannot be reached or asked for a retry (answered with Retry-After). */
@@ -47,6 +49,10 @@ export const notFound = (message = 'not found') => new SvcError('not_found', 404
 export const payloadTooLarge = (message = 'request body too large') => new SvcError('payload_too_large', 413, message)
 export const rateLimited = (message = 'too many requests', retryAfterSeconds?: number) =>
   Object.assign(new SvcError('rate_limited', 429, message), {retryAfter: retryAfterSeconds})
+
+/** A 412: the resource changed since the caller read it; `details` carries the current version. */
+export const preconditionFailed = (message: string, details?: Record<string, unknown>) =>
+  new SvcError('precondition_failed', 412, message, details)
 
 /** A 422 with a field map: `validation({code: ['has already been taken']})`. */
 export const validation = (fields: FieldErrors, message = 'validation failed') =>

@@ -21,6 +21,7 @@ import {dashboardsRoutes} from './routes/dashboards.js'
 import {dbsRoutes} from './routes/dbs.js'
 import {flowsRoutes} from './routes/flows.js'
 import {meRoutes} from './routes/me.js'
+import {userRoutes} from './routes/users.js'
 import {promptsRoutes} from './routes/prompts.js'
 import {registerSecuritySchemes} from './openapi.js'
 import {pageRoutes} from '../core/contract/routes.js'
@@ -76,6 +77,7 @@ export function createApp(deps: Deps) {
   app.use('*', readOnlyTokens)
   app.route('/', meRoutes(deps))
   app.route('/', accountRoutes(deps))
+  app.route('/', userRoutes(deps))
   app.route('/', promptsRoutes(deps))
   app.route('/', dashboardsRoutes(deps))
   app.route('/', appsRoutes(deps))

@@ -78,3 +78,120 @@ describe('record editor inputs', () => {
     expect(formData(fields, {c: 'nope'}, undefined).errors).toHaveProperty('c')
   })
 })
+
+// @ts-expect-error plain JS module of the console
+import {diffLine, queueChange, saveQueue} from '../../console/src/db/changes.js'
+
+describe('inline edit queue', () => {
+  const edit = (id: number, field: string, before: unknown, text: string, kind = 'string') => ({id, field, kind, before, beforeText: before === null ? '' : String(before), text})
+
+  it('keeps one change per cell, and drops it when the text is back to the stored value', () => {
+    let queue = queueChange([], edit(1, 'title', 'Dune', 'Dune II'))
+    queue = queueChange(queue, edit(1, 'title', 'Dune', 'Dune III'))
+    queue = queueChange(queue, edit(2, 'pages', 10, '11', 'integer'))
+    expect(queue.map((c: {key: string; text: string}) => `${c.key}=${c.text}`)).toEqual(['1:title=Dune III', '2:pages=11'])
+    expect(queueChange(queue, edit(2, 'pages', 10, '10', 'integer')).map((c: {key: string}) => c.key)).toEqual(['1:title'])
+    expect(diffLine(queue[0])).toBe('#1 title: "Dune" → "Dune III"')
+    expect(diffLine(queueChange([], edit(3, 'note', null, 'x'))[0])).toBe('#3 note: ∅ → "x"')
+  })
+
+  it('saves one PATCH per record; a field the API refuses stays queued with its message while the others save', async () => {
+    const sent: [number, Record<string, unknown>][] = []
+    const patch = async (id: number, data: Record<string, unknown>) => {
+      sent.push([id, data])
+      if ('pages' in data) throw Object.assign(new Error('invalid'), {status: 422, details: {pages: ['must be an integer']}})
+    }
+    let queue = queueChange([], edit(1, 'title', 'A', 'B'))
+    queue = queueChange(queue, edit(2, 'pages', 10, '1.5', 'integer'))
+    queue = queueChange(queue, edit(2, 'author', 'X', 'Y'))
+    queue = queueChange(queue, edit(3, 'meta', null, '{bad', 'json'))
+    const left = await saveQueue(queue, patch)
+    expect(sent).toEqual([[1, {title: 'B'}], [2, {pages: '1.5', author: 'Y'}], [2, {author: 'Y'}]])
+    expect(left.map((c: {key: string; error: string}) => `${c.key}: ${c.error}`)).toEqual([
+      '2:pages: pages must be an integer', expect.stringMatching(/^3:meta: is not valid JSON/),
+    ])
+  })
+})
+
+describe('inline edit queue and a stale record', () => {
+  it('sends the row tag as If-Match; a 412 keeps the change with their value and the current tag for a knowing overwrite', async () => {
+    const tags: unknown[] = []
+    let stale = true
+    const patch = async (_id: number, _data: unknown, etag: string) => {
+      tags.push(etag)
+      if (stale) {
+        stale = false
+        throw Object.assign(new Error('changed'), {status: 412, details: {etag: '"r1-new"', current: {id: 1, data: {title: 'Theirs'}}}})
+      }
+    }
+    const queue = queueChange([], {id: 1, field: 'title', kind: 'string', before: 'Was', beforeText: 'Was', text: 'Mine', etag: '"r1-old"'})
+    const left = await saveQueue(queue, patch)
+    expect(left).toHaveLength(1)
+    expect(left[0]).toMatchObject({etag: '"r1-new"', before: 'Was', theirs: {value: 'Theirs'}, error: expect.stringMatching(/someone else/)})
+    expect(diffLine(left[0])).toBe('#1 title: "Was" → "Mine" (now "Theirs", changed by someone else)')
+    expect(await saveQueue(left, patch)).toEqual([])
+    expect(tags).toEqual(['"r1-old"', '"r1-new"'])
+  })
+})
+
+// @ts-expect-error plain JS module of the console
+import {formOfSchema, schemaOfForm} from '../../console/src/db/schema-form.js'
+
+describe('schema editor form', () => {
+  it('reads a schema into rows and writes the same schema back (single, multi, free-form, hand-picked index columns)', () => {
+    const single = {fields: {title: {type: 'string', required: true}, pages: 'integer'}, indexed_fields: ['title']}
+    expect(formOfSchema(single).tables[0].fields).toEqual([
+      {name: 'title', type: 'string', required: true, indexed: true}, {name: 'pages', type: 'integer', required: false, indexed: false},
+    ])
+    expect(schemaOfForm(formOfSchema(single))).toEqual(single)
+    const multi = {tables: {orders: {fields: {total: 'number'}, indexes: {total: 'idx_num_1'}}, customers: {fields: {email: 'string'}}}}
+    expect(schemaOfForm(formOfSchema(multi))).toEqual(multi)
+    expect(schemaOfForm(formOfSchema(null))).toBeNull()
+    const form = formOfSchema(single)
+    form.tables[0].fields.push({name: ' isbn ', type: 'string', required: false, indexed: true}, {name: '', type: 'text', required: false, indexed: false})
+    form.tables[0].fields[1].required = true
+    expect(schemaOfForm(form)).toEqual({fields: {title: {type: 'string', required: true}, pages: {type: 'integer', required: true}, isbn: 'string'}, indexed_fields: ['title', 'isbn']})
+  })
+})
+
+// @ts-expect-error plain JS module of the console
+import {ownOnly, publicSummary, setOwnOnly, toggleMethod} from '../../console/src/db/public-methods.js'
+
+describe('public methods editor', () => {
+  it('switches methods and "own records only", and says in words what anyone can do', () => {
+    expect(publicSummary({}, 'guests')).toEqual(['Nobody outside your account can reach this database: no public method is enabled.'])
+    let config = toggleMethod(toggleMethod(toggleMethod({}, 'list', true), 'get', true), 'create', true)
+    expect(config).toEqual({list: true, get: true, create: true})
+    config = setOwnOnly(config, true)
+    expect(config).toEqual({list: {scope_by: 'visitor'}, get: {scope_by: 'visitor'}, create: {auto_fields: {visitor: '{cookie_key}'}}})
+    expect(ownOnly(config)).toBe(true)
+    expect(publicSummary({...config, create: {...config.create, allowed_fields: ['name', 'message'], required_fields: ['message']}}, 'guests')).toEqual([
+      'Anyone on the internet can list, read and create records in this database, without signing in.',
+      "Each visitor lists and reads only their own records (the field visitor holds the visitor's browser key (a cookie)).",
+      'Create may set only name and message.',
+      'Create requires message.',
+      "Create fills visitor with the visitor's browser key (a cookie), whatever the visitor sends.",
+      'Addresses: /svc/db/guests/list, /svc/db/guests/get, /svc/db/guests/create.',
+    ])
+    expect(setOwnOnly(config, false)).toEqual({list: true, get: true, create: true})
+    expect(toggleMethod(config, 'get', false)).toEqual({list: {scope_by: 'visitor'}, create: {auto_fields: {visitor: '{cookie_key}'}}})
+  })
+})
+
+// @ts-expect-error plain JS module of the console
+import {arrangeColumns, moveColumn, orderedColumns, showColumn} from '../../console/src/db/columns.js'
+
+describe('grid columns per user', () => {
+  const columns = ['id', 'title', 'author', 'pages', 'created_at', 'updated_at']
+  it('applies the saved order and hidden columns; names that no longer exist are ignored; id always shows', () => {
+    expect(arrangeColumns(columns, undefined)).toEqual(columns)
+    expect(arrangeColumns(columns, {order: ['pages', 'gone', 'title'], hidden: ['author', 'id', 'created_at']})).toEqual(['pages', 'title', 'id', 'updated_at'])
+    let pref = showColumn({}, 'author', false)
+    pref = moveColumn(columns, pref, 'pages', -1)
+    expect(orderedColumns(columns, pref)).toEqual(['id', 'title', 'pages', 'author', 'created_at', 'updated_at'])
+    expect(arrangeColumns(columns, pref)).toEqual(['id', 'title', 'pages', 'created_at', 'updated_at'])
+    expect(moveColumn(columns, pref, 'id', -1)).toBe(pref)
+    expect(showColumn(pref, 'id', false).hidden).toEqual(['author'])
+    expect(arrangeColumns(columns, showColumn(pref, 'author', true))).toContain('author')
+  })
+})

@@ -1,7 +1,9 @@
 // The console as a data workbench (issue 27), in Debian's Chromium, on SQLite and (with
 // SVC_TEST_DATABASE_URL) on PostgreSQL: screens with URLs, the records grid (paging, sort, the
 // search box in the URL, back/forward, bulk delete, CSV/NDJSON export), dark mode, 360 px, axe.
-import {readFileSync} from 'node:fs'
+import {mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs'
+import {tmpdir} from 'node:os'
+import {join} from 'node:path'
 import {createRequire} from 'node:module'
 import type {Page} from 'playwright-core'
 import {afterAll, beforeAll, expect, it} from 'vitest'
@@ -176,6 +178,283 @@ describeWithChromium('console workbench in Chromium', () => {
     }
   }, 300_000)
 
+  it('exports then re-imports: NDJSON with a progress bar; a bad file gets svc db import\'s per-line errors and imports nothing', async () => {
+    const browser = await launchChromium()
+    try {
+      const schema = {fields: {title: {type: 'string', required: true}, pages: 'integer'}, indexed_fields: ['title']}
+      const shelf = (await api('POST', '/svc/dbs.json', {db: {name: 'Shelf', code: 'shelf', schema}})).json
+      const records = Array.from({length: 1200}, (_, i) => ({data: {title: `Vol ${i + 1}`, pages: i}}))
+      for (let i = 0; i < records.length; i += 600) expect((await api('POST', `/svc/dbs/${shelf.id}/import.json`, {records: records.slice(i, i + 600)})).status).toBe(201)
+      const copy = (await api('POST', '/svc/dbs.json', {db: {name: 'Shelf copy', code: 'shelf-copy', schema}})).json
+      const page = await browser.context.newPage()
+      page.setDefaultTimeout(60_000)
+      await signedIn(page, '#/dbs/shelf')
+      await expect.poll(() => rowCount(page)).toBe(20)
+      const [download] = await Promise.all([page.waitForEvent('download'), page.click('[data-testid=export-ndjson]')])
+      const exported = readFileSync((await download.path())!, 'utf8')
+      expect(exported.trimEnd().split('\n')).toHaveLength(1200)
+
+      // A bad file: the same per-line messages as `svc db import`, and nothing imported.
+      const dir = mkdtempSync(join(tmpdir(), 'svc-import-'))
+      const bad = join(dir, 'bad.ndjson')
+      writeFileSync(bad, ['{"title": "ok"}', '{"title": "x", "pages": "many"}', '', '{"pages": 3}', '{"table_name": null, "data": {"title": "y", "pages": 1.5}}'].join('\n') + '\n')
+      const cli = await svc(['db', 'import', 'shelf-copy', bad, '--url', http.origin, '--token', token])
+      expect(cli.code).not.toBe(0)
+      const expected = ['line 2: pages must be an integer', 'line 4: title is required', 'line 5: pages must be an integer']
+      for (const line of expected) expect(cli.stderr).toContain(line)
+      await page.goto(`${http.origin}/#/dbs/shelf-copy`)
+      await page.getByRole('table', {name: 'Records of Shelf copy'}).waitFor()
+      const importInput = page.getByLabel('Import NDJSON')
+      await importInput.setInputFiles(bad)
+      const problems = page.getByTestId('import-errors')
+      await problems.waitFor()
+      expect(await problems.locator('li').allTextContents()).toEqual(expected)
+      expect(await page.getByTestId('status').textContent()).toBe('Nothing imported from bad.ndjson.')
+      expect((await api('GET', `/svc/dbs/${copy.id}/records.json`)).json).toEqual([])
+      // A line that is no JSON is named too (the CLI stops at it).
+      writeFileSync(bad, '{"title": "ok"}\n{nope\n')
+      await importInput.setInputFiles(bad)
+      await expect.poll(() => problems.locator('li').allTextContents()).toEqual(['line 2 of bad.ndjson is not JSON'])
+
+      // The export re-imported, with a progress bar through both phases (checked, then imported, batch by batch).
+      const file = join(dir, 'shelf.ndjson')
+      writeFileSync(file, exported)
+      await page.evaluate(() => {
+        const seen: string[] = []
+        ;(window as unknown as {seen: string[]}).seen = seen
+        new MutationObserver(() => {
+          const bar = document.querySelector<HTMLProgressElement>('#import-bar')
+          const text = bar && `${bar.labels[0]?.textContent} ${bar.value}/${bar.max}`
+          if (text && seen.at(-1) !== text) seen.push(text)
+        }).observe(document.body, {subtree: true, childList: true, attributes: true, characterData: true})
+      })
+      await importInput.setInputFiles(file)
+      await expect.poll(() => page.getByTestId('status').textContent(), {timeout: 120_000}).toBe('Imported 1200 records from shelf.ndjson.')
+      expect(await problems.count()).toBe(0)
+      const seen = await page.evaluate(() => (window as unknown as {seen: string[]}).seen)
+      expect(seen).toEqual(expect.arrayContaining(['Checking… 500/1200', 'Checking… 1200/1200', 'Importing… 500/1200', 'Importing… 1000/1200']))
+      expect(await page.getByRole('progressbar').count()).toBe(0)
+      await expect.poll(() => page.textContent('[data-testid=range]')).toBe('1–20 of 1200')
+      const copied = await svc(['db', 'export', 'shelf-copy', '-o', '-', '--url', http.origin, '--token', token])
+      const dataOf = (ndjson: string) => ndjson.trimEnd().split('\n').map((l) => JSON.parse(l).data)
+      expect(dataOf(copied.stdout)).toEqual(dataOf(exported))
+      rmSync(dir, {recursive: true, force: true})
+    } finally {
+      await browser.close()
+    }
+  }, 300_000)
+
+  it('creates a db with a schema from nothing, then changes the schema through the diff (data loss and invalid records shown, nothing applied until confirmed)', async () => {
+    const browser = await launchChromium()
+    try {
+      const page = await browser.context.newPage()
+      page.setDefaultTimeout(60_000)
+      await signedIn(page, '#/dbs')
+      await page.getByRole('link', {name: 'New database'}).click()
+      await page.waitForURL(/#\/new\/db$/)
+      await page.getByRole('textbox', {name: 'Name', exact: true}).fill('Recipes')
+      await page.getByRole('textbox', {name: 'Code', exact: true}).fill('recipes')
+      await page.getByRole('textbox', {name: 'Name of field 1'}).fill('title')
+      await page.getByRole('checkbox', {name: 'title is required'}).check()
+      await page.getByRole('checkbox', {name: 'title is indexed'}).check()
+      await page.getByRole('button', {name: 'Add a field'}).click()
+      await page.getByRole('textbox', {name: 'Name of field 2'}).fill('servings')
+      await page.getByRole('combobox', {name: 'Type of servings'}).selectOption('integer')
+      await page.getByRole('button', {name: 'Review the changes'}).click()
+      const diff = page.getByTestId('schema-diff')
+      await diff.waitFor()
+      expect(await diff.locator('li').allTextContents()).toEqual(expect.arrayContaining([
+        '+ database recipes (new)', '+ field title (string, required)', '+ field servings (integer)', expect.stringMatching(/^\+ index title → /),
+      ]))
+      expect((await api('GET', '/svc/dbs/recipes.json')).status).toBe(404)
+      await page.getByRole('button', {name: 'Apply', exact: true}).click()
+      await page.waitForURL(/#\/dbs\/recipes$/)
+      const created = (await api('GET', '/svc/dbs/recipes.json')).json
+      expect(created).toMatchObject({name: 'Recipes', schema: {fields: {title: {type: 'string', required: true}, servings: 'integer'}, indexed_fields: ['title']}})
+
+      // Records to be judged by the next schema: one holds servings, one a rating that is no integer.
+      await api('POST', `/svc/dbs/${created.id}/records.json`, {record: {data: {title: 'Soup', servings: 4}}})
+      const cake = (await api('POST', `/svc/dbs/${created.id}/records.json`, {record: {data: {title: 'Cake', rating: 'five'}}})).json
+      await page.getByRole('link', {name: 'Schema'}).click()
+      await page.waitForURL(/#\/dbs\/recipes\/schema$/)
+      await page.getByRole('button', {name: 'Remove servings'}).click()
+      await page.getByRole('button', {name: 'Add a field'}).click()
+      await page.getByRole('textbox', {name: 'Name of field 2'}).fill('rating')
+      await page.getByRole('combobox', {name: 'Type of rating'}).selectOption('integer')
+      await page.getByRole('button', {name: 'Review the changes'}).click()
+      await diff.waitFor()
+      expect(await diff.locator('li').allTextContents()).toEqual(['- field servings (integer)', '+ field rating (integer)'])
+      expect(await page.getByTestId('data-loss').textContent()).toBe('field servings (integer) holds data in 1 record: applying drops it.')
+      const invalid = page.getByTestId('invalid-records')
+      expect(await invalid.locator('li').allTextContents()).toEqual([`#${cake.id} rating: must be an integer`])
+      expect(await invalid.getByRole('link').getAttribute('href')).toBe(`#/dbs/recipes/records/${cake.id}`)
+      // Nothing applied yet.
+      expect((await api('GET', `/svc/dbs/${created.id}.json`)).json.schema.fields).toHaveProperty('servings')
+      await page.getByRole('button', {name: 'Apply anyway'}).click()
+      await page.waitForURL(/#\/dbs\/recipes$/)
+      expect((await api('GET', `/svc/dbs/${created.id}.json`)).json.schema).toEqual({fields: {title: {type: 'string', required: true}, rating: 'integer'}, indexed_fields: ['title']})
+
+      // A stale schema change: someone else changes the db while the form is open; Apply is a 412
+      // that lists their change, nothing is applied; keeping my form and reviewing again applies it.
+      await page.getByRole('link', {name: 'Schema'}).click()
+      await page.waitForURL(/#\/dbs\/recipes\/schema$/)
+      await page.getByRole('button', {name: 'Add a field'}).click()
+      await page.getByRole('textbox', {name: 'Name of field 3'}).fill('notes')
+      await page.getByRole('combobox', {name: 'Type of notes'}).selectOption('text')
+      await api('PATCH', `/svc/dbs/${created.id}.json`, {db: {name: 'Recipes (theirs)'}})
+      await page.getByRole('button', {name: 'Review the changes'}).click()
+      await page.getByRole('button', {name: 'Apply', exact: true}).click()
+      const stale = page.getByRole('region', {name: 'Changed by someone else'})
+      await stale.waitFor()
+      expect(await stale.locator('li').allTextContents()).toEqual(['~ name: "Recipes" → "Recipes (theirs)"'])
+      expect((await api('GET', `/svc/dbs/${created.id}.json`)).json.schema.fields).not.toHaveProperty('notes')
+      await stale.getByRole('button', {name: 'Keep my form (review it against theirs)'}).click()
+      await page.getByRole('button', {name: 'Review the changes'}).click()
+      await expect.poll(() => diff.locator('li').allTextContents()).toEqual(['~ name: "Recipes (theirs)" → "Recipes"', '+ field notes (text)'])
+      await page.getByRole('button', {name: 'Apply', exact: true}).click()
+      await page.waitForURL(/#\/dbs\/recipes$/)
+      expect((await api('GET', `/svc/dbs/${created.id}.json`)).json).toMatchObject({name: 'Recipes', schema: {fields: {notes: 'text'}}})
+    } finally {
+      await browser.close()
+    }
+  }, 300_000)
+
+  it('makes a db public with a plain-language summary, then tries it as an anonymous visitor through the real public endpoints', async () => {
+    const browser = await launchChromium()
+    try {
+      const guests = (await api('POST', '/svc/dbs.json', {db: {name: 'Guests', code: 'guests', schema: {fields: {name: 'string', message: {type: 'string', required: true}, visitor: 'string'}}}})).json
+      await api('POST', `/svc/dbs/${guests.id}/records.json`, {record: {data: {name: 'Owner', message: 'private note', visitor: 'someone'}}})
+      const page = await browser.context.newPage()
+      page.setDefaultTimeout(60_000)
+      await signedIn(page, '#/dbs/guests')
+      await page.getByRole('link', {name: 'Public methods'}).click()
+      await page.waitForURL(/#\/dbs\/guests\/public$/)
+      const summary = page.getByRole('region', {name: 'What this allows'})
+      await expect.poll(() => summary.locator('p').allTextContents()).toEqual(['Nobody outside your account can reach this database: no public method is enabled.'])
+      for (const m of ['list', 'get', 'create']) await page.getByRole('checkbox', {name: m, exact: true}).check()
+      await page.getByRole('checkbox', {name: 'Each visitor sees only their own records (a cookie in their browser)'}).check()
+      expect(await summary.locator('p').allTextContents()).toEqual([
+        'Anyone on the internet can list, read and create records in this database, without signing in.',
+        "Each visitor lists and reads only their own records (the field visitor holds the visitor's browser key (a cookie)).",
+        "Create fills visitor with the visitor's browser key (a cookie), whatever the visitor sends.",
+        'Addresses: /svc/db/guests/list, /svc/db/guests/get, /svc/db/guests/create.',
+      ])
+      expect((await api('GET', `/svc/dbs/${guests.id}.json`)).json.public_methods).toEqual({})
+      await page.getByTestId('save-public').click()
+      await expect.poll(() => page.getByRole('status').first().textContent()).toBe('Saved: the public methods are live.')
+      expect((await api('GET', `/svc/dbs/${guests.id}.json`)).json.public_methods).toEqual({
+        list: {scope_by: 'visitor'}, get: {scope_by: 'visitor'}, create: {auto_fields: {visitor: '{cookie_key}'}},
+      })
+
+      // The anonymous visitor: a create (its visitor field stamped, not forged), a list that shows
+      // no one else's record, a method that is not enabled.
+      const tryPanel = page.getByRole('region', {name: 'Try as an anonymous visitor'})
+      const answer = page.getByTestId('anonymous-answer')
+      await tryPanel.getByRole('combobox', {name: 'Method'}).selectOption('create')
+      await tryPanel.getByRole('textbox', {name: 'data (JSON)'}).fill('{"name": "Eve", "message": "hello", "visitor": "forged"}')
+      await tryPanel.getByRole('button', {name: 'Call as an anonymous visitor'}).click()
+      await expect.poll(() => answer.locator('strong').textContent()).toBe('Answer: OK')
+      const created = JSON.parse((await answer.locator('pre').textContent())!)
+      expect(created.data).toMatchObject({name: 'Eve', message: 'hello'})
+      expect(created.data.visitor).not.toBe('forged')
+      expect(created.data.visitor.length).toBeGreaterThan(8)
+      expect((await api('GET', `/svc/dbs/${guests.id}/records/${created.id}.json`)).json.data.visitor).toBe(created.data.visitor)
+      await tryPanel.getByRole('combobox', {name: 'Method'}).selectOption('list')
+      await tryPanel.getByRole('button', {name: 'Call as an anonymous visitor'}).click()
+      await expect.poll(() => answer.locator('pre').textContent()).toBe('[]')
+      await tryPanel.getByRole('combobox', {name: 'Method'}).selectOption('delete')
+      await tryPanel.getByRole('textbox', {name: 'Record id'}).fill(String(created.id))
+      await tryPanel.getByRole('button', {name: 'Call as an anonymous visitor'}).click()
+      await expect.poll(() => answer.locator('strong').textContent()).toBe('Answer: 404')
+      expect(await answer.locator('pre').textContent()).toContain('method \\"delete\\" is not enabled')
+      expect((await api('GET', `/svc/dbs/${guests.id}/records/${created.id}.json`)).status).toBe(200)
+    } finally {
+      await browser.close()
+    }
+  }, 300_000)
+
+  it('account admin: creates a user (a 422 beside its field first; the token shown once, copied), then revokes their token', async () => {
+    const browser = await launchChromium()
+    try {
+      await browser.context.grantPermissions(['clipboard-read', 'clipboard-write'], {origin: http.origin})
+      const page = await browser.context.newPage()
+      page.setDefaultTimeout(60_000)
+      await signedIn(page, '#/dbs')
+      await page.getByRole('link', {name: 'Account'}).click()
+      await page.waitForURL(/#\/account$/)
+      const users = page.getByRole('table', {name: 'Users of the account'})
+      await users.waitFor()
+      expect(await users.locator('tbody tr').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-login')))).toContain('admin')
+      await page.getByRole('textbox', {name: 'Login'}).fill('new user')
+      await page.getByRole('button', {name: 'Create user'}).click()
+      await expect.poll(() => page.locator('#user-login-error').textContent()).toBe('login must be 1-64 characters of letters, digits, _ . @ + -')
+      expect(await page.getByRole('textbox', {name: 'Login'}).getAttribute('aria-invalid')).toBe('true')
+      await page.getByRole('textbox', {name: 'Login'}).fill('erin')
+      await page.getByRole('textbox', {name: 'Teams (comma-separated)'}).fill('support, sales')
+      await page.getByRole('textbox', {name: 'Department'}).fill('north')
+      await page.getByRole('combobox', {name: 'Role'}).selectOption('manager')
+      await page.getByRole('button', {name: 'Create user'}).click()
+      const tokenBox = page.getByRole('textbox', {name: 'API token of erin'})
+      await tokenBox.waitFor()
+      const token = await tokenBox.inputValue()
+      await page.getByRole('region', {name: 'Token of erin'}).getByRole('button', {name: 'Copy'}).click()
+      await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toBe(token)
+      expect(await users.locator('tr[data-login=erin]').textContent()).toContain('managersupport, salesnorth')
+      const asErin = await http.fetch('/svc/me.json', {headers: {authorization: `Bearer ${token}`}})
+      expect(await asErin.json()).toMatchObject({login: 'erin', role: 'manager'})
+      // A reload shows the user, never the token again.
+      await page.reload()
+      await users.locator('tr[data-login=erin]').waitFor()
+      expect(await page.getByTestId('new-token').count()).toBe(0)
+      expect(await page.content()).not.toContain(token)
+
+      await page.getByRole('button', {name: 'Revoke tokens and sessions of erin'}).click()
+      const dialog = page.getByRole('dialog', {name: 'Revoke every token of erin?'})
+      await dialog.getByRole('button', {name: 'Revoke'}).click()
+      await expect.poll(() => page.getByTestId('account-status').textContent()).toBe('Revoked 1 token and session of erin.')
+      expect((await http.fetch('/svc/me.json', {headers: {authorization: `Bearer ${token}`}})).status).toBe(401)
+    } finally {
+      await browser.close()
+    }
+  }, 300_000)
+
+  it('columns shown/hidden and their order are saved per user on the server: kept across reloads and browsers, not shared', async () => {
+    const browser = await launchChromium()
+    const other = await launchChromium()
+    try {
+      const page = await browser.context.newPage()
+      page.setDefaultTimeout(60_000)
+      await signedIn(page, '#/dbs/library')
+      await expect.poll(() => rowCount(page)).toBeGreaterThan(0)
+      const headers = () => page.locator('[data-testid=records] thead [data-sort]').evaluateAll((bs) => bs.map((b) => b.getAttribute('data-sort')))
+      expect(await headers()).toEqual(['id', 'title', 'author', 'pages', 'note', 'created_at', 'updated_at'])
+      await page.getByText('Columns', {exact: true}).click()
+      const panel = page.getByRole('list', {name: 'Columns: shown and order'})
+      await panel.getByRole('checkbox', {name: 'note'}).uncheck()
+      await panel.getByRole('button', {name: 'Move pages left'}).click()
+      await panel.getByRole('button', {name: 'Move pages left'}).click()
+      await expect.poll(headers).toEqual(['id', 'pages', 'title', 'author', 'created_at', 'updated_at'])
+      expect(await panel.getByRole('checkbox', {name: 'id'}).isDisabled()).toBe(true)
+      await expect.poll(async () => (await api('GET', '/svc/me/settings.json')).json.settings[`grid:${dbId}:`]).toEqual({
+        hidden: ['note'], order: ['id', 'pages', 'title', 'author', 'note', 'created_at', 'updated_at'],
+      })
+      // Another browser of the same user: the same columns (the server keeps them, not localStorage).
+      const again = await other.context.newPage()
+      await signedIn(again, '#/dbs/library')
+      await expect.poll(() => again.locator('[data-testid=records] thead [data-sort]').evaluateAll((bs) => bs.map((b) => b.getAttribute('data-sort'))))
+        .toEqual(['id', 'pages', 'title', 'author', 'created_at', 'updated_at'])
+      // Another user of the account: their own (default) columns.
+      const alice = world.users.alice!.token
+      expect((await http.fetch('/svc/me/settings.json', {headers: {authorization: `Bearer ${alice}`}}).then((r) => r.json())).settings).toEqual({})
+      // Back to the defaults for the other tests.
+      await panel.getByRole('checkbox', {name: 'note'}).check()
+      await api('PATCH', '/svc/me/settings.json', {settings: {[`grid:${dbId}:`]: null}})
+    } finally {
+      await browser.close()
+      await other.close()
+    }
+  }, 300_000)
+
   it('creates a record through a validation error (shown beside the field) and a kept draft, then edits, duplicates and deletes it', async () => {
     const browser = await launchChromium()
     try {
@@ -250,6 +529,110 @@ describeWithChromium('console workbench in Chromium', () => {
       await page.waitForURL(new RegExp(`records/${id}$`))
       await expect.poll(() => page.getByLabel(/^title/).inputValue()).toBe('Book 99')
       await api('DELETE', `/svc/dbs/${dbId}/records/${id}.json`)
+    } finally {
+      await browser.close()
+    }
+  }, 300_000)
+
+  it('edits cells inline: changes queue up, are reviewed as a diff, saved together with Ctrl+S; a refused one stays queued with its error', async () => {
+    const browser = await launchChromium()
+    try {
+      const page = await browser.context.newPage()
+      page.setDefaultTimeout(60_000)
+      await signedIn(page, '#/dbs/library?sort=pages')
+      await expect.poll(() => rowCount(page)).toBe(20)
+      const [a, b, c] = await page.locator('[data-testid=records] tbody tr[data-id]').evaluateAll((rows) => rows.slice(0, 3).map((r) => Number(r.getAttribute('data-id'))))
+      const beforeA = (await api('GET', `/svc/dbs/${dbId}/records/${a}.json`)).json.data
+      const before = (await api('GET', `/svc/dbs/${dbId}/records/${c}.json`)).json.data
+      await page.getByTestId('edit-cells').click()
+      const cellInput = (id: number, field: string) => page.getByRole('textbox', {name: `${field} of record ${id}`, exact: true})
+      await cellInput(a!, 'title').fill('Revised title')
+      await cellInput(a!, 'title').press('Tab')
+      await cellInput(b!, 'pages').fill('41')
+      await cellInput(b!, 'pages').press('Tab')
+      await cellInput(c!, 'pages').fill('12.5')
+      await cellInput(c!, 'pages').press('Tab')
+      await cellInput(c!, 'author').fill('Someone Else')
+      await cellInput(c!, 'author').press('Tab')
+      const queue = page.getByRole('region', {name: 'Pending changes'})
+      await expect.poll(() => queue.locator('strong').textContent()).toBe('4 pending changes')
+      // Nothing is written before the save.
+      expect((await api('GET', `/svc/dbs/${dbId}/records/${a}.json`)).json.data.title).not.toBe('Revised title')
+      await queue.getByRole('button', {name: 'Review'}).click()
+      const diff = await page.getByTestId('diff').textContent()
+      expect(diff).toContain(`#${a} title: "${beforeA.title}" → "Revised title"`)
+      expect(diff).toContain(`#${c} author: "${before.author}" → "Someone Else"`)
+
+      await page.keyboard.press('Control+s')
+      await expect.poll(() => page.getByTestId('status').textContent()).toBe('Saved 3 of 4 changes. 1 not saved: see the queue.')
+      await expect.poll(() => queue.locator('strong').textContent()).toBe('1 pending change')
+      expect(await page.getByTestId('diff').textContent()).toContain('pages must be an integer')
+      expect(await cellInput(c!, 'pages').getAttribute('aria-invalid')).toBe('true')
+      expect((await api('GET', `/svc/dbs/${dbId}/records/${a}.json`)).json.data.title).toBe('Revised title')
+      expect((await api('GET', `/svc/dbs/${dbId}/records/${b}.json`)).json.data.pages).toBe(41)
+      expect((await api('GET', `/svc/dbs/${dbId}/records/${c}.json`)).json.data).toMatchObject({author: 'Someone Else', pages: before.pages})
+
+      // Discard: the queue empties and the cell shows the stored value again.
+      await page.getByTestId('discard-changes').click()
+      await queue.waitFor({state: 'hidden'})
+      await expect.poll(() => cellInput(c!, 'pages').inputValue()).toBe(String(before.pages))
+    } finally {
+      await browser.close()
+    }
+  }, 300_000)
+
+  it('a stale edit gets the 412 view: the other person\'s change is shown, never overwritten unless asked (editor and inline queue)', async () => {
+    const browser = await launchChromium()
+    try {
+      const page = await browser.context.newPage()
+      page.setDefaultTimeout(60_000)
+      const created = (await api('POST', `/svc/dbs/${dbId}/records.json`, {record: {data: {title: 'Stale one', author: 'Ada Lovelace', pages: 7}}})).json
+      const stored = async () => (await api('GET', `/svc/dbs/${dbId}/records/${created.id}.json`)).json.data
+
+      // The editor: open, type, someone else saves, then Save → their version beside mine, nothing written.
+      await signedIn(page, `#/dbs/library/records/${created.id}`)
+      const title = page.getByRole('textbox', {name: /^title/})
+      await title.fill('Mine')
+      expect((await api('PATCH', `/svc/dbs/${dbId}/records/${created.id}.json`, {record: {data: {title: 'Theirs', pages: 8}}})).status).toBe(200)
+      await page.getByTestId('save').click()
+      const stale = page.getByRole('region', {name: 'Changed by someone else'})
+      await stale.waitFor()
+      expect(await stale.locator('tr[data-field=title]').textContent()).toBe('titleStale oneTheirsMine')
+      expect(await stale.locator('tr[data-field=pages]').textContent()).toBe('pages787')
+      expect(await stored()).toMatchObject({title: 'Theirs', pages: 8})
+      expect(await page.getByTestId('editor-error').textContent()).toMatch(/Someone else changed this record/)
+      // Keep mine: the fields I did not touch take their value; the next save replaces their title.
+      await stale.getByRole('button', {name: 'Keep my edits (save replaces theirs)'}).click()
+      await page.getByTestId('save').click()
+      await expect.poll(() => page.getByTestId('editor-status').textContent()).toBe(`Saved record #${created.id}.`)
+      expect(await stored()).toMatchObject({title: 'Mine', pages: 8})
+      // Take theirs: my edit is dropped and the form shows their version.
+      await title.fill('Mine again')
+      await api('PATCH', `/svc/dbs/${dbId}/records/${created.id}.json`, {record: {data: {title: 'Theirs again'}}})
+      await page.getByTestId('save').click()
+      await stale.waitFor()
+      await stale.getByRole('button', {name: 'Use their version (drop my edits)'}).click()
+      await expect.poll(() => title.inputValue()).toBe('Theirs again')
+      expect(await stored()).toMatchObject({title: 'Theirs again'})
+
+      // The inline queue: the change stays queued with their value; a second save replaces it knowingly.
+      await page.goto(`${http.origin}/#/dbs/library?filter[title]=${encodeURIComponent('Theirs again')}`)
+      await expect.poll(() => rowCount(page)).toBe(1)
+      await page.getByTestId('edit-cells').click()
+      const cell = page.getByRole('textbox', {name: `author of record ${created.id}`, exact: true})
+      await cell.fill('Grace Hopper')
+      await cell.press('Tab')
+      await api('PATCH', `/svc/dbs/${dbId}/records/${created.id}.json`, {record: {data: {author: 'Alan Turing'}}})
+      await page.keyboard.press('Control+s')
+      await expect.poll(() => page.getByTestId('status').textContent()).toBe('Saved 0 of 1 change. 1 not saved: see the queue.')
+      const diff = await page.getByTestId('diff').textContent()
+      expect(diff).toContain(`#${created.id} author: "Ada Lovelace" → "Grace Hopper" (now "Alan Turing", changed by someone else)`)
+      expect(diff).toContain('save again to replace their version')
+      expect(await stored()).toMatchObject({author: 'Alan Turing'})
+      await page.keyboard.press('Control+s')
+      await expect.poll(() => page.getByTestId('status').textContent()).toBe('Saved 1 of 1 change.')
+      expect(await stored()).toMatchObject({author: 'Grace Hopper', title: 'Theirs again'})
+      await api('DELETE', `/svc/dbs/${dbId}/records/${created.id}.json`)
     } finally {
       await browser.close()
     }
@@ -333,7 +716,7 @@ describeWithChromium('console workbench in Chromium', () => {
       await page.setViewportSize({width: 360, height: 740})
       await signedIn(page, '#/dbs/library')
       await expect.poll(() => rowCount(page)).toBe(20)
-      for (const hash of ['#/dbs/library', '#/dbs/library/new', '#/dashboards', '#/prompts', '#/dbs', '#/apps', '#/runs']) {
+      for (const hash of ['#/dbs/library', '#/dbs/library/new', '#/dbs/library/schema', '#/new/db', '#/dbs/library/public', '#/account', '#/dashboards', '#/prompts', '#/dbs', '#/apps', '#/runs']) {
         await page.goto(`${http.origin}/${hash}`)
         await page.locator('main h1').first().waitFor()
         const wide = await page.evaluate(() => [...document.querySelectorAll('body *')].filter((e) => e.getBoundingClientRect().right > 361 && !e.closest('.scroll')).map((e) => `${e.tagName}.${e.className} ${Math.round(e.getBoundingClientRect().right)}`).slice(0, 8))
@@ -367,6 +750,10 @@ describeWithChromium('console workbench in Chromium', () => {
         ['#/dbs/library?filter[author]=ada*&sort=-pages', (p) => expect.poll(() => rowCount(p)).toBeGreaterThan(0)],
         ['#/dbs/library/new', (p) => p.getByTestId('record-form').waitFor()],
         ['#/dbs/library/records/3', (p) => p.getByLabel('Automatic fields').waitFor()],
+        ['#/dbs/library/schema', (p) => p.getByTestId('schema-form').waitFor()],
+        ['#/new/db', (p) => p.getByTestId('schema-form').waitFor()],
+        ['#/dbs/library/public', (p) => p.getByTestId('public-summary').waitFor()],
+        ['#/account', (p) => p.getByTestId('users').waitFor()],
         ['#/apps', (p) => p.getByTestId('apps').waitFor()],
         ['#/runs', (p) => p.getByTestId('runs').waitFor()],
         ['#/nowhere', (p) => p.getByRole('heading', {name: 'Not found'}).waitFor()],
@@ -385,6 +772,15 @@ describeWithChromium('console workbench in Chromium', () => {
         await page.getByRole('combobox', {name: 'Search'}).pressSequentially('a')
         await page.getByRole('option').first().waitFor()
         found.push(...await scan(page, `${scheme} completion`))
+        await page.getByText('Columns', {exact: true}).click()
+        found.push(...await scan(page, `${scheme} columns panel`))
+        await page.getByText('Columns', {exact: true}).click()
+        await page.getByTestId('edit-cells').click()
+        await page.locator('td.edit input').first().fill('x')
+        await page.locator('td.edit input').first().press('Tab')
+        await page.getByRole('region', {name: 'Pending changes'}).getByRole('button', {name: 'Review'}).click()
+        found.push(...await scan(page, `${scheme} inline editing with the queue`))
+        await page.getByTestId('discard-changes').click()
         await page.getByRole('checkbox', {name: 'Select all records on this page'}).check()
         await page.click('[data-testid=bulk-delete]')
         await page.getByRole('dialog').waitFor()
@@ -399,6 +795,31 @@ describeWithChromium('console workbench in Chromium', () => {
         await page.getByTestId('save').click()
         await page.locator('[data-field-error=title]').waitFor()
         found.push(...await scan(page, `${scheme} editor with errors`))
+        // The editor's 412 view: someone else's version beside mine.
+        await page.goto(`${http.origin}/#/dbs/library/records/3`)
+        await page.getByRole('textbox', {name: /^title/}).fill(`Mine ${scheme}`)
+        await api('PATCH', `/svc/dbs/${dbId}/records/3.json`, {record: {data: {title: `Theirs ${scheme}`}}})
+        await page.getByTestId('save').click()
+        await page.getByTestId('stale').waitFor()
+        found.push(...await scan(page, `${scheme} editor 412 view`))
+        // The schema editor with its review (diff, data loss) open.
+        await page.goto(`${http.origin}/#/dbs/library/schema`)
+        await page.getByRole('button', {name: 'Remove note'}).click()
+        await page.getByRole('button', {name: 'Review the changes'}).click()
+        await page.getByTestId('schema-diff').waitFor()
+        found.push(...await scan(page, `${scheme} schema review`))
+        // Account admin with a new user's token shown.
+        await page.goto(`${http.origin}/#/account`)
+        await page.getByRole('textbox', {name: 'Login'}).fill(`axe-${scheme}`)
+        await page.getByRole('button', {name: 'Create user'}).click()
+        await page.getByTestId('new-token').waitFor()
+        found.push(...await scan(page, `${scheme} account with a new token`))
+        // The grid with an import's per-line errors.
+        await page.goto(`${http.origin}/#/dbs/library`)
+        await expect.poll(() => rowCount(page)).toBeGreaterThan(0)
+        await page.getByLabel('Import NDJSON').setInputFiles({name: 'bad.ndjson', mimeType: 'application/x-ndjson', buffer: Buffer.from('{"pages": "x"}\n')})
+        await page.getByTestId('import-errors').waitFor()
+        found.push(...await scan(page, `${scheme} import errors`))
       }
       expect(found).toEqual([])
     } finally {

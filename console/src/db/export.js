@@ -1,6 +1,6 @@
 // Export of the grid's current query: NDJSON in the format of `svc db export` (one
 // `{id, table_name, data, created_at, updated_at}` per line) and CSV (RFC 4180).
-import {api} from '../api.js'
+import {svc} from '../api.js'
 import {AUTO_COLUMNS} from './schema.js'
 import {isSearch} from './query.js'
 
@@ -30,7 +30,7 @@ export async function fetchAll(dbRef, params, onPage = () => {}) {
     const query = new URLSearchParams(base)
     if (keyset) query.set('after_id', String(after))
     else query.set('offset', String(offset))
-    const page = await api('GET', `/svc/dbs/${encodeURIComponent(dbRef)}/${search ? 'search' : 'records'}.json?${query}`)
+    const page = await (search ? svc.searchRecords : svc.listRecords)({params: {db_id: dbRef}, query: Object.fromEntries(query)})
     out.push(...(search ? page.map((r) => nest(r, tableName)) : page))
     onPage(out.length)
     if (page.length < PAGE) return out

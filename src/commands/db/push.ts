@@ -8,10 +8,13 @@ import {type Change, dataLoss, type DbDefinition, definitionOf, definitionProble
 import {addInvalid, describeInvalid, emptyInvalidReport, type InvalidReport, recordCheck} from '../../core/dbs/invalid-records.js'
 import {isSvcError, SvcError} from '../../core/errors.js'
 import type {Client} from '../../client/backend.js'
+import {operationRequest, readAnswer} from '../../client/typed.js'
 import type {DbView, RecordView} from '../../core/contract/dbs.js'
 
 interface Plan {
   file: string; definition: DbDefinition; current: DbView | null; changes: Change[]; loss: {change: Change; records: number}[]; invalid: InvalidReport
+  /** The ETag of `current`: the apply sends it as If-Match, so a change made meanwhile is never overwritten (412). */
+  etag: string | null
 }
 
 /** Pages through every record of a db (all tables, by id) and reports those the new schema would reject. */
@@ -71,8 +74,12 @@ export default class DbPush extends BackendCommand {
     const plans: Plan[] = []
     for (const {file, definition} of await definitions(path)) {
       let current: DbView | null = null
+      let etag: string | null = null
       try {
-        current = await client.call('getDb', {params: {id: definition.code}})
+        const {method, path: url, options} = operationRequest('getDb', {params: {id: definition.code}})
+        const res = await client.raw(method, url, options)
+        etag = res.headers.get('etag')
+        current = await readAnswer(res) as DbView
       } catch (error) {
         if (!isSvcError(error) || error.code !== 'not_found') throw error
       }
@@ -80,7 +87,7 @@ export default class DbPush extends BackendCommand {
       const drops = changes.some((c) => c.kind === 'field_removed' || c.kind === 'table_removed')
       const loss = current && drops ? dataLoss(changes, await client.call('getDbUsage', {params: {id: current.id}})) : []
       const invalid = current ? await invalidRecords(client, current, changes, definition.schema) : emptyInvalidReport()
-      plans.push({file, definition, current, changes, loss, invalid})
+      plans.push({file, definition, current, changes, loss, invalid, etag})
     }
     return plans
   }
@@ -117,8 +124,15 @@ export default class DbPush extends BackendCommand {
     for (const p of pending) {
       const db = {name: p.definition.name, code: p.definition.code, schema: p.definition.schema ?? null, public_methods: p.definition.public_methods ?? {},
         ...(p.definition.app_id !== undefined ? {app_id: p.definition.app_id} : {}), ...(p.definition.fields !== undefined ? {fields: p.definition.fields} : {})}
-      if (p.current) await client.call('updateDb', {params: {id: p.current.id}, body: {db}})
-      else await client.call('createDb', {body: {db}})
+      if (p.current) {
+        try {
+          await client.call('updateDb', {params: {id: p.current.id}, body: {db}, headers: p.etag ? {'if-match': p.etag} : {}})
+        } catch (error) {
+          if (!isSvcError(error) || error.status !== 412) throw error
+          throw new SvcError('conflict', 412, `${p.definition.code} changed on the server after the diff was made: nothing was applied to it${pending.indexOf(p) ? ' (the databases before it were)' : ''}`,
+            {code: p.definition.code}, 'run svc db push again to see the diff against the current version')
+        }
+      } else await client.call('createDb', {body: {db}})
       this.say(`${p.current ? 'Updated' : 'Created'} ${p.definition.code}`)
     }
     return {applied: true, dry_run: false, databases: summary}

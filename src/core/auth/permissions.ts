@@ -65,6 +65,8 @@ export const ACTIONS = {
   'connector.repoint': {role: 'admin'},
   /** Crons. */
   'cron.write': {role: 'admin', permission: 'account'},
+  /** Users of the account: list, create (with a token), revoke tokens and sessions. Admins only: no permission grants it. */
+  'account.users': {role: 'admin'},
   /** Account settings (modules). */
   'account.settings': {role: 'admin', permission: 'account'},
 } as const satisfies Record<string, {role: Role; permission?: string}>

@@ -41,6 +41,32 @@ export const SetFieldQuery = z.object({
 
 export const SetFieldResult = z.object({key: z.string(), value: z.array(z.string())}).openapi('SetFieldResult')
 
+// ------------------------------------------------------------- user administration (admins only)
+const nameText = (max: number) => z.string().max(max).refine((v) => v.trim() !== '', "can't be blank")
+/** A new user of the caller's account: what `svc admin user add` takes. */
+export const UserCreate = z.object({
+  login: z.string().regex(/^[A-Za-z0-9_.@+-]{1,64}$/, 'must be 1-64 characters of letters, digits, _ . @ + -'),
+  role: z.enum(ROLES, {error: 'must be one of admin, manager, user, guest'}).optional(),
+  permissions: z.array(z.string().refine(isIdentifier, 'must be a permission name (a-z, 0-9, _)')).max(50).optional(),
+  teams: z.array(nameText(100)).max(20).optional().openapi({description: 'Team names (created in the account when missing)'}),
+  department: nameText(100).nullable().optional().openapi({description: 'Department name (created when missing)'}),
+  email: z.string().max(254).optional(),
+  name: z.string().max(200).optional(),
+}).openapi('UserCreate')
+export const UserCreateBody = z.object({user: UserCreate})
+export const CreatedUser = z.object({
+  user: User, token: z.string().openapi({description: 'The new user\'s API token: shown once, only its hash is stored'}),
+}).openapi('CreatedUser')
+export const RevokedTokens = z.object({
+  user_id: z.number().int(), revoked: z.number().int().openapi({description: 'API tokens, console sessions and app sign-ins removed'}),
+}).openapi('RevokedTokens')
+
+/** Per-user settings (src/core/account/user-settings.ts): key → a JSON value. */
+export const Settings = z.object({settings: z.record(z.string(), z.unknown())}).openapi('UserSettings')
+export const SettingsPatch = z.object({
+  settings: z.record(z.string(), z.unknown()).openapi({description: 'Keys to set (any JSON value up to 16 KB) or remove (null); other keys are kept'}),
+})
+
 export type UserView = z.infer<typeof User>
 export type MeView = z.infer<typeof Me>
 export type SetFieldRequest = z.output<typeof SetFieldQuery>

@@ -7,6 +7,11 @@ export const OPERATIONS = {
   // me, account
   getMe: {method: 'get', path: '/svc/me.json'},
   setAccountField: {method: 'post', path: '/account/set_field.json'},
+  getMySettings: {method: 'get', path: '/svc/me/settings.json'},
+  updateMySettings: {method: 'patch', path: '/svc/me/settings.json'},
+  listUsers: {method: 'get', path: '/svc/users.json'},
+  createUser: {method: 'post', path: '/svc/users.json'},
+  revokeUserTokens: {method: 'post', path: '/svc/users/{id}/revoke_tokens.json'},
   // prompts
   listPrompts: {method: 'get', path: '/svc/prompts.json'},
   createPrompt: {method: 'post', path: '/svc/prompts.json'},

@@ -5,7 +5,7 @@
  * from them (src/client/typed.ts).
  */
 import {createRoute} from '@hono/zod-openapi'
-import {Me, SetFieldQuery, SetFieldResult} from './account.js'
+import {CreatedUser, Me, RevokedTokens, SetFieldQuery, SetFieldResult, Settings, SettingsPatch, User, UserCreateBody} from './account.js'
 import {ActionReply, ActionStatusQuery, App, AppBody, AppListQuery, AppPatchBody, AppReplaceBody, ReplaceBody} from './apps.js'
 import {
   ERRORS, ErrorBody, FieldErrors, JsonObject, PRIVATE, PUBLIC, PublicFieldErrors, WRITE_ERRORS, html, json, markdown, noContent, redirect, z,
@@ -32,6 +32,15 @@ const params = <K extends string>(...names: K[]) =>
 
 const idParam = (description: string) => z.object({id: z.string().openapi({param: {name: 'id', in: 'path'}, description})})
 const dbParam = z.object({db_id: z.string().openapi({param: {name: 'db_id', in: 'path'}, description: 'Database id or code'})})
+/** An answer with its entity tag (docs/api.md "ETag and If-Match"). */
+const ETAG_HEADER = {ETag: {description: 'The version: send it back in If-Match', schema: {type: 'string' as const}}}
+const tagged = (description: string) => ({...json(Record_, description), headers: ETAG_HEADER})
+const taggedDb = (description: string) => ({...json(Db, description), headers: ETAG_HEADER})
+const IfMatch = z.object({'if-match': z.string().optional().openapi({
+  description: 'The ETag the change was made on: a write to a resource that changed since answers 412 with its current version. Without it, the write applies as before.',
+})})
+const Stale = json(ErrorBody.extend({etag: z.string(), current: Record_}), 'If-Match no longer matches: nothing was written; `current` is the record now, `etag` its tag')
+const StaleDb = json(ErrorBody.extend({etag: z.string(), current: Db}), 'If-Match no longer matches: nothing was written; `current` is the database now, `etag` its tag')
 const recordParams = dbParam.extend({id: z.string().openapi({param: {name: 'id', in: 'path'}, pattern: '^[0-9]+$'})})
 
 // ---------------------------------------------------------------------------------- me, account
@@ -45,6 +54,32 @@ export const meRoutes = {
     summary: 'Enable or disable a module of the account (permission `account`)',
     request: {query: SetFieldQuery},
     responses: {200: json(SetFieldResult, 'The new module list'), ...WRITE_ERRORS},
+  }),
+  getMySettings: createRoute({
+    ...operation('getMySettings'), tags: ['account'], security: PRIVATE, summary: 'The current user\'s settings (the console\'s grid columns, …)',
+    responses: {200: json(Settings, 'Settings'), ...ERRORS},
+  }),
+  updateMySettings: createRoute({
+    ...operation('updateMySettings'), tags: ['account'], security: PRIVATE,
+    summary: 'Set or remove settings of the current user (at most 200 keys, 16 KB each)',
+    request: {body: body(SettingsPatch)},
+    responses: {200: json(Settings, 'All the settings after the change'), ...WRITE_ERRORS},
+  }),
+  listUsers: createRoute({
+    ...operation('listUsers'), tags: ['account'], security: PRIVATE, summary: 'The users of the account (admins only; never a token)',
+    responses: {200: json(z.array(User), 'Users'), ...ERRORS},
+  }),
+  createUser: createRoute({
+    ...operation('createUser'), tags: ['account'], security: PRIVATE,
+    summary: 'Add a user to the account and mint its API token, shown once (admins only)',
+    request: {body: body(UserCreateBody)},
+    responses: {201: json(CreatedUser, 'The user and its token'), ...WRITE_ERRORS},
+  }),
+  revokeUserTokens: createRoute({
+    ...operation('revokeUserTokens'), tags: ['account'], security: PRIVATE,
+    summary: 'Revoke every token of a user of the account: API tokens, console sessions, app sign-ins (admins only)',
+    request: {params: z.object({id: z.string().openapi({param: {name: 'id', in: 'path'}, pattern: '^[0-9]+$'})})},
+    responses: {200: json(RevokedTokens, 'How many were revoked'), ...ERRORS},
   }),
 }
 
@@ -298,27 +333,27 @@ export const dbRoutes = {
   createDb: createRoute({
     ...operation('createDb'), tags: ['dbs'], security: PRIVATE, summary: 'Create a database',
     request: {body: body(DbBody)},
-    responses: {201: json(Db, 'Created'), ...WRITE_ERRORS},
+    responses: {201: taggedDb('Created'), ...WRITE_ERRORS},
   }),
   getDb: createRoute({
     ...operation('getDb'), tags: ['dbs'], security: PRIVATE, summary: 'A database (with its record count)',
     request: {params: dbId},
-    responses: {200: json(Db, 'The database'), ...ERRORS},
+    responses: {200: taggedDb('The database'), ...ERRORS},
   }),
   updateDb: createRoute({
     ...operation('updateDb'), tags: ['dbs'], security: PRIVATE, summary: 'Change a database (a schema change re-indexes records)',
-    request: {params: dbId, body: body(DbPatchBody)},
-    responses: {200: json(Db, 'The full database'), ...WRITE_ERRORS},
+    request: {params: dbId, headers: IfMatch, body: body(DbPatchBody)},
+    responses: {200: taggedDb('The full database'), 412: StaleDb, ...WRITE_ERRORS},
   }),
   deleteDb: createRoute({
     ...operation('deleteDb'), tags: ['dbs'], security: PRIVATE, summary: 'Delete a database and its records',
-    request: {params: dbId},
-    responses: {204: noContent, ...ERRORS},
+    request: {params: dbId, headers: IfMatch},
+    responses: {204: noContent, 412: StaleDb, ...ERRORS},
   }),
   replaceInDb: createRoute({
     ...operation('replaceInDb'), tags: ['dbs'], security: PRIVATE, summary: 'Replace a string in schema, public_methods or fields',
-    request: {params: dbId, body: body(DbReplaceBody)},
-    responses: {200: json(Db, 'The full database'), ...WRITE_ERRORS},
+    request: {params: dbId, headers: IfMatch, body: body(DbReplaceBody)},
+    responses: {200: taggedDb('The full database'), 412: StaleDb, ...WRITE_ERRORS},
   }),
   getDbUsage: createRoute({
     ...operation('getDbUsage'), tags: ['dbs'], security: PRIVATE, summary: 'Record counts per table and field',
@@ -333,7 +368,7 @@ export const dbRoutes = {
   createRecord: createRoute({
     ...operation('createRecord'), tags: ['records'], security: PRIVATE, summary: 'Create a record (checked against the db schema)',
     request: {params: dbParam, body: body(RecordBody)},
-    responses: {201: json(Record_, 'Created'), ...WRITE_ERRORS},
+    responses: {201: tagged('Created'), ...WRITE_ERRORS},
   }),
   importRecords: createRoute({
     ...operation('importRecords'), tags: ['records'], security: PRIVATE, summary: 'Insert up to 1000 records, all or nothing',
@@ -345,17 +380,17 @@ export const dbRoutes = {
   getRecord: createRoute({
     ...operation('getRecord'), tags: ['records'], security: PRIVATE, summary: 'A record',
     request: {params: recordParams},
-    responses: {200: json(Record_, 'The record'), ...ERRORS},
+    responses: {200: tagged('The record'), ...ERRORS},
   }),
   updateRecord: createRoute({
     ...operation('updateRecord'), tags: ['records'], security: PRIVATE, summary: 'Change a record (data merged over the stored one)',
-    request: {params: recordParams, body: body(RecordPatchBody)},
-    responses: {200: json(Record_, 'The full record'), ...WRITE_ERRORS},
+    request: {params: recordParams, headers: IfMatch, body: body(RecordPatchBody)},
+    responses: {200: tagged('The full record'), 412: Stale, ...WRITE_ERRORS},
   }),
   deleteRecord: createRoute({
     ...operation('deleteRecord'), tags: ['records'], security: PRIVATE, summary: 'Delete a record',
-    request: {params: recordParams},
-    responses: {204: noContent, ...ERRORS},
+    request: {params: recordParams, headers: IfMatch},
+    responses: {204: noContent, 412: Stale, ...ERRORS},
   }),
   searchRecords: createRoute({
     ...operation('searchRecords'), tags: ['records'], security: PRIVATE, summary: 'Search, filter and sort records (flat shape)',

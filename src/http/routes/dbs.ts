@@ -6,7 +6,8 @@ import {checkRecordSize, indexValues, recordTable, validateData, type Data} from
 import {quotasOf} from '../../core/quotas.js'
 import {planSchema} from '../../core/dbs/schema.js'
 import {svcMessage} from '../../core/contract/messages.js'
-import {badRequest, FieldErrorBag, isSvcError, notFound} from '../../core/errors.js'
+import {badRequest, FieldErrorBag, isSvcError, notFound, preconditionFailed} from '../../core/errors.js'
+import {dbEtag, ifMatchHolds, recordEtag} from '../../core/dbs/etag.js'
 import type {RecordWrite} from '../../store/dbs/types.js'
 import type {Deps} from '../env.js'
 import {allowedTo, requireUser} from '../middleware/auth.js'
@@ -27,6 +28,22 @@ function recordWrite(loaded: LoadedDb, table: string | null | undefined, data: D
   const converted = validateData(plan, data)
   checkRecordSize(converted, maxBytes)
   return {tableName, data: converted, index: indexValues(plan, converted)}
+}
+
+/** A write's `If-Match` against the stored record: a 412 with the current record (and its tag) when it no longer matches. */
+function checkIfMatch(ifMatch: string | undefined, existing: RecordView): void {
+  const current = recordEtag(existing)
+  if (!ifMatchHolds(ifMatch, current)) {
+    throw preconditionFailed('the record changed since you read it (If-Match does not match its ETag); nothing was written', {etag: current, current: existing})
+  }
+}
+
+/** A db write's `If-Match` against the stored definition: a 412 with the current db when it no longer matches. */
+function checkDbIfMatch(ifMatch: string | undefined, current: DbView): void {
+  const tag = dbEtag(current)
+  if (!ifMatchHolds(ifMatch, tag)) {
+    throw preconditionFailed('the database changed since you read it (If-Match does not match its ETag); nothing was written', {etag: tag, current})
+  }
 }
 
 /** Flat search shape: user fields at the top level, then id, created_at, updated_at. */
@@ -52,22 +69,36 @@ export function dbsRoutes(deps: Deps) {
 
   handle(app, routes.listDbs, async (c) => c.json(await deps.store.dbs.list(requireUser(c).accountId)))
 
-  handle(app, routes.createDb, allowedTo('db.manage'), async (c, {body}) =>
-    c.json(await deps.store.dbs.create(requireUser(c).accountId, dbData(body.db)), 201))
+  handle(app, routes.createDb, allowedTo('db.manage'), async (c, {body}) => {
+    const created = await deps.store.dbs.create(requireUser(c).accountId, dbData(body.db))
+    c.header('ETag', dbEtag(created))
+    return c.json(created, 201)
+  })
 
-  handle(app, routes.getDb, dbLoader(deps, {count: true}), async (c) => c.json(db(c).db))
+  handle(app, routes.getDb, dbLoader(deps, {count: true}), async (c) => {
+    c.header('ETag', dbEtag(db(c).db))
+    return c.json(db(c).db)
+  })
 
-  const save = async (loaded: LoadedDb, next: DbInput) => {
+  /** Saves a db; with If-Match, checked inside the store's write against the stored definition. */
+  const save = async (c: Parameters<typeof loadedDb.get>[0], next: DbInput) => {
+    const loaded = db(c)
+    const ifMatch = c.req.header('if-match')
     const schemaChanged = JSON.stringify(next.schema) !== JSON.stringify(loaded.db.schema)
     const reindex = schemaChanged ? indexerFor(planSchema(next.schema)) : undefined
-    const saved = await deps.store.dbs.update(loaded.accountId, loaded.db.id, next, reindex)
+    const check = ifMatch === undefined ? undefined : (current: DbView) => checkDbIfMatch(ifMatch, current)
+    const saved = await deps.store.dbs.update(loaded.accountId, loaded.db.id, next, reindex, check)
     if (!saved) throw notFound('database not found')
+    c.header('ETag', dbEtag(saved))
     return saved
   }
 
-  handle(app, routes.updateDb, manager, async (c, {body}) => c.json(await save(db(c), dbData(body.db, asInput(db(c).db)))))
+  handle(app, routes.updateDb, manager, async (c, {body}) => c.json(await save(c, dbData(body.db, asInput(db(c).db)))))
 
   handle(app, routes.deleteDb, manager, async (c) => {
+    // If-Match on a delete is checked against the db as loaded for this request.
+    const ifMatch = c.req.header('if-match')
+    if (ifMatch !== undefined) checkDbIfMatch(ifMatch, db(c).db)
     await deps.store.dbs.delete(db(c).accountId, db(c).db.id)
     return c.body(null, 204)
   })
@@ -78,7 +109,7 @@ export function dbsRoutes(deps: Deps) {
     const value = applyReplace(loaded.db[body.field], body)
     const parsed = await DbPatch.safeParseAsync({[body.field]: value}, {error: svcMessage})
     if (!parsed.success) throw validationError('json', parsed.error.issues)
-    return c.json(await save(loaded, dbData(parsed.data, asInput(loaded.db))))
+    return c.json(await save(c, dbData(parsed.data, asInput(loaded.db))))
   })
 
   /** Record counts per table and per schema field (non-null values): what `svc db push` checks before dropping. */
@@ -105,7 +136,9 @@ export function dbsRoutes(deps: Deps) {
   handle(app, routes.createRecord, writer, async (c, {body}) => {
     const loaded = db(c)
     const write = recordWrite(loaded, body.record.table_name, body.record.data, 'create', quotas.record_bytes)
-    return c.json(await deps.store.dbs.createRecord(loaded.accountId, loaded.db.id, write), 201)
+    const created = await deps.store.dbs.createRecord(loaded.accountId, loaded.db.id, write)
+    c.header('ETag', recordEtag(created))
+    return c.json(created, 201)
   })
 
   /** Bulk insert for `svc db import`: `{records: [{table_name, data}]}`, all or nothing; every record's problems in one 422. */
@@ -132,6 +165,7 @@ export function dbsRoutes(deps: Deps) {
     const loaded = db(c)
     const record = await deps.store.dbs.getRecord(loaded.accountId, loaded.db.id, recordId(param(c, 'id')))
     if (!record) throw notFound('record not found')
+    c.header('ETag', recordEtag(record))
     return c.json(record)
   })
 
@@ -139,16 +173,23 @@ export function dbsRoutes(deps: Deps) {
     const loaded = db(c)
     const id = recordId(param(c, 'id'))
     const {table_name: table, data = {}} = body.record
+    const ifMatch = c.req.header('if-match')
     // Data is merged over the stored record (shallow); in a multi-table db, no table_name means the null table.
-    const updated = await deps.store.dbs.updateRecord(loaded.accountId, loaded.db.id, id,
-      (existing) => recordWrite(loaded, table, {...existing.data, ...data}, 'update', quotas.record_bytes))
+    // If-Match is checked inside the store's write, against the record it is about to change.
+    const updated = await deps.store.dbs.updateRecord(loaded.accountId, loaded.db.id, id, (existing) => {
+      checkIfMatch(ifMatch, existing)
+      return recordWrite(loaded, table, {...existing.data, ...data}, 'update', quotas.record_bytes)
+    })
     if (!updated) throw notFound('record not found')
+    c.header('ETag', recordEtag(updated))
     return c.json(updated)
   })
 
   handle(app, routes.deleteRecord, writer, async (c) => {
     const loaded = db(c)
-    if (!(await deps.store.dbs.deleteRecord(loaded.accountId, loaded.db.id, recordId(param(c, 'id'))))) throw notFound('record not found')
+    const ifMatch = c.req.header('if-match')
+    const check = ifMatch === undefined ? undefined : (existing: RecordView) => checkIfMatch(ifMatch, existing)
+    if (!(await deps.store.dbs.deleteRecord(loaded.accountId, loaded.db.id, recordId(param(c, 'id')), undefined, check))) throw notFound('record not found')
     return c.body(null, 204)
   })
 

@@ -1,5 +1,6 @@
 import {meRoutes as routes} from '../../core/contract/routes.js'
 import {notFound} from '../../core/errors.js'
+import {checkSettingChanges} from '../../core/account/user-settings.js'
 import {createRouter, handle} from '../contract.js'
 import type {Deps} from '../env.js'
 import {requireUser} from '../middleware/auth.js'
@@ -13,6 +14,13 @@ export function meRoutes(deps: Deps) {
     const account = await deps.store.accounts.getAccount(principal.accountId)
     if (!user || !account) throw notFound()
     return c.json({...user, account: {id: account.id, name: account.name, modules: account.settings.modules}})
+  })
+  // The user's own settings: any signed-in user, only their own.
+  handle(app, routes.getMySettings, async (c) => c.json({settings: await deps.store.accounts.userSettings(requireUser(c).id)}))
+  handle(app, routes.updateMySettings, async (c, {body}) => {
+    const user = requireUser(c)
+    const changes = checkSettingChanges(body.settings)
+    return c.json({settings: await deps.store.accounts.changeUserSettings(user.accountId, user.id, changes)})
   })
   return app
 }

@@ -58,6 +58,17 @@ export interface AccountsRepo {
   /** Revokes every API token of the user (read-only ones too) and mints a new one, in one transaction; `revoked` counts the old ones. */
   replaceApiTokens(userId: number): Promise<{token: string; revoked: number}>
 
+  /**
+   * Revokes every token of a user of the account — API tokens, console sessions, app sign-ins —
+   * in one write; answers how many, or null when the account has no such user.
+   */
+  revokeAllTokens(accountId: number, userId: number): Promise<number | null>
+
+  /** The user's settings: key → parsed JSON value. */
+  userSettings(userId: number): Promise<Record<string, unknown>>
+  /** Stores (JSON text) or removes (null) settings of the user in one write; more than MAX_SETTINGS is a 422, nothing written. */
+  changeUserSettings(accountId: number, userId: number, changes: Map<string, string | null>): Promise<Record<string, unknown>>
+
   /** A per-data-dir secret (cookie signing, ...), created on first use and shared by every process. */
   secret(name: string): Promise<string>
 }

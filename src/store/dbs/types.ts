@@ -31,7 +31,8 @@ export interface DbsRepo {
    *  public db uses when this db has public methods. */
   create(accountId: number, input: DbInput): Promise<DbView>
   /** Updates the db; when `reindex` is given, every record's index columns are rebuilt in the same transaction. */
-  update(accountId: number, id: number, input: DbInput, reindex?: Indexer): Promise<DbView | null>
+  /** `check` sees the stored db inside the write, before it changes, and may throw (If-Match). */
+  update(accountId: number, id: number, input: DbInput, reindex?: Indexer, check?: (current: DbView) => void): Promise<DbView | null>
   /** Removes the db and all its records. */
   delete(accountId: number, id: number): Promise<boolean>
   /** Record counts per table, and per named field of each table. */
@@ -46,6 +47,7 @@ export interface DbsRepo {
   updateRecord(
     accountId: number, dbId: number, id: number, build: (existing: RecordView) => RecordWrite, scope?: QuerySpec['scope'],
   ): Promise<RecordView | null>
-  deleteRecord(accountId: number, dbId: number, id: number, scope?: QuerySpec['scope']): Promise<boolean>
+  /** `check` sees the record inside the write, before it is deleted, and may throw (If-Match). */
+  deleteRecord(accountId: number, dbId: number, id: number, scope?: QuerySpec['scope'], check?: (existing: RecordView) => void): Promise<boolean>
   query(accountId: number, dbId: number, spec: QuerySpec): Promise<RecordView[]>
 }

@@ -2,6 +2,7 @@ import {randomBytes} from 'node:crypto'
 import {applyModuleChange} from '../../core/account/set-field.js'
 import type {Principal} from '../../core/auth/permissions.js'
 import {notFound, validation} from '../../core/errors.js'
+import {MAX_SETTINGS, tooManySettings} from '../../core/account/user-settings.js'
 import {
   type AccountRow, type Named, principalQueries, type PrincipalRow, sha256, type TokenEntry, type TokenPrincipalRow,
   toAccount, toPrincipal, tokenPrincipal, toTokenEntry, toUserView, type UserRow,
@@ -179,6 +180,35 @@ export class PgAccountsRepo implements AccountsRepo {
       return changes
     })
     return {token: raw, revoked}
+  }
+
+  async revokeAllTokens(accountId: number, userId: number): Promise<number | null> {
+    return this.db.tx(async (q) => {
+      if (!(await q.get('SELECT 1 FROM users WHERE id = ? AND account_id = ? FOR UPDATE', [userId, accountId]))) return null
+      return q.run('DELETE FROM tokens WHERE user_id = ? AND account_id = ?', [userId, accountId])
+    })
+  }
+
+  async userSettings(userId: number): Promise<Record<string, unknown>> {
+    const rows = await this.db.all<{key: string; value: string}>('SELECT key, value FROM user_settings WHERE user_id = ? ORDER BY key', [userId])
+    return Object.fromEntries(rows.map((r) => [r.key, JSON.parse(r.value)]))
+  }
+
+  async changeUserSettings(accountId: number, userId: number, changes: Map<string, string | null>): Promise<Record<string, unknown>> {
+    await this.db.tx(async (q) => {
+      // The user's row is locked: two PATCHes of one user count their settings one after the other.
+      await q.get('SELECT 1 FROM users WHERE id = ? FOR UPDATE', [userId])
+      for (const [key, value] of changes) {
+        if (value === null) await q.run('DELETE FROM user_settings WHERE user_id = ? AND key = ?', [userId, key])
+        else {
+          await q.run(`INSERT INTO user_settings (user_id, account_id, key, value, updated_at) VALUES (?, ?, ?, ?, ?)
+            ON CONFLICT (user_id, key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at`, [userId, accountId, key, value, now()])
+        }
+      }
+      const row = await q.get<{n: string | number}>('SELECT count(*) AS n FROM user_settings WHERE user_id = ?', [userId])
+      if (Number(row?.n ?? 0) > MAX_SETTINGS) tooManySettings()
+    })
+    return this.userSettings(userId)
   }
 
   async secret(name: string): Promise<string> {

@@ -116,11 +116,12 @@ export class PgDbsRepo implements DbsRepo {
     return (await this.get(accountId, String(id)))!
   }
 
-  async update(accountId: number, id: number, input: DbInput, reindex?: Indexer): Promise<DbView | null> {
+  async update(accountId: number, id: number, input: DbInput, reindex?: Indexer, check?: (current: DbView) => void): Promise<DbView | null> {
     if (!isRowId(id)) return null
     const found = await this.write(async (q) => {
       // FOR UPDATE: two schema changes of one db (on two instances) reindex one after the other.
       if (!(await q.get('SELECT 1 FROM dbs WHERE account_id = ? AND id = ? FOR UPDATE', [accountId, id]))) return false
+      if (check) check(toDb((await q.get<DbRow>(DB_BY_ID_NO_COUNT.id, [accountId, id]))!))
       await this.codeTaken(q, accountId, input.code, id, Object.keys(input.public_methods).length > 0)
       await q.run(
         `UPDATE dbs SET name = ?, code = ?, app_id = ?, schema = ?, public_methods = ?, fields = ?, updated_at = ?
@@ -272,9 +273,20 @@ export class PgDbsRepo implements DbsRepo {
     })
   }
 
-  async deleteRecord(accountId: number, dbId: number, id: number, scope?: QuerySpec['scope']): Promise<boolean> {
+  async deleteRecord(
+    accountId: number, dbId: number, id: number, scope?: QuerySpec['scope'], check?: (existing: RecordView) => void,
+  ): Promise<boolean> {
     if (scope && scope.value === '') return false
     if (!isRowId(id)) return false
+    if (check) {
+      // If-Match: the record is read and locked, checked, then deleted in one transaction.
+      return this.db.tx(async (q) => {
+        const existing = await this.readRecord(q, accountId, dbId, id, scope, ' FOR UPDATE')
+        if (!existing) return false
+        check(existing)
+        return (await q.run('DELETE FROM db_records WHERE account_id = ? AND db_id = ? AND id = ?', [accountId, dbId, id])) > 0
+      })
+    }
     const changed = scope
       ? await this.db.run(
         `DELETE FROM db_records r WHERE account_id = ? AND db_id = ? AND id = ? AND json_typeof(${FIELD}) = 'string' AND r.data ->> (?::text) = ?`,

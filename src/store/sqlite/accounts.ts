@@ -2,6 +2,7 @@ import {randomBytes} from 'node:crypto'
 import {applyModuleChange} from '../../core/account/set-field.js'
 import type {Principal} from '../../core/auth/permissions.js'
 import {notFound, validation} from '../../core/errors.js'
+import {MAX_SETTINGS, tooManySettings} from '../../core/account/user-settings.js'
 import {EpochCache, type Sqlite, writeTx} from './connection.js'
 import {
   type AccountRow, type Named, principalQueries, type PrincipalRow, sha256, type TokenEntry, type TokenPrincipalRow,
@@ -185,6 +186,33 @@ export class SqliteAccountsRepo implements AccountsRepo {
       return changes
     })
     return {token: raw, revoked}
+  }
+
+  async revokeAllTokens(accountId: number, userId: number): Promise<number | null> {
+    return writeTx(this.db, () => {
+      if (!this.db.prepare('SELECT 1 FROM users WHERE id = ? AND account_id = ?').get(userId, accountId)) return null
+      return this.db.prepare('DELETE FROM tokens WHERE user_id = ? AND account_id = ?').run(userId, accountId).changes
+    })
+  }
+
+  async userSettings(userId: number): Promise<Record<string, unknown>> {
+    const rows = this.db.prepare('SELECT key, value FROM user_settings WHERE user_id = ? ORDER BY key').all(userId) as {key: string; value: string}[]
+    return Object.fromEntries(rows.map((r) => [r.key, JSON.parse(r.value)]))
+  }
+
+  async changeUserSettings(accountId: number, userId: number, changes: Map<string, string | null>): Promise<Record<string, unknown>> {
+    writeTx(this.db, () => {
+      for (const [key, value] of changes) {
+        if (value === null) this.db.prepare('DELETE FROM user_settings WHERE user_id = ? AND key = ?').run(userId, key)
+        else {
+          this.db.prepare(`INSERT INTO user_settings (user_id, account_id, key, value, updated_at) VALUES (?, ?, ?, ?, ?)
+            ON CONFLICT (user_id, key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at`).run(userId, accountId, key, value, now())
+        }
+      }
+      const {n} = this.db.prepare('SELECT count(*) AS n FROM user_settings WHERE user_id = ?').get(userId) as {n: number}
+      if (n > MAX_SETTINGS) tooManySettings()
+    })
+    return this.userSettings(userId)
   }
 
   async secret(name: string): Promise<string> {

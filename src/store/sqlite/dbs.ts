@@ -81,9 +81,10 @@ export class SqliteDbsRepo implements DbsRepo {
     return (await this.get(accountId, String(id)))!
   }
 
-  async update(accountId: number, id: number, input: DbInput, reindex?: Indexer): Promise<DbView | null> {
+  async update(accountId: number, id: number, input: DbInput, reindex?: Indexer, check?: (current: DbView) => void): Promise<DbView | null> {
     const found = writeTx(this.db, () => {
       if (!this.db.prepare('SELECT 1 FROM dbs WHERE account_id = ? AND id = ?').get(accountId, id)) return false
+      if (check) check(this.read(DB_BY_ID_NO_COUNT, accountId, String(id))!)
       this.codeTaken(accountId, input.code, id, Object.keys(input.public_methods).length > 0)
       this.db.prepare(
         `UPDATE dbs SET name = ?, code = ?, app_id = ?, schema = ?, public_methods = ?, fields = ?, updated_at = ?
@@ -203,9 +204,13 @@ export class SqliteDbsRepo implements DbsRepo {
     return updated
   }
 
-  async deleteRecord(accountId: number, dbId: number, id: number, scope?: QuerySpec['scope']): Promise<boolean> {
+  async deleteRecord(
+    accountId: number, dbId: number, id: number, scope?: QuerySpec['scope'], check?: (existing: RecordView) => void,
+  ): Promise<boolean> {
     return queuedWrite(this.db, () => {
-      if (!this.readRecord(accountId, dbId, id, scope)) return false
+      const existing = this.readRecord(accountId, dbId, id, scope)
+      if (!existing) return false
+      check?.(existing)
       this.db.prepare('DELETE FROM db_records WHERE account_id = ? AND db_id = ? AND id = ?').run(accountId, dbId, id)
       return true
     })

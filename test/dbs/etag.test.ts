@@ -1,0 +1,96 @@
+// Optimistic concurrency of records (issue 27, docs/api.md "ETag and If-Match"): GET, POST and
+// PATCH answer an ETag; a PATCH or DELETE with an If-Match that no longer matches is a 412 with the
+// current record and nothing is written; without If-Match the API behaves as before.
+import {expect, it} from 'vitest'
+import {describeBothTransports} from '../helpers/scenarios.js'
+import {recordEtag as consoleEtag} from '../../src/core/dbs/etag.js'
+
+describeBothTransports('record ETag and If-Match', undefined, (ctx) => {
+  let dbId = 0
+  const url = (id: number) => `/svc/dbs/${dbId}/records/${id}.json`
+
+  it('answers an ETag on create, read and change; the tag follows the record', async () => {
+    const c = ctx()
+    dbId = (await c.call('POST', '/svc/dbs.json', {body: {db: {name: 'Notes', code: 'notes', schema: {fields: {title: 'string', n: 'integer'}}}}})).json.id
+    const created = await c.call('POST', `/svc/dbs/${dbId}/records.json`, {body: {record: {data: {title: 'a', n: 1}}}})
+    expect(created.status).toBe(201)
+    const tag = created.headers.get('etag')
+    expect(tag).toMatch(/^"r\d+-[0-9a-f]{16}"$/)
+    const read = await c.call('GET', url(created.json.id))
+    expect(read.headers.get('etag')).toBe(tag)
+    // The same tag a client computes from the record it was shown (the console tags list rows so).
+    expect(consoleEtag(read.json)).toBe(tag)
+    const changed = await c.call('PATCH', url(created.json.id), {body: {record: {data: {n: 2}}}, headers: {'if-match': tag!}})
+    expect(changed.status, changed.text).toBe(200)
+    expect(changed.headers.get('etag')).not.toBe(tag)
+    expect(changed.headers.get('etag')).toBe((await c.call('GET', url(created.json.id))).headers.get('etag'))
+  })
+
+  it('a stale If-Match is a 412 with the current record; nothing is written; the fresh tag then works', async () => {
+    const c = ctx()
+    const r = (await c.call('POST', `/svc/dbs/${dbId}/records.json`, {body: {record: {data: {title: 'mine', n: 1}}}})).json
+    const stale = (await c.call('GET', url(r.id))).headers.get('etag')!
+    // Someone else changes it.
+    expect((await c.call('PATCH', url(r.id), {body: {record: {data: {title: 'theirs'}}}})).status).toBe(200)
+    const refused = await c.call('PATCH', url(r.id), {body: {record: {data: {title: 'overwrite'}}}, headers: {'if-match': stale}})
+    expect(refused.status).toBe(412)
+    expect(refused.json).toMatchObject({error: expect.stringMatching(/changed since you read it/), current: {id: r.id, data: {title: 'theirs', n: 1}}})
+    expect(refused.json.etag).toBe((await c.call('GET', url(r.id))).headers.get('etag'))
+    expect((await c.call('GET', url(r.id))).json.data.title).toBe('theirs')
+    // Weak tags never match; a list of tags matches when one does; * matches any existing record.
+    expect((await c.call('PATCH', url(r.id), {body: {record: {data: {n: 5}}}, headers: {'if-match': `W/${refused.json.etag}`}})).status).toBe(412)
+    expect((await c.call('PATCH', url(r.id), {body: {record: {data: {n: 5}}}, headers: {'if-match': `${stale}, ${refused.json.etag}`}})).status).toBe(200)
+    expect((await c.call('PATCH', url(r.id), {body: {record: {data: {n: 6}}}, headers: {'if-match': '*'}})).status).toBe(200)
+    // DELETE: stale refused (the record stays), current accepted.
+    const del = await c.call('DELETE', url(r.id), {headers: {'if-match': stale}})
+    expect(del.status).toBe(412)
+    expect(del.json.current.data).toMatchObject({title: 'theirs', n: 6})
+    expect((await c.call('GET', url(r.id))).status).toBe(200)
+    expect((await c.call('DELETE', url(r.id), {headers: {'if-match': del.json.etag}})).status).toBe(204)
+    expect((await c.call('DELETE', url(r.id), {headers: {'if-match': '*'}})).status).toBe(404)
+  })
+
+  it('without If-Match, writes apply as before (last write wins); junk If-Match never 5xx', async () => {
+    const c = ctx()
+    const r = (await c.call('POST', `/svc/dbs/${dbId}/records.json`, {body: {record: {data: {title: 'x'}}}})).json
+    expect((await c.call('PATCH', url(r.id), {body: {record: {data: {title: 'y'}}}})).status).toBe(200)
+    expect((await c.call('PATCH', url(r.id), {body: {record: {data: {title: 'z'}}}})).json.data.title).toBe('z')
+    for (const junk of ['', '""', 'nonsense', '"r1-0000000000000000"', ',,,', 'W/*']) {
+      expect((await c.call('PATCH', url(r.id), {body: {record: {data: {title: 'q'}}}, headers: {'if-match': junk}})).status).toBe(412)
+    }
+    // A validation error still wins over nothing: 422 when the tag matches and the data is bad.
+    const tag = (await c.call('GET', url(r.id))).headers.get('etag')!
+    expect((await c.call('PATCH', url(r.id), {body: {record: {data: {n: 'many'}}}, headers: {'if-match': tag}})).status).toBe(422)
+    expect((await c.call('DELETE', url(r.id))).status).toBe(204)
+  })
+})
+
+describeBothTransports('database ETag and If-Match', undefined, (ctx) => {
+  it('a db answers an ETag that records do not move; a stale If-Match on PATCH, replace or DELETE is a 412 with the current db', async () => {
+    const c = ctx()
+    const created = await c.call('POST', '/svc/dbs.json', {body: {db: {name: 'Tagged', code: 'tagged', schema: {fields: {a: 'string'}}}}})
+    expect(created.status).toBe(201)
+    const id = created.json.id
+    const tag = created.headers.get('etag')!
+    expect(tag).toMatch(/^"d\d+-[0-9a-f]{16}"$/)
+    expect((await c.call('GET', `/svc/dbs/${id}.json`)).headers.get('etag')).toBe(tag)
+    await c.call('POST', `/svc/dbs/${id}/records.json`, {body: {record: {data: {a: 'x'}}}})
+    expect((await c.call('GET', `/svc/dbs/${id}.json`)).headers.get('etag')).toBe(tag)
+    // Someone else changes the schema.
+    const theirs = await c.call('PATCH', `/svc/dbs/${id}.json`, {body: {db: {schema: {fields: {a: 'string', b: 'integer'}}}}, headers: {'if-match': tag}})
+    expect(theirs.status).toBe(200)
+    const fresh = theirs.headers.get('etag')!
+    expect(fresh).not.toBe(tag)
+    const stale = await c.call('PATCH', `/svc/dbs/${id}.json`, {body: {db: {name: 'Mine'}}, headers: {'if-match': tag}})
+    expect(stale.status).toBe(412)
+    expect(stale.json).toMatchObject({etag: fresh, current: {id, name: 'Tagged', schema: {fields: {a: 'string', b: 'integer'}}}})
+    const replace = await c.call('PATCH', `/svc/dbs/${id}/replace.json`, {body: {field: 'schema', old_string: 'integer', new_string: 'number'}, headers: {'if-match': tag}})
+    expect(replace.status).toBe(412)
+    expect((await c.call('DELETE', `/svc/dbs/${id}.json`, {headers: {'if-match': tag}})).status).toBe(412)
+    expect((await c.call('GET', `/svc/dbs/${id}.json`)).json).toMatchObject({name: 'Tagged', schema: {fields: {b: 'integer'}}})
+    expect((await c.call('PATCH', `/svc/dbs/${id}.json`, {body: {db: {name: 'Mine'}}, headers: {'if-match': fresh}})).status).toBe(200)
+    // Without If-Match: as before.
+    expect((await c.call('PATCH', `/svc/dbs/${id}.json`, {body: {db: {name: 'Last'}}})).json.name).toBe('Last')
+    expect((await c.call('DELETE', `/svc/dbs/${id}.json`)).status).toBe(204)
+  })
+})

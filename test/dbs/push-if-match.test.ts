@@ -1,0 +1,71 @@
+// `svc db push` sends If-Match with the version its diff was made on (issue 27): a change made on
+// the server between the diff and the apply is never overwritten — the push stops with a 412
+// message and a second push shows the diff against the current version. The change is made by a
+// proxy between the CLI and a real `svc serve`, at the moment the PATCH passes through it.
+import {createServer, type Server} from 'node:http'
+import {writeFileSync} from 'node:fs'
+import {join} from 'node:path'
+import {afterAll, beforeAll, expect, it, vi} from 'vitest'
+import {svc, svcServe, type ServeProcess} from '../helpers/cli.js'
+import {tempDir} from '../helpers/world.js'
+
+vi.setConfig({testTimeout: 300_000, hookTimeout: 120_000})
+
+const data = tempDir()
+let server: ServeProcess | undefined
+let proxy: Server | undefined
+let proxyUrl = ''
+let token = ''
+/** Runs once, before the first PATCH of a db passes through the proxy: someone else's change. */
+let meanwhile: (() => Promise<void>) | undefined
+
+const direct = (method: string, path: string, body?: unknown) => fetch(`${server!.url}${path}`, {
+  method, headers: {authorization: `Bearer ${token}`, 'content-type': 'application/json'}, body: body === undefined ? undefined : JSON.stringify(body),
+}).then(async (r) => ({status: r.status, json: await r.json().catch(() => undefined)}))
+
+beforeAll(async () => {
+  token = (await svc(['admin', 'user', 'add', 'admin', '--role', 'admin', '--data', data, '--json'])).json.token
+  server = await svcServe(data)
+  proxy = createServer(async (req, res) => {
+    const chunks: Buffer[] = []
+    for await (const chunk of req) chunks.push(chunk as Buffer)
+    if (req.method === 'PATCH' && /^\/svc\/dbs\/\d+\.json$/.test(req.url ?? '') && meanwhile) {
+      const change = meanwhile
+      meanwhile = undefined
+      await change()
+    }
+    const headers = Object.fromEntries(Object.entries(req.headers).filter(([k]) => !['host', 'connection', 'content-length'].includes(k)).map(([k, v]) => [k, String(v)]))
+    const upstream = await fetch(`${server!.url}${req.url}`, {method: req.method, headers, body: chunks.length ? Buffer.concat(chunks) : undefined})
+    res.writeHead(upstream.status, Object.fromEntries([...upstream.headers].filter(([k]) => !['content-encoding', 'content-length', 'transfer-encoding'].includes(k))))
+    res.end(Buffer.from(await upstream.arrayBuffer()))
+  })
+  await new Promise<void>((ok) => proxy!.listen(0, '127.0.0.1', ok))
+  proxyUrl = `http://127.0.0.1:${(proxy.address() as {port: number}).port}`
+})
+afterAll(async () => {
+  await new Promise((ok) => proxy?.close(ok))
+  await server?.stop()
+})
+
+it('svc db push: a db changed between the diff and the apply is not overwritten (412); pushing again applies over the current version', async () => {
+  const dir = tempDir()
+  const file = join(dir, 'notes.json')
+  const created = await direct('POST', '/svc/dbs.json', {db: {name: 'Notes', code: 'notes', schema: {fields: {title: 'string'}}}})
+  expect(created.status).toBe(201)
+  writeFileSync(file, JSON.stringify({name: 'Notes', code: 'notes', schema: {fields: {title: 'string', body: 'text'}}, public_methods: {}}))
+  meanwhile = async () => {
+    expect((await direct('PATCH', `/svc/dbs/${created.json.id}.json`, {db: {schema: {fields: {title: 'string', tags: 'string'}}}})).status).toBe(200)
+  }
+  let r = await svc(['db', 'push', file, '--yes', '--url', proxyUrl, '--token', token])
+  expect(meanwhile).toBeUndefined()
+  expect(r.code, r.stdout + r.stderr).not.toBe(0)
+  expect(r.stdout).toContain('+ field body (text)')
+  expect(r.stderr).toContain('notes changed on the server after the diff was made: nothing was applied to it')
+  expect(r.stderr).toContain('run svc db push again')
+  expect((await direct('GET', `/svc/dbs/${created.json.id}.json`)).json.schema).toEqual({fields: {title: 'string', tags: 'string'}})
+  // Again: the diff is made against their version (tags would be dropped), then applied.
+  r = await svc(['db', 'push', file, '--yes', '--url', proxyUrl, '--token', token])
+  expect(r.code, r.stderr).toBe(0)
+  expect(r.stdout).toContain('- field tags (string)')
+  expect((await direct('GET', `/svc/dbs/${created.json.id}.json`)).json.schema).toEqual({fields: {title: 'string', body: 'text'}})
+})
