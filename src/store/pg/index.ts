@@ -11,8 +11,9 @@ import {openPgCluster} from './cluster.js'
 import {mapPgError, PgDb} from './connection.js'
 import {PgDashboardsRepo} from './dashboards.js'
 import {PgDbsRepo} from './dbs.js'
-import {PgFlowsRepo} from './flows.js'
+import {SqlFlowsRepo} from '../flows/repo.js'
 import {migrate} from './migrate.js'
+import {PgPort} from './port.js'
 import {PgPromptsRepo} from './prompts.js'
 
 /**
@@ -54,6 +55,7 @@ export async function openPostgresStore(url: string, dataDir: string, options: P
     throw mapPgError(error)
   }
   const db = new PgDb(pool)
+  const sql = new PgPort(db)
   let cluster
   try {
     cluster = await openPgCluster({pool, connectionString: url, log: options.log})
@@ -69,7 +71,7 @@ export async function openPostgresStore(url: string, dataDir: string, options: P
     dashboards: new PgDashboardsRepo(db),
     apps: new PgAppsRepo(db),
     dbs: new PgDbsRepo(db),
-    flows: new PgFlowsRepo(db),
+    flows: new SqlFlowsRepo(sql),
     cluster,
     dataDir: resolve(dataDir),
     close() {

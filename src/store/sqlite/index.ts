@@ -6,12 +6,14 @@ import {sqliteCluster} from './cluster.js'
 import {openSqlite} from './connection.js'
 import {SqliteDashboardsRepo} from './dashboards.js'
 import {SqliteDbsRepo} from './dbs.js'
-import {SqliteFlowsRepo} from './flows.js'
+import {SqlFlowsRepo} from '../flows/repo.js'
+import {SqlitePort} from './port.js'
 import {SqlitePromptsRepo} from './prompts.js'
 
 /** Opens the SQLite store of a data dir (`DIR/svc.sqlite`), running pending migrations. */
 export function openSqliteStore(dataDir: string): Store {
   const db = openSqlite(dataDir)
+  const sql = new SqlitePort(db)
   let closed = false
   return {
     driver: 'sqlite',
@@ -20,7 +22,7 @@ export function openSqliteStore(dataDir: string): Store {
     dashboards: new SqliteDashboardsRepo(db),
     apps: new SqliteAppsRepo(db),
     dbs: new SqliteDbsRepo(db),
-    flows: new SqliteFlowsRepo(db),
+    flows: new SqlFlowsRepo(sql),
     cluster: sqliteCluster(),
     dataDir: resolve(dataDir),
     async close() {

@@ -1,0 +1,77 @@
+/**
+ * The SQL port over the SQLite connection (src/store/sql/port.ts): statements run synchronously
+ * on better-sqlite3 (its prepared statements are reused by SQL text, see connection.ts), single
+ * writes and transaction bodies inside `BEGIN IMMEDIATE` (writeTx), the cache epoch read once per
+ * turn of the event loop.
+ */
+import {EpochEntries} from '../cache-entries.js'
+import {type Dialect, driveSync, type EpochCache, type SqlPort, type SqlStep, type TxBody, type TxSql, txSql} from '../sql/port.js'
+import {cacheEpoch, type Sqlite, writeTx} from './connection.js'
+
+const UNIQUE = new Set(['SQLITE_CONSTRAINT_UNIQUE', 'SQLITE_CONSTRAINT_PRIMARYKEY'])
+
+export const sqliteDialect: Dialect = {
+  name: 'sqlite',
+  // SQLite's LIKE is case-insensitive for ASCII letters.
+  likeCi: (column) => `${column} LIKE ? ESCAPE '\\'`,
+  // The write transaction (BEGIN IMMEDIATE) holds the database's write lock from its start.
+  forUpdate: '',
+  jsonArrayAgg: (expression) => `json_group_array(${expression})`,
+  millisBetween: (later, earlier) => `CAST((julianday(${later}) - julianday(${earlier})) * 86400000 AS INTEGER)`,
+  isUniqueViolation: (error) => UNIQUE.has(codeOf(error) ?? ''),
+}
+
+function codeOf(error: unknown): string | undefined {
+  const own = (error as {code?: unknown})?.code
+  if (typeof own === 'string') return own
+  const cause = (error as {cause?: {code?: unknown}})?.cause?.code
+  return typeof cause === 'string' ? cause : undefined
+}
+
+export class SqlitePort implements SqlPort {
+  readonly dialect = sqliteDialect
+  constructor(readonly db: Sqlite) {}
+
+  async get<R>(sql: string, params: unknown[] = []): Promise<R | undefined> {
+    return this.db.prepare(sql).get(...params) as R | undefined
+  }
+
+  async all<R>(sql: string, params: unknown[] = []): Promise<R[]> {
+    return this.db.prepare(sql).all(...params) as R[]
+  }
+
+  async run(sql: string, params: unknown[] = []): Promise<number> {
+    return writeTx(this.db, () => this.db.prepare(sql).run(...params).changes)
+  }
+
+  async write<R>(sql: string, params: unknown[] = []): Promise<R | undefined> {
+    return writeTx(this.db, () => this.db.prepare(sql).get(...params) as R | undefined)
+  }
+
+  async tx<T>(body: (q: TxSql) => TxBody<T>): Promise<T> {
+    return writeTx(this.db, () => driveSync(body(txSql), (step) => this.exec(step)))
+  }
+
+  /** Runs one statement of a transaction body, synchronously. */
+  private exec(step: SqlStep): unknown {
+    switch (step.op) {
+      case 'get': return this.db.prepare(step.sql).get(...step.params)
+      case 'all': return this.db.prepare(step.sql).all(...step.params)
+      case 'run': return this.db.prepare(step.sql).run(...step.params).changes
+      case 'lock': return undefined
+    }
+  }
+
+  epochCache<V>(maxEntries = 1000): EpochCache<V> {
+    const entries = new EpochEntries<V>(maxEntries)
+    const db = this.db
+    return {
+      async get(key, read) {
+        // Inside a transaction the epoch may count uncommitted changes that a rollback takes back.
+        if (db.inTransaction) return (await read()) ?? null
+        const epoch = cacheEpoch(db)
+        return entries.at(key, epoch) ?? entries.keep(key, epoch, await read())
+      },
+    }
+  }
+}
