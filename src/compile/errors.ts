@@ -60,9 +60,17 @@ export function localImportError(source: string): CompileError | null {
     const before = source.slice(0, at)
     const line = before.split('\n').length
     const column = at - before.lastIndexOf('\n')
+    // The file is named only when it is a neighbour (`./stores.js`): a path elsewhere is not echoed.
+    const named = /^\.\/[^/?#]+$/.test(spec) ? `import "${spec}"` : 'this import'
     return new CompileError(
-      `import "${spec}": a single-file app cannot import other files; put that code in this file (apps may import only their engine's packages)`,
+      `${named}: a single-file app cannot import other files; put that code in this file (apps may import only their engine's packages)`,
       line, column)
   }
   return null
+}
+
+/** The package an import names (`lodash` of `lodash/fp`, `@scope/name` of `@scope/name/x`), never a path. */
+export const importedPackage = (spec: string): string => {
+  const parts = spec.split(/[/\\?#]/)
+  return (spec.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0]!).slice(0, 60)
 }

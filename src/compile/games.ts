@@ -3,7 +3,7 @@
  * engine library is NOT: its import is mapped to a file the server serves once with long cache
  * headers. Globals (`kaboom()`, `kaplay()`, `Phaser`) are set before the game code runs.
  */
-import {CompileError, localImportError, locate} from './errors.js'
+import {CompileError, importedPackage, localImportError, locate} from './errors.js'
 import {KABOOM_COMPAT, PHASER_COMPAT} from './game-compat.js'
 import {libUrl} from './libs.js'
 
@@ -30,6 +30,8 @@ export async function gameCompile(engine: GameEngine, source: string): Promise<s
       sourcemap: 'inline',
       sourcesContent: true,
       logLevel: 'silent',
+      // No tsconfig.json is looked for on the server's disk.
+      tsconfigRaw: {},
       plugins: [
         {
           name: 'svc-game',
@@ -40,12 +42,12 @@ export async function gameCompile(engine: GameEngine, source: string): Promise<s
               if (args.path === 'svc-engine' || /^(phaser|kaboom|kaplay)(\/.*)?$/.test(args.path)) {
                 const wanted = args.path.split('/')[0]
                 if (args.path !== 'svc-engine' && (wanted === 'phaser') !== (engine === 'phaser')) {
-                  return {errors: [{text: `import "${args.path}" does not match the app engine ${engine}`}]}
+                  return {errors: [{text: `import "${importedPackage(args.path)}" does not match the app engine ${engine}`}]}
                 }
                 return {path: lib, external: true}
               }
               if (/^https?:\/\//.test(args.path)) return {path: args.path, external: true}
-              return {errors: [{text: `import "${args.path}" is not available (a ${engine} app may import only ${engine === 'phaser' ? 'phaser' : 'kaboom or kaplay'})`}]}
+              return {errors: [{text: `import "${importedPackage(args.path)}" is not available (a ${engine} app may import only ${engine === 'phaser' ? 'phaser' : 'kaboom or kaplay'})`}]}
             })
             build.onLoad({filter: /.*/, namespace: 'svc'}, () => ({contents: prelude, loader: 'js'}))
             // The ts loader also takes plain JavaScript: TypeScript type annotations are stripped.

@@ -14,10 +14,11 @@ import {compileInWorker} from './pool.js'
 /**
  * Bump when compiled output changes for the same input and packages (invalidates every cached
  * build). 2: Tailwind class candidates come from core/apps/tailwind-candidates.ts. 3: inline source
- * maps, game compat preludes (compile/game-compat.ts), TypeScript in games.
+ * maps, game compat preludes (compile/game-compat.ts), TypeScript in games. 4: styles may not read
+ * files (compile/css-guard.ts: `url(/path?inline)` had inlined server files), the worker's fs allow-list.
  */
-const COMPILER_REVISION = '3'
-const COMPILER_PACKAGES = [
+const COMPILER_REVISION = '4'
+export const COMPILER_PACKAGES = [
   'vite', 'svelte', '@sveltejs/vite-plugin-svelte', 'vue', '@vitejs/plugin-vue', 'react', 'react-dom', '@vitejs/plugin-react',
   'esbuild', 'tailwindcss', '@tailwindcss/node', 'kaplay', 'phaser',
 ]
@@ -54,9 +55,10 @@ const inFlight = new Map<string, Promise<AppBuild>>()
 /**
  * The build of an app: from the cache when this exact input was compiled before (in any process
  * sharing the data dir), else compiled now and cached. `js` and `html` are used as-is.
- * A compile error is a 422 under `source_code` with line and column.
+ * A compile error is a 422 under `source_code` with line and column. `account` is whose compile it
+ * is: the pool takes accounts in turns and caps what each may have waiting (a 429).
  */
-export async function compileApp(input: CompileInput, cache: BuildCache): Promise<CompileResult> {
+export async function compileApp(input: CompileInput, cache: BuildCache, account = 'local'): Promise<CompileResult> {
   const hash = buildHash(input)
   if (input.engine === 'js' || input.engine === 'html') {
     return {hash, app_code: input.source, css_code: '', app_build_time: 0, css_build_time: 0, status: 'none'}
@@ -65,7 +67,7 @@ export async function compileApp(input: CompileInput, cache: BuildCache): Promis
   if (hit) return {...hit, status: 'cached'}
   let pending = inFlight.get(hash)
   if (!pending) {
-    pending = compileInWorker(input, hash)
+    pending = compileInWorker(input, hash, account)
       .then(async (build) => {
         await cache.saveBuild(build)
         return build

@@ -8,10 +8,16 @@
  * Workers start lazily (the first compile), stay warm (Vite and its plugins are imported once per
  * worker), hold no reference on the event loop while idle (a CLI command that compiled still exits
  * at once) and exit after `idleMs` without work, or when the parent goes away.
+ *
+ * Fair between accounts: a free worker takes the oldest compile of the account with the fewest
+ * compiles running, and among those the account served longest ago (round-robin), so one account's
+ * queue cannot starve another's compile. An account may have `queuePerAccount` compiles waiting;
+ * one more is a 429 with `Retry-After`.
  */
 import {fork, type ChildProcess} from 'node:child_process'
 import {createRequire} from 'node:module'
 import {pathToFileURL} from 'node:url'
+import {rateLimited} from '../core/errors.js'
 import type {AppBuild} from '../store/apps/types.js'
 import {CompileError} from './errors.js'
 import type {CompileInput} from './index.js'
@@ -26,9 +32,11 @@ export interface CompileLimits {
   memoryMb: number
   /** An idle worker exits after this many milliseconds. */
   idleMs: number
+  /** Compiles one account may have waiting (not yet running); one more is a 429. */
+  queuePerAccount: number
 }
 
-export const DEFAULT_COMPILE_LIMITS: CompileLimits = {workers: 2, timeoutMs: 30_000, memoryMb: 512, idleMs: 10 * 60_000}
+export const DEFAULT_COMPILE_LIMITS: CompileLimits = {workers: 2, timeoutMs: 30_000, memoryMb: 512, idleMs: 10 * 60_000, queuePerAccount: 8}
 
 /** Extra time a compile may spend loading the compilers in a fresh worker. */
 const PREPARE_MS = 120_000
@@ -44,10 +52,14 @@ export const compileLimits = (): Readonly<CompileLimits> => limits
 
 interface Job {
   id: number
+  /** Whose compile it is: the unit of fairness and of the queue cap. */
+  account: string
   input: CompileInput
   hash: string
   resolve(build: AppBuild): void
   reject(error: Error): void
+  /** When a worker took it (ms since the epoch). */
+  started?: number
 }
 
 interface Worker {
@@ -63,6 +75,11 @@ interface Worker {
 const workers: Worker[] = []
 const queue: Job[] = []
 let nextId = 1
+/** When each account last had a compile started (a counter): the one served longest ago goes first. */
+const lastServed = new Map<string, number>()
+let served = 0
+/** Recent compile time in ms (moving average), for the `Retry-After` of a full queue. */
+let typicalMs = 1_000
 
 function workerEntry(): {file: URL; execArgv: string[]} {
   // Under the TypeScript sources (tests, bin/dev.js) the worker is a .ts file run through tsx.
@@ -106,6 +123,7 @@ function finish(worker: Worker, reply: WorkerReply): void {
   }
   worker.job = null
   worker.warm.add(job.input.engine)
+  if (job.started) typicalMs = (typicalMs * 3 + (Date.now() - job.started)) / 4
   if (reply.ok) job.resolve(reply.build)
   else if ('compileError' in reply) job.reject(new CompileError(reply.compileError.message, reply.compileError.line, reply.compileError.column))
   else job.reject(new CompileError(`the compiler failed on this source (${reply.internal.replace(/\/\S*\//g, '').slice(0, 200)})`))
@@ -144,6 +162,8 @@ function stopWorker(worker: Worker): void {
 function start(worker: Worker, job: Job): void {
   clearTimeout(worker.idleTimer)
   worker.job = job
+  job.started = Date.now()
+  lastServed.set(job.account, ++served)
   worker.timedOut = false
   setRef(worker, true)
   // Until the worker has loaded the compilers: a generous bound (a loaded machine imports Vite slowly).
@@ -157,23 +177,52 @@ function start(worker: Worker, job: Job): void {
   })
 }
 
-/** Hands queued jobs to workers: an idle warm one first, then any idle one, then a new one. */
+/**
+ * The queued job to start next: the oldest of the account with the fewest compiles running, ties
+ * going to the account served longest ago (so accounts take turns).
+ */
+function nextJob(): number {
+  const running = new Map<string, number>()
+  for (const w of workers) if (w.job) running.set(w.job.account, (running.get(w.job.account) ?? 0) + 1)
+  let best = -1
+  const rank = (job: Job): [number, number] => [running.get(job.account) ?? 0, lastServed.get(job.account) ?? 0]
+  for (let i = 0; i < queue.length; i++) {
+    if (best >= 0) {
+      const [a, b] = [rank(queue[i]!), rank(queue[best]!)]
+      if (!(a[0] < b[0] || (a[0] === b[0] && a[1] < b[1]))) continue
+    }
+    best = i
+  }
+  return best
+}
+
+/** Hands queued jobs to workers (fairly, see nextJob): an idle warm one first, then any idle one, then a new one. */
 function dispatch(): void {
   while (queue.length) {
-    const job = queue[0]!
+    const index = nextJob()
+    const job = queue[index]!
     const idleWorkers = workers.filter((w) => !w.job && w.child.connected)
     const worker = idleWorkers.find((w) => w.warm.has(job.input.engine)) ?? idleWorkers[0] ??
       (workers.length < Math.max(1, limits.workers) ? spawnWorker() : undefined)
     if (!worker) return
-    queue.shift()
+    queue.splice(index, 1)
     start(worker, job)
   }
 }
 
-/** Compiles in a worker process; rejects with a CompileError for anything the source caused. */
-export function compileInWorker(input: CompileInput, hash: string): Promise<AppBuild> {
+/**
+ * Compiles in a worker process; rejects with a CompileError for anything the source caused, and
+ * with a 429 (`Retry-After`) when `account` already has `queuePerAccount` compiles waiting.
+ */
+export function compileInWorker(input: CompileInput, hash: string, account: string): Promise<AppBuild> {
+  const waiting = queue.reduce((n, job) => n + (job.account === account ? 1 : 0), 0)
+  if (waiting >= limits.queuePerAccount) {
+    const seconds = Math.max(1, Math.ceil((typicalMs * (waiting + 1)) / Math.max(1, limits.workers) / 1000))
+    return Promise.reject(rateLimited(`too many app compiles waiting; at most ${limits.queuePerAccount} may wait per account`, seconds))
+  }
+  if (lastServed.size > 10_000) lastServed.clear()
   return new Promise((resolve, reject) => {
-    queue.push({id: nextId++, input, hash, resolve, reject})
+    queue.push({id: nextId++, account, input, hash, resolve, reject})
     dispatch()
   })
 }

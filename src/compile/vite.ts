@@ -3,16 +3,20 @@ import {mkdtemp, rm, writeFile} from 'node:fs/promises'
 import {tmpdir} from 'node:os'
 import {join, resolve as resolvePath, sep} from 'node:path'
 import {mountEntry, SOURCE_FILE} from '../core/apps/entry.js'
-import {CompileError, localImportError, locate} from './errors.js'
+import {cssReadError} from './css-guard.js'
+import {CompileError, importedPackage, localImportError, locate} from './errors.js'
+import {allowReads, disallowReads} from './fs-jail.js'
 import {packageDir} from './libs.js'
 import {withOwnSourceMap} from './sourcemap.js'
 
 export type ViteEngine = 'svelte' | 'vue' | 'react'
 
-/** Packages an app may import (and their sub-paths); everything else is refused. */
-const ALLOWED_IMPORTS = /^(svelte|vue|react|react-dom|scheduler|@vue\/[a-z-]+)(\/.*)?$/
-/** Vite query suffixes that would read a file into the bundle. */
-const DANGEROUS_QUERY = /[?&](raw|url|inline|worker|sharedworker|no-inline)\b/
+/** Packages an app may import (and their sub-paths, no `..`, no query); everything else is refused. */
+const ALLOWED_IMPORTS = /^(svelte|vue|react|react-dom|scheduler|@vue\/[a-z-]+)(\/(?!\.\.?(\/|$))[\w.@+-]+)*$/
+/** Vite query suffixes that would read a file into the bundle (any case, after `?`, `&` or `#`). */
+const DANGEROUS_QUERY = /[?&#](raw|url|inline|worker|sharedworker|no-inline|import|init|direct|src)(?![\w-])/i
+/** Module ids Vite runs through its CSS plugin: style files and the style blocks of svelte and vue. */
+const CSS_ID = /\.(css|less|sass|scss|styl|stylus|pcss|postcss|sss)($|[?#])|[?&](type=style|lang\.)/i
 
 async function enginePlugins(engine: ViteEngine): Promise<unknown[]> {
   if (engine === 'svelte') {
@@ -30,28 +34,69 @@ async function enginePlugins(engine: ViteEngine): Promise<unknown[]> {
  */
 function guard(root: string) {
   const anchor = join(packageDir('vite'), '..', '..', 'package.json')
+  const modules = packageFolders()
   return {
     name: 'svc-guard',
     enforce: 'pre' as const,
     async resolveId(this: any, source: string, importer: string | undefined, options: any) {
       if (source.startsWith('\0') || source.startsWith('virtual:')) return null
-      if (DANGEROUS_QUERY.test(source)) throw new Error(`import "${source}" is not allowed in an app`)
+      if (DANGEROUS_QUERY.test(source)) throw new CompileError('this import is not allowed in an app')
       const bare = !source.startsWith('.') && !source.startsWith('/') && !/^[A-Za-z]:/.test(source)
       if (bare) {
         if (importer && importer.includes(`${sep}node_modules${sep}`)) return null
-        if (!ALLOWED_IMPORTS.test(source)) throw new Error(`import "${source}" is not available (apps may import svelte, vue, react, react-dom)`)
+        if (!ALLOWED_IMPORTS.test(source)) throw new CompileError(`import "${importedPackage(source)}" is not available (apps may import svelte, vue, react, react-dom)`)
         return this.resolve(source, anchor, {...options, skipSelf: true})
       }
       return null
     },
     load(id: string) {
       if (id.startsWith('\0')) return null
-      const path = id.split('?')[0]!
-      if (DANGEROUS_QUERY.test(id)) throw new Error('this import is not allowed in an app')
-      if (path.startsWith(root + sep) || path.includes(`${sep}node_modules${sep}`)) return null
-      throw new Error(`import of "${path}" is not allowed in an app`)
+      const path = id.split(/[?#]/)[0]!
+      if (DANGEROUS_QUERY.test(id)) throw new CompileError('this import is not allowed in an app')
+      if (path.startsWith(root + sep) || modules.some((dir) => path.startsWith(dir + sep))) return null
+      throw new CompileError('an app may import only its engine\'s packages')
+    },
+    // Vite's CSS plugin reads what url(), image-set() and @import name through its own resolver and
+    // fs (not through `load`): every stylesheet is checked before that plugin runs (compile/css-guard.ts).
+    transform(code: string, id: string) {
+      if (!CSS_ID.test(id)) return null
+      const error = cssReadError(code)
+      if (error) throw new CompileError(error.message)
+      return null
     },
   }
+}
+
+/** The folders of the installed packages (real paths): the only place imports may load from besides the build folder. */
+const packageFolders = (): string[] => {
+  const dirs = new Set<string>()
+  for (const name of ['vite', 'svelte', 'vue', 'react', 'react-dom', 'scheduler']) {
+    try {
+      dirs.add(resolvePath(packageDir(name), '..'))
+    } catch {}
+  }
+  return [...dirs]
+}
+
+/**
+ * The style blocks of a svelte or vue source, checked where the author wrote them (a 422 with line
+ * and column); Vue blocks may not name a `src` file either.
+ */
+export function styleReadError(engine: ViteEngine, source: string): CompileError | null {
+  const at = (index: number, message: string) => {
+    const before = source.slice(0, index)
+    return new CompileError(message, before.split('\n').length, index - before.lastIndexOf('\n'))
+  }
+  if (engine === 'vue') {
+    const src = /<(script|style|template)\b[^>]*?\ssrc\s*=/i.exec(source)
+    if (src) return at(src.index, `<${src[1]} src>: a single-file app cannot use other files; put that code in this file`)
+  }
+  if (engine === 'react') return null
+  for (const block of source.matchAll(/(<style\b[^>]*>)([\s\S]*?)(<\/style\s*>|$)/gi)) {
+    const error = cssReadError(block[2]!)
+    if (error) return at(block.index + block[1]!.length + error.index, error.message)
+  }
+  return null
 }
 
 /**
@@ -91,11 +136,12 @@ export async function viteCompile(engine: ViteEngine, source: string): Promise<V
   if (/@import\b/.test(source) && engine !== 'react') {
     throw new CompileError('@import is not supported in app styles (the CSS engine provides Tailwind)')
   }
-  const local = localImportError(source)
+  const local = localImportError(source) ?? styleReadError(engine, source)
   if (local) throw local
   const {build} = await import('vite')
   const root = await mkdtemp(join(tmpdir(), 'svc-build-'))
   const file = SOURCE_FILE[engine]
+  allowReads(root)
   try {
     await writeFile(join(root, file), source)
     await writeFile(join(root, 'main.js'), mountEntry(engine, `./${file}`))
@@ -107,6 +153,8 @@ export async function viteCompile(engine: ViteEngine, source: string): Promise<V
       logLevel: 'silent',
       mode: 'production',
       publicDir: false,
+      // An inline PostCSS config: Vite never looks for a postcss.config.* above the build folder.
+      css: {postcss: {plugins: []}},
       plugins: [guard(resolvePath(root)), ...(await enginePlugins(engine)), noFileSystemImports(resolvePath(root))] as any,
       build: {
         write: false,
@@ -137,5 +185,6 @@ export async function viteCompile(engine: ViteEngine, source: string): Promise<V
     throw locate(error, file).within(source)
   } finally {
     await rm(root, {recursive: true, force: true})
+    disallowReads(root)
   }
 }

@@ -4,9 +4,13 @@
  * heap (`--max-old-space-size`) or runs too long takes down this process only.
  */
 import {setPriority} from 'node:os'
+import {basename, dirname, join} from 'node:path'
+import {fileURLToPath} from 'node:url'
 import {compileNow, prepare} from './build.js'
 import {CompileError} from './errors.js'
-import type {CompileInput} from './index.js'
+import {confineReads} from './fs-jail.js'
+import {COMPILER_PACKAGES, type CompileInput} from './index.js'
+import {packageDir} from './libs.js'
 
 /** The niceness of a compile worker (0 is the server's; 19 the lowest). */
 export const COMPILE_NICENESS = 10
@@ -27,6 +31,22 @@ const send = (reply: WorkerReply) => process.send?.(reply)
 try {
   setPriority(COMPILE_NICENESS)
 } catch {}
+
+/** What a compile may read besides its own build folder: the installed packages and this package's code. */
+function readableRoots(): string[] {
+  const own = fileURLToPath(new URL('../..', import.meta.url))
+  const modules = new Set<string>()
+  for (const name of COMPILER_PACKAGES) {
+    let dir = packageDir(name)
+    while (basename(dir) !== 'node_modules' && dir !== dirname(dir)) dir = dirname(dir)
+    if (basename(dir) === 'node_modules') modules.add(dir)
+  }
+  return [join(own, 'dist'), join(own, 'src'), join(own, 'package.json'), join(own, 'node_modules'), ...modules]
+}
+
+// The compilers see no file of the server (its data dir, /etc, /proc): reads outside these
+// folders fail (compile/fs-jail.ts). Each compile adds its own build folder while it runs.
+confineReads(readableRoots())
 
 process.on('message', (message: WorkerRequest) => {
   // Importing the compilers (~0.8 s, once per worker) is not the source's doing: the pool starts

@@ -26,6 +26,8 @@ export class SvcError extends Error {
   readonly details?: Record<string, unknown>
   /** A hint for a human at a terminal ("try: svc login"). Never sent over HTTP. */
   readonly hint?: string
+  /** Seconds after which a retry may succeed (a 429's `Retry-After` header). */
+  retryAfter?: number
 
   constructor(code: ErrorCode, status: number, message: string, details?: Record<string, unknown>, hint?: string) {
     super(message)
@@ -43,7 +45,8 @@ export const unauthorized = (message = 'unauthorized') => new SvcError('unauthor
 export const forbidden = (message = 'forbidden') => new SvcError('forbidden', 403, message)
 export const notFound = (message = 'not found') => new SvcError('not_found', 404, message)
 export const payloadTooLarge = (message = 'request body too large') => new SvcError('payload_too_large', 413, message)
-export const rateLimited = (message = 'too many requests') => new SvcError('rate_limited', 429, message)
+export const rateLimited = (message = 'too many requests', retryAfterSeconds?: number) =>
+  Object.assign(new SvcError('rate_limited', 429, message), {retryAfter: retryAfterSeconds})
 
 /** A 422 with a field map: `validation({code: ['has already been taken']})`. */
 export const validation = (fields: FieldErrors, message = 'validation failed') =>

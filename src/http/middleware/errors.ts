@@ -15,6 +15,7 @@ export function onError(log?: (line: string) => void) {
     if (isSvcError(err)) {
       if (err.status === 401) c.header('WWW-Authenticate', 'Bearer')
       if (err.status === 503) c.header('Retry-After', '1')
+      if (err.retryAfter !== undefined) c.header('Retry-After', String(err.retryAfter))
       if (err.status >= 500) log?.(`error ${c.req.method} ${new URL(c.req.url).pathname}: ${err.code}: ${(err.cause as Error | undefined)?.message ?? err.message}`)
       return c.json(errorBody(err), err.status as ContentfulStatusCode)
     }

@@ -6,6 +6,7 @@ import {svcMessage} from '../../core/contract/messages.js'
 import {appRoutes as routes} from '../../core/contract/routes.js'
 import {replaceText} from '../../core/replace.js'
 import {badRequest, isSvcError, notFound, validation} from '../../core/errors.js'
+import {quotasOf} from '../../core/quotas.js'
 import type {AppBuild, AppData, AppRecord} from '../../store/apps/types.js'
 import type {AppEnv, Deps} from '../env.js'
 import {allowedTo, requireCan, requireUser, userRequired} from '../middleware/auth.js'
@@ -25,6 +26,23 @@ const loaded = slot<AppRecord>('app')
 export function appsRoutes(deps: Deps) {
   const app = createRouter()
   const apps = deps.store.apps
+  const maxBuildBytes = quotasOf(deps.quotas).app_build_bytes
+  const buildBytes = (build: AppBuild) => Buffer.byteLength(build.app_code) + Buffer.byteLength(build.css_code)
+  /** The compile cache, keeping no build over the cap (a refused build is not stored anywhere). */
+  const cache = {
+    cachedBuild: (hash: string) => apps.cachedBuild(hash),
+    saveBuild: async (build: AppBuild) => {
+      if (buildBytes(build) <= maxBuildBytes) await apps.saveBuild(build)
+    },
+  }
+  /** A build over app_build_bytes is refused under source_code (issue 24 M7: builds had no cap). */
+  const capped = (build: AppBuild) => {
+    const bytes = buildBytes(build)
+    if (bytes <= maxBuildBytes) return
+    const mb = (n: number) => `${(n / 2 ** 20).toFixed(1)} MB`
+    throw validation({source_code: [`compiles to ${mb(bytes)} of JavaScript and CSS; a build may be at most ${mb(maxBuildBytes)} (app_build_bytes)`]},
+      'build too large')
+  }
 
   /** Reading apps: a signed-in user; writing: the roles table's `app.write` (src/core/auth/permissions.ts). */
   const reader = userRequired
@@ -55,7 +73,7 @@ export function appsRoutes(deps: Deps) {
    * compilers changed since (an upgrade) and the source did not, a failing recompile keeps the
    * stored build: a write of other fields never fails on a compile of an unchanged source.
    */
-  async function buildFor(input: AppData, current?: AppRecord): Promise<{build: AppBuild; status: string}> {
+  async function buildFor(input: AppData, accountId: number, current?: AppRecord): Promise<{build: AppBuild; status: string}> {
     const {buildHash, compileApp} = await import('../../compile/index.js')
     const compileInput = {engine: input.app_engine as AppEngine, cssEngine: input.css_engine as CssEngine, source: input.source_code}
     const stored = (): {build: AppBuild; status: string} => {
@@ -66,7 +84,8 @@ export function appsRoutes(deps: Deps) {
     const sameSource = !!current && current.app_engine === input.app_engine && current.css_engine === input.css_engine &&
       current.source_code === input.source_code
     try {
-      const {status, ...build} = await compileApp(compileInput, apps)
+      const {status, ...build} = await compileApp(compileInput, cache, String(accountId))
+      capped(build)
       return {build, status}
     } catch (error) {
       if (sameSource && isSvcError(error) && error.code === 'validation') return stored()
@@ -77,7 +96,7 @@ export function appsRoutes(deps: Deps) {
   /** Stores a write of `current` (compiled as needed) and answers the full app with `X-Svc-Build`. */
   async function update(c: Context<AppEnv>, input: AppData, current: AppRecord) {
     const user = requireCan(c, 'app.write')
-    const {build, status} = await buildFor(input, current)
+    const {build, status} = await buildFor(input, user.accountId, current)
     const updated = await apps.update(user.accountId, current.id, user.id, input, build)
     c.header('X-Svc-Build', status)
     return c.json(appView(updated))
@@ -96,7 +115,7 @@ export function appsRoutes(deps: Deps) {
     const {input, urlCodeFromName} = appData(body.app)
     if (urlCodeFromName) input.url_code = await uniqueUrlCode(user.accountId, input.name)
     else if (await apps.urlCodeTaken(user.accountId, input.url_code)) throw validation({url_code: ['has already been taken']})
-    const {build, status} = await buildFor(input)
+    const {build, status} = await buildFor(input, user.accountId)
     const created = await apps.create(user.accountId, user.id, input, build)
     c.header('X-Svc-Build', status)
     return c.json(appView(created), 201)
