@@ -10,10 +10,11 @@ import {checkDataDir, EMBEDDED_ORIGIN, embeddedDescription, embeddedSystemPrompt
 import {unauthorized} from '../core/errors.js'
 import {renderByCode, givenOrPlaceholder, type PromptSources} from '../core/prompts/render-by-code.js'
 import {viewerOf} from '../core/prompts/types.js'
-import {SqliteAccountsRepo} from '../store/sqlite/accounts.js'
+import {SqlAccountsRepo} from '../store/accounts/repo.js'
 import {findSystemFile} from '../store/prompts/system-files.js'
 import {SqlitePromptsRepo} from '../store/sqlite/prompts.js'
 import {openSqlite} from '../store/sqlite/connection.js'
+import {SqlitePort} from '../store/sqlite/port.js'
 import type {RenderResult} from './prompt-render.js'
 
 export interface LocalRenderer {
@@ -27,7 +28,7 @@ export async function openLocalRenderer(options: EmbeddedOptions): Promise<Local
   const dataDir = checkDataDir(options)
   const db = openSqlite(dataDir)
   try {
-    const accounts = new SqliteAccountsRepo(db)
+    const accounts = new SqlAccountsRepo(new SqlitePort(db))
     const prompts = new SqlitePromptsRepo(db)
     const user = await resolveActingUser(accounts, options)
     const dirs = embeddedSystemPromptsDirs(options)

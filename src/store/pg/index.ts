@@ -5,7 +5,7 @@
 import {resolve} from 'node:path'
 import pg from 'pg'
 import type {Store} from '../types.js'
-import {PgAccountsRepo} from './accounts.js'
+import {SqlAccountsRepo} from '../accounts/repo.js'
 import {PgAppsRepo} from './apps.js'
 import {openPgCluster} from './cluster.js'
 import {mapPgError, PgDb} from './connection.js'
@@ -66,7 +66,7 @@ export async function openPostgresStore(url: string, dataDir: string, options: P
   let closing: Promise<void> | undefined
   return {
     driver: 'pg',
-    accounts: new PgAccountsRepo(db),
+    accounts: new SqlAccountsRepo(sql),
     prompts: new PgPromptsRepo(db),
     dashboards: new PgDashboardsRepo(db),
     apps: new PgAppsRepo(db),

@@ -12,7 +12,7 @@ export const pgDialect: Dialect = {
   // svc_fold (migration 001) lowers ASCII letters only: the same matches as SQLite's LIKE.
   likeCi: (column) => `svc_fold(${column}) LIKE svc_fold(?) ESCAPE '\\'`,
   forUpdate: ' FOR UPDATE',
-  jsonArrayAgg: (expression) => `json_agg(${expression})`,
+  jsonArrayAgg: (expression, orderBy) => `coalesce(json_agg(${expression} ORDER BY ${orderBy}), '[]')`,
   millisBetween: (later, earlier) => `(extract(epoch FROM (${later}::timestamptz - ${earlier}::timestamptz)) * 1000)::bigint`,
   isUniqueViolation,
 }

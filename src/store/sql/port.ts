@@ -59,8 +59,8 @@ export interface Dialect {
   likeCi(column: string): string
   /** Appended to a SELECT in a transaction that writes what it read (` FOR UPDATE`, or nothing where the transaction holds the write lock). */
   readonly forUpdate: string
-  /** The aggregate that makes a JSON array of its rows' values (`json_group_array`, `json_agg`; an empty set may be NULL). */
-  jsonArrayAgg(expression: string): string
+  /** The aggregate that makes the JSON array of its rows' `expression` in `orderBy` order (`[]` for no row). */
+  jsonArrayAgg(expression: string, orderBy: string): string
   /** Whole milliseconds from the timestamp (ISO text) `earlier` to `later`, both SQL expressions. */
   millisBetween(later: string, earlier: string): string
   /** Whether a driver error (possibly already mapped) was a unique-constraint violation. */

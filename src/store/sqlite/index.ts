@@ -1,6 +1,6 @@
 import {resolve} from 'node:path'
 import type {Store} from '../types.js'
-import {SqliteAccountsRepo} from './accounts.js'
+import {SqlAccountsRepo} from '../accounts/repo.js'
 import {SqliteAppsRepo} from './apps.js'
 import {sqliteCluster} from './cluster.js'
 import {openSqlite} from './connection.js'
@@ -17,7 +17,7 @@ export function openSqliteStore(dataDir: string): Store {
   let closed = false
   return {
     driver: 'sqlite',
-    accounts: new SqliteAccountsRepo(db),
+    accounts: new SqlAccountsRepo(sql),
     prompts: new SqlitePromptsRepo(db),
     dashboards: new SqliteDashboardsRepo(db),
     apps: new SqliteAppsRepo(db),

@@ -16,7 +16,7 @@ export const sqliteDialect: Dialect = {
   likeCi: (column) => `${column} LIKE ? ESCAPE '\\'`,
   // The write transaction (BEGIN IMMEDIATE) holds the database's write lock from its start.
   forUpdate: '',
-  jsonArrayAgg: (expression) => `json_group_array(${expression})`,
+  jsonArrayAgg: (expression, orderBy) => `json_group_array(${expression} ORDER BY ${orderBy})`,
   millisBetween: (later, earlier) => `CAST((julianday(${later}) - julianday(${earlier})) * 86400000 AS INTEGER)`,
   isUniqueViolation: (error) => UNIQUE.has(codeOf(error) ?? ''),
 }
