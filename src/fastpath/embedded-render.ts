@@ -12,7 +12,7 @@ import {renderByCode, givenOrPlaceholder, type PromptSources} from '../core/prom
 import {viewerOf} from '../core/prompts/types.js'
 import {SqlAccountsRepo} from '../store/accounts/repo.js'
 import {findSystemFile} from '../store/prompts/system-files.js'
-import {SqlitePromptsRepo} from '../store/sqlite/prompts.js'
+import {SqlPromptsRepo} from '../store/prompts/repo.js'
 import {openSqlite} from '../store/sqlite/connection.js'
 import {SqlitePort} from '../store/sqlite/port.js'
 import type {RenderResult} from './prompt-render.js'
@@ -28,8 +28,9 @@ export async function openLocalRenderer(options: EmbeddedOptions): Promise<Local
   const dataDir = checkDataDir(options)
   const db = openSqlite(dataDir)
   try {
-    const accounts = new SqlAccountsRepo(new SqlitePort(db))
-    const prompts = new SqlitePromptsRepo(db)
+    const sql = new SqlitePort(db)
+    const accounts = new SqlAccountsRepo(sql)
+    const prompts = new SqlPromptsRepo(sql)
     const user = await resolveActingUser(accounts, options)
     const dirs = embeddedSystemPromptsDirs(options)
     const sources: PromptSources = {

@@ -12,9 +12,9 @@ import {mapPgError, PgDb} from './connection.js'
 import {PgDashboardsRepo} from './dashboards.js'
 import {PgDbsRepo} from './dbs.js'
 import {SqlFlowsRepo} from '../flows/repo.js'
+import {SqlPromptsRepo} from '../prompts/repo.js'
 import {migrate} from './migrate.js'
 import {PgPort} from './port.js'
-import {PgPromptsRepo} from './prompts.js'
 
 /**
  * Rows read as the SQLite driver reads them: bigint ids and counts as numbers (ids stay far below
@@ -67,7 +67,7 @@ export async function openPostgresStore(url: string, dataDir: string, options: P
   return {
     driver: 'pg',
     accounts: new SqlAccountsRepo(sql),
-    prompts: new PgPromptsRepo(db),
+    prompts: new SqlPromptsRepo(sql),
     dashboards: new PgDashboardsRepo(db),
     apps: new PgAppsRepo(db),
     dbs: new PgDbsRepo(db),

@@ -11,7 +11,11 @@ export const pgDialect: Dialect = {
   name: 'pg',
   // svc_fold (migration 001) lowers ASCII letters only: the same matches as SQLite's LIKE.
   likeCi: (column) => `svc_fold(${column}) LIKE svc_fold(?) ESCAPE '\\'`,
+  orderCi: (column) => `svc_fold(${column})`,
   forUpdate: ' FOR UPDATE',
+  forShare: ' FOR SHARE',
+  inArray: (column, type) => `${column} = ANY(?::${type}[])`,
+  arrayParam: (values) => values,
   jsonArrayAgg: (expression, orderBy) => `coalesce(json_agg(${expression} ORDER BY ${orderBy}), '[]')`,
   millisBetween: (later, earlier) => `(extract(epoch FROM (${later}::timestamptz - ${earlier}::timestamptz)) * 1000)::bigint`,
   isUniqueViolation,

@@ -57,8 +57,16 @@ export interface Dialect {
   readonly name: 'sqlite' | 'pg'
   /** `column LIKE ? ESCAPE '\'` where ASCII letters match either case (SQLite's LIKE), the pattern a parameter. */
   likeCi(column: string): string
+  /** An ORDER BY key of a text column where ASCII letters sort regardless of case (SQLite's NOCASE). */
+  orderCi(column: string): string
   /** Appended to a SELECT in a transaction that writes what it read (` FOR UPDATE`, or nothing where the transaction holds the write lock). */
   readonly forUpdate: string
+  /** Appended to a SELECT in a transaction that keeps what it read from being changed or deleted until it ends (` FOR SHARE`, or nothing). */
+  readonly forShare: string
+  /** `column` is one of the values of an array parameter (bound as `arrayParam(values)`). */
+  inArray(column: string, type: 'bigint' | 'text'): string
+  /** The parameter of an `inArray` condition. */
+  arrayParam(values: readonly (number | string)[]): unknown
   /** The aggregate that makes the JSON array of its rows' `expression` in `orderBy` order (`[]` for no row). */
   jsonArrayAgg(expression: string, orderBy: string): string
   /** Whole milliseconds from the timestamp (ISO text) `earlier` to `later`, both SQL expressions. */

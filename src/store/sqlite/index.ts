@@ -7,8 +7,8 @@ import {openSqlite} from './connection.js'
 import {SqliteDashboardsRepo} from './dashboards.js'
 import {SqliteDbsRepo} from './dbs.js'
 import {SqlFlowsRepo} from '../flows/repo.js'
+import {SqlPromptsRepo} from '../prompts/repo.js'
 import {SqlitePort} from './port.js'
-import {SqlitePromptsRepo} from './prompts.js'
 
 /** Opens the SQLite store of a data dir (`DIR/svc.sqlite`), running pending migrations. */
 export function openSqliteStore(dataDir: string): Store {
@@ -18,7 +18,7 @@ export function openSqliteStore(dataDir: string): Store {
   return {
     driver: 'sqlite',
     accounts: new SqlAccountsRepo(sql),
-    prompts: new SqlitePromptsRepo(db),
+    prompts: new SqlPromptsRepo(sql),
     dashboards: new SqliteDashboardsRepo(db),
     apps: new SqliteAppsRepo(db),
     dbs: new SqliteDbsRepo(db),

@@ -14,8 +14,12 @@ export const sqliteDialect: Dialect = {
   name: 'sqlite',
   // SQLite's LIKE is case-insensitive for ASCII letters.
   likeCi: (column) => `${column} LIKE ? ESCAPE '\\'`,
+  orderCi: (column) => `${column} COLLATE NOCASE`,
   // The write transaction (BEGIN IMMEDIATE) holds the database's write lock from its start.
   forUpdate: '',
+  forShare: '',
+  inArray: (column) => `${column} IN (SELECT value FROM json_each(?))`,
+  arrayParam: (values) => JSON.stringify(values),
   jsonArrayAgg: (expression, orderBy) => `json_group_array(${expression} ORDER BY ${orderBy})`,
   millisBetween: (later, earlier) => `CAST((julianday(${later}) - julianday(${earlier})) * 86400000 AS INTEGER)`,
   isUniqueViolation: (error) => UNIQUE.has(codeOf(error) ?? ''),
