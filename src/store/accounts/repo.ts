@@ -183,7 +183,7 @@ export class SqlAccountsRepo implements AccountsRepo {
     const revoked = await this.sql.tx(function* (q) {
       const user = yield* q.get<{account_id: number}>(`SELECT account_id FROM users WHERE id = ?${forUpdate}`, [userId])
       if (!user) throw notFound('user not found')
-      const changes = yield* q.run("DELETE FROM tokens WHERE user_id = ? AND kind = 'api'", [userId])
+      const changes = yield* q.run("DELETE FROM tokens WHERE user_id = ? AND kind IN ('api', 'api:read')", [userId])
       yield* q.run('INSERT INTO tokens (account_id, user_id, token_hash, kind, expires_at, created_at) VALUES (?, ?, ?, ?, NULL, ?)',
         [user.account_id, userId, sha256(raw), 'api', now()])
       return changes
