@@ -9,8 +9,8 @@ import {SqlAccountsRepo} from '../accounts/repo.js'
 import {PgAppsRepo} from './apps.js'
 import {openPgCluster} from './cluster.js'
 import {mapPgError, PgDb} from './connection.js'
-import {PgDashboardsRepo} from './dashboards.js'
 import {PgDbsRepo} from './dbs.js'
+import {SqlDashboardsRepo} from '../dashboards/repo.js'
 import {SqlFlowsRepo} from '../flows/repo.js'
 import {SqlPromptsRepo} from '../prompts/repo.js'
 import {migrate} from './migrate.js'
@@ -68,7 +68,7 @@ export async function openPostgresStore(url: string, dataDir: string, options: P
     driver: 'pg',
     accounts: new SqlAccountsRepo(sql),
     prompts: new SqlPromptsRepo(sql),
-    dashboards: new PgDashboardsRepo(db),
+    dashboards: new SqlDashboardsRepo(sql),
     apps: new PgAppsRepo(db),
     dbs: new PgDbsRepo(db),
     flows: new SqlFlowsRepo(sql),

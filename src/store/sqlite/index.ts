@@ -4,8 +4,8 @@ import {SqlAccountsRepo} from '../accounts/repo.js'
 import {SqliteAppsRepo} from './apps.js'
 import {sqliteCluster} from './cluster.js'
 import {openSqlite} from './connection.js'
-import {SqliteDashboardsRepo} from './dashboards.js'
 import {SqliteDbsRepo} from './dbs.js'
+import {SqlDashboardsRepo} from '../dashboards/repo.js'
 import {SqlFlowsRepo} from '../flows/repo.js'
 import {SqlPromptsRepo} from '../prompts/repo.js'
 import {SqlitePort} from './port.js'
@@ -19,7 +19,7 @@ export function openSqliteStore(dataDir: string): Store {
     driver: 'sqlite',
     accounts: new SqlAccountsRepo(sql),
     prompts: new SqlPromptsRepo(sql),
-    dashboards: new SqliteDashboardsRepo(db),
+    dashboards: new SqlDashboardsRepo(sql),
     apps: new SqliteAppsRepo(db),
     dbs: new SqliteDbsRepo(db),
     flows: new SqlFlowsRepo(sql),
