@@ -1,6 +1,6 @@
 /**
- * The app row as both drivers read and write it: the columns and these statements are the same in
- * SQLite and PostgreSQL (booleans 0/1 integers, JSON as text); each driver keeps its own locking.
+ * The app row as the repository (repo.ts) reads and writes it: the columns and these statements are
+ * the same in SQLite and PostgreSQL (booleans 0/1 integers, JSON as text).
  */
 import {randomBytes} from 'node:crypto'
 import {validation} from '../../core/errors.js'

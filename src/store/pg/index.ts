@@ -6,7 +6,7 @@ import {resolve} from 'node:path'
 import pg from 'pg'
 import type {Store} from '../types.js'
 import {SqlAccountsRepo} from '../accounts/repo.js'
-import {PgAppsRepo} from './apps.js'
+import {SqlAppsRepo} from '../apps/repo.js'
 import {openPgCluster} from './cluster.js'
 import {mapPgError, PgDb} from './connection.js'
 import {PgDbsRepo} from './dbs.js'
@@ -69,7 +69,7 @@ export async function openPostgresStore(url: string, dataDir: string, options: P
     accounts: new SqlAccountsRepo(sql),
     prompts: new SqlPromptsRepo(sql),
     dashboards: new SqlDashboardsRepo(sql),
-    apps: new PgAppsRepo(db),
+    apps: new SqlAppsRepo(sql),
     dbs: new PgDbsRepo(db),
     flows: new SqlFlowsRepo(sql),
     cluster,

@@ -1,7 +1,7 @@
 import {resolve} from 'node:path'
 import type {Store} from '../types.js'
 import {SqlAccountsRepo} from '../accounts/repo.js'
-import {SqliteAppsRepo} from './apps.js'
+import {SqlAppsRepo} from '../apps/repo.js'
 import {sqliteCluster} from './cluster.js'
 import {openSqlite} from './connection.js'
 import {SqliteDbsRepo} from './dbs.js'
@@ -20,7 +20,7 @@ export function openSqliteStore(dataDir: string): Store {
     accounts: new SqlAccountsRepo(sql),
     prompts: new SqlPromptsRepo(sql),
     dashboards: new SqlDashboardsRepo(sql),
-    apps: new SqliteAppsRepo(db),
+    apps: new SqlAppsRepo(sql),
     dbs: new SqliteDbsRepo(db),
     flows: new SqlFlowsRepo(sql),
     cluster: sqliteCluster(),
