@@ -4,15 +4,11 @@
  */
 import {resolve} from 'node:path'
 import pg from 'pg'
+import {sqlRepos} from '../sql/repos.js'
 import type {Store} from '../types.js'
-import {SqlAccountsRepo} from '../accounts/repo.js'
-import {SqlAppsRepo} from '../apps/repo.js'
 import {openPgCluster} from './cluster.js'
 import {mapPgError, PgDb} from './connection.js'
 import {PgDbsRepo} from './dbs.js'
-import {SqlDashboardsRepo} from '../dashboards/repo.js'
-import {SqlFlowsRepo} from '../flows/repo.js'
-import {SqlPromptsRepo} from '../prompts/repo.js'
 import {migrate} from './migrate.js'
 import {PgPort} from './port.js'
 
@@ -66,12 +62,8 @@ export async function openPostgresStore(url: string, dataDir: string, options: P
   let closing: Promise<void> | undefined
   return {
     driver: 'pg',
-    accounts: new SqlAccountsRepo(sql),
-    prompts: new SqlPromptsRepo(sql),
-    dashboards: new SqlDashboardsRepo(sql),
-    apps: new SqlAppsRepo(sql),
+    ...sqlRepos(sql),
     dbs: new PgDbsRepo(db),
-    flows: new SqlFlowsRepo(sql),
     cluster,
     dataDir: resolve(dataDir),
     close() {

@@ -1,13 +1,10 @@
 import {resolve} from 'node:path'
+import {sqlRepos} from '../sql/repos.js'
 import type {Store} from '../types.js'
-import {SqlAccountsRepo} from '../accounts/repo.js'
-import {SqlAppsRepo} from '../apps/repo.js'
 import {sqliteCluster} from './cluster.js'
 import {openSqlite} from './connection.js'
 import {SqliteDbsRepo} from './dbs.js'
-import {SqlDashboardsRepo} from '../dashboards/repo.js'
-import {SqlFlowsRepo} from '../flows/repo.js'
-import {SqlPromptsRepo} from '../prompts/repo.js'
+import {mappingErrors} from './errors.js'
 import {SqlitePort} from './port.js'
 
 /** Opens the SQLite store of a data dir (`DIR/svc.sqlite`), running pending migrations. */
@@ -17,12 +14,8 @@ export function openSqliteStore(dataDir: string): Store {
   let closed = false
   return {
     driver: 'sqlite',
-    accounts: new SqlAccountsRepo(sql),
-    prompts: new SqlPromptsRepo(sql),
-    dashboards: new SqlDashboardsRepo(sql),
-    apps: new SqlAppsRepo(sql),
-    dbs: new SqliteDbsRepo(db),
-    flows: new SqlFlowsRepo(sql),
+    ...sqlRepos(sql),
+    dbs: mappingErrors(new SqliteDbsRepo(db)),
     cluster: sqliteCluster(),
     dataDir: resolve(dataDir),
     async close() {
