@@ -1,12 +1,13 @@
 /**
  * The SQL port over the SQLite connection (src/store/sql/port.ts): statements run synchronously
  * on better-sqlite3 (its prepared statements are reused by SQL text, see connection.ts), single
- * writes and transaction bodies inside `BEGIN IMMEDIATE` (writeTx), the cache epoch read once per
- * turn of the event loop.
+ * writes and transaction bodies inside `BEGIN IMMEDIATE` (writeTx), failures of the disk mapped to
+ * SvcError (errors.ts), the cache epoch read once per turn of the event loop.
  */
 import {EpochEntries} from '../cache-entries.js'
 import {type Dialect, driveSync, type EpochCache, type SqlPort, type SqlStep, type TxBody, type TxSql, txSql} from '../sql/port.js'
 import {cacheEpoch, type Sqlite, writeTx} from './connection.js'
+import {mapSqliteError} from './errors.js'
 
 const UNIQUE = new Set(['SQLITE_CONSTRAINT_UNIQUE', 'SQLITE_CONSTRAINT_PRIMARYKEY'])
 
@@ -37,23 +38,23 @@ export class SqlitePort implements SqlPort {
   constructor(readonly db: Sqlite) {}
 
   async get<R>(sql: string, params: unknown[] = []): Promise<R | undefined> {
-    return this.db.prepare(sql).get(...params) as R | undefined
+    return mapped(() => this.db.prepare(sql).get(...params) as R | undefined)
   }
 
   async all<R>(sql: string, params: unknown[] = []): Promise<R[]> {
-    return this.db.prepare(sql).all(...params) as R[]
+    return mapped(() => this.db.prepare(sql).all(...params) as R[])
   }
 
   async run(sql: string, params: unknown[] = []): Promise<number> {
-    return writeTx(this.db, () => this.db.prepare(sql).run(...params).changes)
+    return mapped(() => writeTx(this.db, () => this.db.prepare(sql).run(...params).changes))
   }
 
   async write<R>(sql: string, params: unknown[] = []): Promise<R | undefined> {
-    return writeTx(this.db, () => this.db.prepare(sql).get(...params) as R | undefined)
+    return mapped(() => writeTx(this.db, () => this.db.prepare(sql).get(...params) as R | undefined))
   }
 
   async tx<T>(body: (q: TxSql) => TxBody<T>): Promise<T> {
-    return writeTx(this.db, () => driveSync(body(txSql), (step) => this.exec(step)))
+    return mapped(() => writeTx(this.db, () => driveSync(body(txSql), (step) => this.exec(step))))
   }
 
   /** Runs one statement of a transaction body, synchronously. */
@@ -77,5 +78,13 @@ export class SqlitePort implements SqlPort {
         return entries.at(key, epoch) ?? entries.keep(key, epoch, await read())
       },
     }
+  }
+}
+
+function mapped<T>(run: () => T): T {
+  try {
+    return run()
+  } catch (error) {
+    throw mapSqliteError(error)
   }
 }
