@@ -66,6 +66,8 @@ export async function openPostgresStore(url: string, dataDir: string, options: P
     dbs: new PgDbsRepo(db),
     cluster,
     dataDir: resolve(dataDir),
+    // PostgreSQL checkpoints itself.
+    maintenance: () => ({stop: async () => undefined}),
     close() {
       closing ??= cluster.close().catch(() => undefined).then(() => pool.end())
       return closing

@@ -1,6 +1,7 @@
 import {resolve} from 'node:path'
 import {sqlRepos} from '../sql/repos.js'
 import type {Store} from '../types.js'
+import {startCheckpointer} from './checkpointer.js'
 import {sqliteCluster} from './cluster.js'
 import {openSqlite} from './connection.js'
 import {SqliteDbsRepo} from './dbs.js'
@@ -18,6 +19,7 @@ export function openSqliteStore(dataDir: string): Store {
     dbs: mappingErrors(new SqliteDbsRepo(db)),
     cluster: sqliteCluster(),
     dataDir: resolve(dataDir),
+    maintenance: (options = {}) => startCheckpointer(dataDir, options),
     async close() {
       if (closed) return
       closed = true
