@@ -10,11 +10,8 @@ import {checkDataDir, EMBEDDED_ORIGIN, embeddedDescription, embeddedSystemPrompt
 import {unauthorized} from '../core/errors.js'
 import {renderByCode, givenOrPlaceholder, type PromptSources} from '../core/prompts/render-by-code.js'
 import {viewerOf} from '../core/prompts/types.js'
-import {SqlAccountsRepo} from '../store/accounts/repo.js'
 import {findSystemFile} from '../store/prompts/system-files.js'
-import {SqlPromptsRepo} from '../store/prompts/repo.js'
-import {openSqlite} from '../store/sqlite/connection.js'
-import {SqlitePort} from '../store/sqlite/port.js'
+import {openLocalPrompts} from '../store/local.js'
 import type {RenderResult} from './prompt-render.js'
 
 export interface LocalRenderer {
@@ -26,11 +23,9 @@ export interface LocalRenderer {
 
 export async function openLocalRenderer(options: EmbeddedOptions): Promise<LocalRenderer> {
   const dataDir = checkDataDir(options)
-  const db = openSqlite(dataDir)
+  const local = openLocalPrompts(dataDir)
   try {
-    const sql = new SqlitePort(db)
-    const accounts = new SqlAccountsRepo(sql)
-    const prompts = new SqlPromptsRepo(sql)
+    const {accounts, prompts} = local
     const user = await resolveActingUser(accounts, options)
     const dirs = embeddedSystemPromptsDirs(options)
     const sources: PromptSources = {
@@ -53,10 +48,10 @@ export async function openLocalRenderer(options: EmbeddedOptions): Promise<Local
         })
         return {code, text: r.text, source: r.layer, prompt_id: r.promptId, extra: r.extraLayer, token: r.tokenSource, missing: r.missing}
       },
-      close: () => db.close(),
+      close: () => local.close(),
     }
   } catch (error) {
-    db.close()
+    local.close()
     throw error
   }
 }
