@@ -3,7 +3,7 @@ import {randomBytes} from 'node:crypto'
 import {applyModuleChange} from '../../core/account/set-field.js'
 import type {Principal} from '../../core/auth/permissions.js'
 import {notFound, validation} from '../../core/errors.js'
-import {type Dialect, type EpochCache, isRowId, type SqlPort, type TxBody, type TxSql} from '../sql/port.js'
+import {type Dialect, type EpochCache, isRowId, type SqlPort, type TxBody, type TxSql, txUnique} from '../sql/port.js'
 import {
   type AccountRow, type Named, principalQueries, type PrincipalRow, sha256, type TokenEntry, type TokenPrincipalRow,
   toAccount, toPrincipal, tokenPrincipal, toTokenEntry, toUserView, type UserRow,
@@ -11,6 +11,7 @@ import {
 import type {Account, AccountsRepo, NewUser, TokenKind, UserView} from './types.js'
 
 const now = () => new Date().toISOString()
+const loginTaken = () => validation({login: ['has already been taken']})
 
 /**
  * A user with the ids of their teams, groups and department, in one query: every API request
@@ -78,35 +79,29 @@ export class SqlAccountsRepo implements AccountsRepo {
   }
 
   async addUser(input: NewUser): Promise<UserView> {
-    let id: number
-    try {
-      id = await this.sql.tx(function* (q) {
-        if (!(yield* q.get('SELECT 1 FROM accounts WHERE id = ?', [input.accountId]))) throw notFound('account not found')
-        if (yield* q.get('SELECT 1 FROM users WHERE account_id = ? AND login = ?', [input.accountId, input.login])) {
-          throw validation({login: ['has already been taken']})
-        }
-        const departmentId = input.department ? yield* namedId(q, 'departments', input.accountId, input.department) : null
-        const user = (yield* q.get<{id: number}>(
-          `INSERT INTO users (account_id, login, email, name, role, permissions, department_id, created_at)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
-          [input.accountId, input.login, input.email ?? '', input.name ?? input.login, input.role ?? 'user',
-            JSON.stringify([...new Set(input.permissions ?? [])]), departmentId, now()],
-        ))!
-        for (const team of new Set(input.teams ?? [])) {
-          const teamId = yield* namedId(q, 'teams', input.accountId, team)
-          yield* q.run('INSERT INTO user_teams (account_id, user_id, team_id) VALUES (?, ?, ?)', [input.accountId, user.id, teamId])
-        }
-        for (const group of new Set(input.groups ?? [])) {
-          const groupId = yield* namedId(q, 'groups', input.accountId, group)
-          yield* q.run('INSERT INTO user_groups (account_id, user_id, group_id) VALUES (?, ?, ?)', [input.accountId, user.id, groupId])
-        }
-        return user.id
-      })
-    } catch (e) {
-      // Two instances adding the same login at once: the unique index decides.
-      if (this.sql.dialect.isUniqueViolation(e)) throw validation({login: ['has already been taken']})
-      throw e
-    }
+    // Two instances adding the same login at once: the unique index decides.
+    const id = await txUnique(this.sql, function* (q) {
+      if (!(yield* q.get('SELECT 1 FROM accounts WHERE id = ?', [input.accountId]))) throw notFound('account not found')
+      if (yield* q.get('SELECT 1 FROM users WHERE account_id = ? AND login = ?', [input.accountId, input.login])) {
+        throw loginTaken()
+      }
+      const departmentId = input.department ? yield* namedId(q, 'departments', input.accountId, input.department) : null
+      const user = (yield* q.get<{id: number}>(
+        `INSERT INTO users (account_id, login, email, name, role, permissions, department_id, created_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+        [input.accountId, input.login, input.email ?? '', input.name ?? input.login, input.role ?? 'user',
+          JSON.stringify([...new Set(input.permissions ?? [])]), departmentId, now()],
+      ))!
+      for (const team of new Set(input.teams ?? [])) {
+        const teamId = yield* namedId(q, 'teams', input.accountId, team)
+        yield* q.run('INSERT INTO user_teams (account_id, user_id, team_id) VALUES (?, ?, ?)', [input.accountId, user.id, teamId])
+      }
+      for (const group of new Set(input.groups ?? [])) {
+        const groupId = yield* namedId(q, 'groups', input.accountId, group)
+        yield* q.run('INSERT INTO user_groups (account_id, user_id, group_id) VALUES (?, ?, ?)', [input.accountId, user.id, groupId])
+      }
+      return user.id
+    }, loginTaken)
     return (await this.getUser(input.accountId, id))!
   }
 

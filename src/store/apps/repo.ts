@@ -2,7 +2,7 @@
 import {randomUUID} from 'node:crypto'
 import {notFound} from '../../core/errors.js'
 import {likeEscape} from '../like-escape.js'
-import type {SqlPort, TxBody, TxSql} from '../sql/port.js'
+import {type SqlPort, type TxBody, type TxSql, txUnique} from '../sql/port.js'
 import {
   ACTION_TARGET_BY_ID, type ActionTargetRow, type AppRow, type AppSummaryRow, INSERT_APP, insertAppParams, LIST_COLUMNS, nowWithOffset,
   toActionTarget, toAppRecord, toAppSummary, UPDATE_APP, updateAppParams, urlCodeTaken,
@@ -62,13 +62,8 @@ export class SqlAppsRepo implements AppsRepo {
    * two instances creating the same url_code in two accounts at once see each other's row); the
    * unique (account_id, url_code) index decides between concurrent writes in one account.
    */
-  private async write(body: (q: TxSql) => TxBody<void>): Promise<void> {
-    try {
-      await this.sql.tx(body)
-    } catch (e) {
-      if (this.sql.dialect.isUniqueViolation(e)) throw urlCodeTaken()
-      throw e
-    }
+  private write(body: (q: TxSql) => TxBody<void>): Promise<void> {
+    return txUnique(this.sql, body, urlCodeTaken)
   }
 
   async create(accountId: number, userId: number, input: AppData, build: AppBuild): Promise<AppRecord> {

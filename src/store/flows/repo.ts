@@ -5,7 +5,7 @@ import type {FlowProcess, ProcessFilter} from '../../core/flows/processes.js'
 import {CONNECTOR_KIND, type Resource, type ResourceKind, type ResourceWrite} from '../../core/flows/resources.js'
 import {cronQuotaReached} from '../../core/quotas.js'
 import {likeEscape} from '../like-escape.js'
-import {isRowId, type SqlPort, type TxBody, type TxSql} from '../sql/port.js'
+import {isRowId, type SqlPort, type TxBody, type TxSql, txUnique} from '../sql/port.js'
 import {codeTaken, type CronRow, type ProcessRow, RESOURCE_COLUMNS, type ResourceRow, toCron, toProcess, toResource} from './rows.js'
 import type {DueCron, FlowsRepo, NewProcess, ProcessResult, ResourceFilter} from './types.js'
 
@@ -57,13 +57,8 @@ export class SqlFlowsRepo implements FlowsRepo {
   }
 
   /** The check gives the usual 422; the unique indexes decide a race between instances. */
-  private async writeResource<T>(body: (q: TxSql) => TxBody<T>): Promise<T> {
-    try {
-      return await this.sql.tx(body)
-    } catch (e) {
-      if (this.sql.dialect.isUniqueViolation(e)) throw codeTaken()
-      throw e
-    }
+  private writeResource<T>(body: (q: TxSql) => TxBody<T>): Promise<T> {
+    return txUnique(this.sql, body, codeTaken)
   }
 
   async createResource(accountId: number, userId: number | null, write: ResourceWrite): Promise<Resource> {

@@ -1,6 +1,6 @@
 /** The prompts area's repository, written once over the SQL port. */
 import {likeEscape} from '../like-escape.js'
-import type {Dialect, SqlPort, TxBody, TxSql} from '../sql/port.js'
+import {type Dialect, type SqlPort, type TxBody, type TxSql, txUnique} from '../sql/port.js'
 import {
   codeTaken, INSERT_PROMPT, insertPromptParams, PROMPT_COLUMNS, type PromptRow, toPromptRecord, UPDATE_PROMPT, updatePromptParams,
 } from './rows.js'
@@ -59,13 +59,8 @@ export class SqlPromptsRepo implements PromptsRepo {
   }
 
   /** The check gives the usual 422; the unique index (prompts_scope_code) decides a race between instances. */
-  private async write<T>(body: (q: TxSql) => TxBody<T>): Promise<T> {
-    try {
-      return await this.sql.tx(body)
-    } catch (e) {
-      if (this.sql.dialect.isUniqueViolation(e)) throw codeTaken()
-      throw e
-    }
+  private write<T>(body: (q: TxSql) => TxBody<T>): Promise<T> {
+    return txUnique(this.sql, body, codeTaken)
   }
 
   async create(accountId: number, createdById: number, data: PromptData): Promise<PromptRecord> {

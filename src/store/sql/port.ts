@@ -90,6 +90,19 @@ export interface SqlPort {
   epochCache<V>(maxEntries?: number): EpochCache<V>
 }
 
+/**
+ * Runs a transaction body whose own check refuses a taken value; a unique-constraint violation
+ * (another instance won the race after the check) becomes the same refusal, `taken()`.
+ */
+export async function txUnique<T>(sql: SqlPort, body: (q: TxSql) => TxBody<T>, taken: () => Error): Promise<T> {
+  try {
+    return await sql.tx(body)
+  } catch (error) {
+    if (sql.dialect.isUniqueViolation(error)) throw taken()
+    throw error
+  }
+}
+
 /** Runs a transaction body synchronously, each statement by `exec` (a throw is thrown into the body). */
 export function driveSync<T>(body: TxBody<T>, exec: (step: SqlStep) => unknown): T {
   let next = body.next()
