@@ -8,7 +8,7 @@ import {relative, resolve} from 'node:path'
 import {SvcError} from '../core/errors.js'
 import {PACKAGE_SYSTEM_PROMPTS} from '../paths.js'
 import type {AccountsRepo, UserView} from '../store/accounts/types.js'
-import {dataFile} from '../store/sqlite/connection.js'
+import {dataFile} from '../store/local.js'
 import {refuseNewSqlite} from '../store/database-marker.js'
 
 export const EMBEDDED_ORIGIN = 'http://localhost'

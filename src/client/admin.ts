@@ -1,11 +1,10 @@
 import {existsSync} from 'node:fs'
 import {relative, resolve} from 'node:path'
 import {DEFAULT_DATA_DIR} from '../paths.js'
-import {dataFile} from '../store/sqlite/connection.js'
 import {loadProfiles} from './profiles.js'
 import {isIdentifier, isRole, type Role} from '../core/auth/permissions.js'
 import {FieldErrorBag, SvcError} from '../core/errors.js'
-import {isPostgresUrl, openStoreAt, type Store, type StoreTarget} from '../store/index.js'
+import {dataFile, isPostgresUrl, openStoreAt, type Store, type StoreTarget} from '../store/index.js'
 import {describeDatabaseUrl, refuseNewSqlite} from '../store/database-marker.js'
 import {READ_ONLY_TOKEN, type Account} from '../store/accounts/types.js'
 

@@ -3,7 +3,7 @@
  * and react, esbuild for games, Tailwind for the css engine. Never imported by the server itself.
  */
 import {CSS_FRAMEWORK_ENGINES} from '../core/apps/validate.js'
-import type {AppBuild} from '../store/apps/types.js'
+import type {AppBuild} from '../core/apps/types.js'
 import type {CompileInput} from './index.js'
 
 const ms = (start: bigint) => Math.max(0, Math.round(Number(process.hrtime.bigint() - start) / 1e6))

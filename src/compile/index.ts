@@ -6,7 +6,7 @@
 import {createHash} from 'node:crypto'
 import type {AppEngine, CssEngine} from '../core/apps/validate.js'
 import {validation} from '../core/errors.js'
-import type {AppBuild} from '../store/apps/types.js'
+import type {AppBuild} from '../core/apps/types.js'
 import {CompileError} from './errors.js'
 import {packageVersion} from './libs.js'
 import {compileInWorker} from './pool.js'

@@ -19,7 +19,7 @@ export type WorkerRequest = {type: 'compile'; id: number; input: CompileInput; h
 
 export type WorkerReply =
   | {id: number; prepared: true}
-  | {id: number; ok: true; build: import('../store/apps/types.js').AppBuild}
+  | {id: number; ok: true; build: import('../core/apps/types.js').AppBuild}
   | {id: number; ok: false; compileError: {message: string; line?: number; column?: number}}
   | {id: number; ok: false; internal: string}
 

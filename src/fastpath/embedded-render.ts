@@ -10,10 +10,8 @@ import {checkDataDir, EMBEDDED_ORIGIN, embeddedDescription, embeddedSystemPrompt
 import {unauthorized} from '../core/errors.js'
 import {renderByCode, givenOrPlaceholder, type PromptSources} from '../core/prompts/render-by-code.js'
 import {viewerOf} from '../core/prompts/types.js'
-import {SqliteAccountsRepo} from '../store/sqlite/accounts.js'
 import {findSystemFile} from '../store/prompts/system-files.js'
-import {SqlitePromptsRepo} from '../store/sqlite/prompts.js'
-import {openSqlite} from '../store/sqlite/connection.js'
+import {openLocalPrompts} from '../store/local.js'
 import type {RenderResult} from './prompt-render.js'
 
 export interface LocalRenderer {
@@ -25,10 +23,9 @@ export interface LocalRenderer {
 
 export async function openLocalRenderer(options: EmbeddedOptions): Promise<LocalRenderer> {
   const dataDir = checkDataDir(options)
-  const db = openSqlite(dataDir)
+  const local = openLocalPrompts(dataDir)
   try {
-    const accounts = new SqliteAccountsRepo(db)
-    const prompts = new SqlitePromptsRepo(db)
+    const {accounts, prompts} = local
     const user = await resolveActingUser(accounts, options)
     const dirs = embeddedSystemPromptsDirs(options)
     const sources: PromptSources = {
@@ -51,10 +48,10 @@ export async function openLocalRenderer(options: EmbeddedOptions): Promise<Local
         })
         return {code, text: r.text, source: r.layer, prompt_id: r.promptId, extra: r.extraLayer, token: r.tokenSource, missing: r.missing}
       },
-      close: () => db.close(),
+      close: () => local.close(),
     }
   } catch (error) {
-    db.close()
+    local.close()
     throw error
   }
 }

@@ -2,7 +2,6 @@ import {serve, type ServerType} from '@hono/node-server'
 import type {AddressInfo} from 'node:net'
 import {resolve} from 'node:path'
 import {PACKAGE_SYSTEM_PROMPTS} from '../paths.js'
-import {startCheckpointer} from '../store/sqlite/checkpointer.js'
 import {openStoreAt, type Store} from '../store/index.js'
 import {DATABASE_MARKER, writeDatabaseMarker} from '../store/database-marker.js'
 import {createApp} from './app.js'
@@ -84,8 +83,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   // Crons run only inside `svc serve` (never in the embedded CLI backend).
   const scheduler = createFlowScheduler(deps)
   scheduler.start()
-  // The WAL checkpointer is SQLite's; PostgreSQL checkpoints itself.
-  const checkpointer = store.driver === 'sqlite' ? startCheckpointer(options.dataDir, {log: options.log}) : {stop: async () => undefined}
+  const maintenance = store.maintenance({log: options.log})
   const urlHost = host.includes(':') ? `[${host}]` : host
   let closing: Promise<void> | undefined
   return {
@@ -97,12 +95,12 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     close() {
       closing ??= new Promise<void>((done) => {
         const schedulerStopped = scheduler.stop().catch(() => undefined)
-        const checkpointerStopped = checkpointer.stop().catch(() => undefined)
+        const maintenanceStopped = maintenance.stop().catch(() => undefined)
         server.close(() => {
           stopCompilers()
           // Render threads: a thread that has rendered keeps the process alive after SIGTERM otherwise.
           const rendersStopped = import('./render-pool.js').then(({closeRenderPools}) => closeRenderPools()).catch(() => undefined)
-          void Promise.all([schedulerStopped, checkpointerStopped, rendersStopped])
+          void Promise.all([schedulerStopped, maintenanceStopped, rendersStopped])
             .then(() => store.close())
             .catch(() => undefined)
             .then(() => done())

@@ -9,6 +9,7 @@ import {openSqliteStore} from './sqlite/index.js'
 import type {Store} from './types.js'
 
 export type {Store} from './types.js'
+export {dataFile, openLocalPrompts, type LocalPrompts} from './local.js'
 
 /** Where the data lives: a data dir (files beside the database; the SQLite file) and an optional PostgreSQL URL. */
 export interface StoreTarget {

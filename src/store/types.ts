@@ -11,7 +11,7 @@ import type {PromptsRepo} from './prompts/types.js'
  * default — and `pg/`, for N instances over one PostgreSQL database). Every method is async.
  */
 export interface Store {
-  /** Which driver this is (for the few things only one of them has: the WAL checkpointer, the render fast path). */
+  /** Which driver this is (what a person is told; nothing outside the store branches on it). */
   readonly driver: 'sqlite' | 'pg'
   readonly accounts: AccountsRepo
   readonly prompts: PromptsRepo
@@ -23,6 +23,17 @@ export interface Store {
   readonly cluster: ClusterRepo
   /** Where files beside the database live (compile cache, ...). */
   readonly dataDir: string
+  /**
+   * Starts the background upkeep a long-running server does for this driver (SQLite: WAL
+   * checkpoints off the event loop; PostgreSQL: none, the database checkpoints itself).
+   */
+  maintenance(options?: {log?: (line: string) => void}): Maintenance
   /** Releases the connection(s); idempotent. */
   close(): Promise<void>
+}
+
+/** Background upkeep started by `Store.maintenance()`. */
+export interface Maintenance {
+  /** Ends it (before the store is closed). */
+  stop(): Promise<void>
 }

@@ -4,7 +4,7 @@
  * lengths and choices are the schemas' (src/core/contract/apps.ts).
  */
 import type {AppCreate, AppPatch, AppView} from '../contract/apps.js'
-import type {AppData, AppRecord, AppSummary} from '../../store/apps/types.js'
+import type {AppData, AppRecord, AppSummary} from './types.js'
 
 
 export const APP_ENGINES = ['svelte', 'vue', 'react', 'js', 'html', 'kaboom', 'phaser'] as const

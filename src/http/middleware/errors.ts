@@ -25,29 +25,9 @@ export function onError(log?: (line: string) => void) {
       const message = status === 413 ? 'request body too large' : err.message || 'request failed'
       return c.json({error: message}, status)
     }
-    const storage = storageError(err)
-    if (storage) {
-      log?.(`error ${c.req.method} ${new URL(c.req.url).pathname}: ${storage.log}`)
-      if (storage.status === 503) c.header('Retry-After', '1')
-      return c.json({error: storage.message}, storage.status)
-    }
     log?.(`error ${c.req.method} ${new URL(c.req.url).pathname}: ${err.stack ?? err.message}`)
     return c.json({error: 'internal server error'}, 500)
   }
-}
-
-/**
- * SQLite failures that are about the machine, not the request: a full disk (507) and a busy or
- * failing disk (503). The transaction was rolled back, so nothing was written.
- */
-function storageError(err: Error): {status: 503 | 507; message: string; log: string} | undefined {
-  const code = (err as {code?: unknown}).code
-  if (typeof code !== 'string' || !code.startsWith('SQLITE_')) return undefined
-  if (code === 'SQLITE_FULL') return {status: 507, message: 'storage full: the server\'s disk has no space left; nothing was written', log: code}
-  if (code.startsWith('SQLITE_IOERR') || code.startsWith('SQLITE_BUSY') || code === 'SQLITE_READONLY' || code === 'SQLITE_CANTOPEN') {
-    return {status: 503, message: 'storage unavailable: the server could not write to its disk; nothing was written', log: code}
-  }
-  return undefined
 }
 
 export const notFoundHandler = (c: Context) => c.json({error: 'not found'}, 404)

@@ -1,6 +1,6 @@
 /**
  * The rows of accounts, users and tokens as both drivers read them, and their mapping to entities
- * (the columns are the same in SQLite and PostgreSQL; only the SQL that aggregates ids differs).
+ * (the columns are the same in SQLite and PostgreSQL).
  */
 import {createHash, timingSafeEqual} from 'node:crypto'
 import type {Principal, Role} from '../../core/auth/permissions.js'
@@ -12,7 +12,7 @@ export interface UserRow {
   id: number; account_id: number; login: string; email: string; name: string; role: string
   permissions: string; department_id: number | null
 }
-/** A user with their team and group ids as JSON arrays (each driver's PRINCIPAL_SELECT). */
+/** A user with their team and group ids as JSON arrays (the repository's principal select). */
 export interface PrincipalRow extends UserRow {team_ids: string; group_ids: string}
 export interface TokenPrincipalRow extends PrincipalRow {token_hash: string; kind: string; expires_at: string | null}
 /** What authenticate() caches per token hash. */
@@ -22,7 +22,7 @@ export interface Named {id: number; name: string}
 /** Tokens are stored by their hash only. */
 export const sha256 = (value: string) => createHash('sha256').update(value).digest('hex')
 
-/** The principal lookups of a driver, around its own PRINCIPAL_SELECT. */
+/** The principal lookups, around the principal select of a dialect. */
 export const principalQueries = (select: string) => ({
   byId: `${select} FROM users u WHERE u.id = ?`,
   byToken: `${select}, tk.token_hash, tk.kind, tk.expires_at FROM tokens tk JOIN users u ON u.id = tk.user_id WHERE tk.token_hash = ?`,

@@ -1,6 +1,6 @@
 /**
- * The app row as both drivers read and write it: the columns and these statements are the same in
- * SQLite and PostgreSQL (booleans 0/1 integers, JSON as text); each driver keeps its own locking.
+ * The app row as the repository (repo.ts) reads and writes it: the columns and these statements are
+ * the same in SQLite and PostgreSQL (booleans 0/1 integers, JSON as text).
  */
 import {randomBytes} from 'node:crypto'
 import {validation} from '../../core/errors.js'
@@ -17,16 +17,17 @@ export interface AppRow {
 /** ISO 8601 with an explicit offset (`+00:00`), as the spec words it. */
 export const nowWithOffset = () => new Date().toISOString().replace('Z', '+00:00')
 
-export function toAppRecord(row: AppRow): AppRecord {
-  return {
-    ...row,
-    public: !!row.public,
-    active: !!row.active,
-    actions: JSON.parse(row.actions),
-    fields: JSON.parse(row.fields),
-    config: JSON.parse(row.config),
-  }
-}
+/** A row with its 0/1 flags as booleans and its JSON columns parsed; every other column as it is. */
+const decoded = <R extends AppSummaryRow>(row: R) => ({
+  ...row,
+  public: !!row.public,
+  active: !!row.active,
+  actions: JSON.parse(row.actions),
+  fields: JSON.parse(row.fields),
+  config: JSON.parse(row.config),
+})
+
+export const toAppRecord = (row: AppRow): AppRecord => decoded(row)
 
 /**
  * The columns of an app list: every column but the build (`app_code`, `css_code`: up to
@@ -38,16 +39,7 @@ export const LIST_COLUMNS = `id, account_id, name, url_code, description, app_en
   created_at, updated_at`
 export type AppSummaryRow = Omit<AppRow, 'app_code' | 'css_code' | 'token'>
 
-export function toAppSummary(row: AppSummaryRow): AppSummary {
-  return {
-    ...row,
-    public: !!row.public,
-    active: !!row.active,
-    actions: JSON.parse(row.actions),
-    fields: JSON.parse(row.fields),
-    config: JSON.parse(row.config),
-  }
-}
+export const toAppSummary = (row: AppSummaryRow): AppSummary => decoded(row)
 
 /** What an action call needs of its app, without the sources and builds. */
 export const ACTION_TARGET_BY_ID = 'SELECT id, account_id, active, public, actions FROM apps WHERE id = ?'

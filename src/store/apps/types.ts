@@ -13,51 +13,9 @@ export interface AppActionTarget {
   actions: AppAction[]
 }
 
-/** The fields a write stores (checked by the route's schema, merged by core/apps/validate.ts appData). */
-export interface AppData {
-  name: string
-  url_code: string
-  description: string
-  app_engine: string
-  css_engine: string
-  source_code: string
-  public: boolean
-  active: boolean
-  db_code: string | null
-  show_in_module: string | null
-  prompt: string | null
-  actions: AppAction[]
-  fields: Record<string, unknown>
-  config: Record<string, unknown>
-}
-
-/** The output of a compile, stored on the app (and in the content-addressed build cache). */
-export interface AppBuild {
-  hash: string
-  app_code: string
-  css_code: string
-  app_build_time: number
-  css_build_time: number
-}
-
-/** A stored app, every column (http decides what a response shows). */
-export interface AppRecord extends AppData {
-  id: string
-  account_id: number
-  app_code: string
-  css_code: string
-  build_hash: string
-  app_build_time: number
-  css_build_time: number
-  token: string
-  created_by_id: number
-  updated_by_id: number | null
-  created_at: string
-  updated_at: string
-}
-
-/** An app as a list shows it: every column but its build and its token. */
-export type AppSummary = Omit<AppRecord, 'app_code' | 'css_code' | 'token'>
+/** What core and the compilers need of an app (src/core/apps/types.ts): the store reads and writes these. */
+export type {AppBuild, AppData, AppRecord, AppSummary} from '../../core/apps/types.js'
+import type {AppBuild, AppData, AppRecord, AppSummary} from '../../core/apps/types.js'
 
 export interface AppListQuery {
   q?: string

@@ -1,7 +1,6 @@
 /**
- * The dashboard and selection rows as both drivers read and write them: the columns and these
- * statements are the same in SQLite and PostgreSQL (booleans 0/1 integers, the layout JSON text);
- * each driver keeps its own transactions and locks.
+ * The dashboard and selection rows as the repository (repo.ts) reads and writes them: the columns
+ * and these statements are the same in SQLite and PostgreSQL (booleans 0/1 integers, the layout JSON text).
  */
 import type {LayoutItem} from '../../core/contract/dashboards.js'
 import type {DashboardContext} from '../../core/dashboards/tiles.js'

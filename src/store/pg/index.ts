@@ -4,16 +4,13 @@
  */
 import {resolve} from 'node:path'
 import pg from 'pg'
+import {sqlRepos} from '../sql/repos.js'
 import type {Store} from '../types.js'
-import {PgAccountsRepo} from './accounts.js'
-import {PgAppsRepo} from './apps.js'
 import {openPgCluster} from './cluster.js'
 import {mapPgError, PgDb} from './connection.js'
-import {PgDashboardsRepo} from './dashboards.js'
 import {PgDbsRepo} from './dbs.js'
-import {PgFlowsRepo} from './flows.js'
 import {migrate} from './migrate.js'
-import {PgPromptsRepo} from './prompts.js'
+import {PgPort} from './port.js'
 
 /**
  * Rows read as the SQLite driver reads them: bigint ids and counts as numbers (ids stay far below
@@ -54,6 +51,7 @@ export async function openPostgresStore(url: string, dataDir: string, options: P
     throw mapPgError(error)
   }
   const db = new PgDb(pool)
+  const sql = new PgPort(db)
   let cluster
   try {
     cluster = await openPgCluster({pool, connectionString: url, log: options.log})
@@ -64,14 +62,12 @@ export async function openPostgresStore(url: string, dataDir: string, options: P
   let closing: Promise<void> | undefined
   return {
     driver: 'pg',
-    accounts: new PgAccountsRepo(db),
-    prompts: new PgPromptsRepo(db),
-    dashboards: new PgDashboardsRepo(db),
-    apps: new PgAppsRepo(db),
+    ...sqlRepos(sql),
     dbs: new PgDbsRepo(db),
-    flows: new PgFlowsRepo(db),
     cluster,
     dataDir: resolve(dataDir),
+    // PostgreSQL checkpoints itself.
+    maintenance: () => ({stop: async () => undefined}),
     close() {
       closing ??= cluster.close().catch(() => undefined).then(() => pool.end())
       return closing

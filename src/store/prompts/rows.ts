@@ -1,6 +1,6 @@
 /**
- * The prompt row as both drivers read and write it (the columns and these statements are the same
- * in SQLite and PostgreSQL; what differs, visibility and case folding, stays in each driver).
+ * The prompt row as the repository (repo.ts) reads and writes it: the columns and these statements
+ * are the same in SQLite and PostgreSQL (what differs, visibility and case folding, is the dialect's).
  */
 import {randomBytes} from 'node:crypto'
 import {validation} from '../../core/errors.js'

@@ -1,28 +1,25 @@
 import {resolve} from 'node:path'
+import {sqlRepos} from '../sql/repos.js'
 import type {Store} from '../types.js'
-import {SqliteAccountsRepo} from './accounts.js'
-import {SqliteAppsRepo} from './apps.js'
+import {startCheckpointer} from './checkpointer.js'
 import {sqliteCluster} from './cluster.js'
 import {openSqlite} from './connection.js'
-import {SqliteDashboardsRepo} from './dashboards.js'
 import {SqliteDbsRepo} from './dbs.js'
-import {SqliteFlowsRepo} from './flows.js'
-import {SqlitePromptsRepo} from './prompts.js'
+import {mappingErrors} from './errors.js'
+import {SqlitePort} from './port.js'
 
 /** Opens the SQLite store of a data dir (`DIR/svc.sqlite`), running pending migrations. */
 export function openSqliteStore(dataDir: string): Store {
   const db = openSqlite(dataDir)
+  const sql = new SqlitePort(db)
   let closed = false
   return {
     driver: 'sqlite',
-    accounts: new SqliteAccountsRepo(db),
-    prompts: new SqlitePromptsRepo(db),
-    dashboards: new SqliteDashboardsRepo(db),
-    apps: new SqliteAppsRepo(db),
-    dbs: new SqliteDbsRepo(db),
-    flows: new SqliteFlowsRepo(db),
+    ...sqlRepos(sql),
+    dbs: mappingErrors(new SqliteDbsRepo(db)),
     cluster: sqliteCluster(),
     dataDir: resolve(dataDir),
+    maintenance: (options = {}) => startCheckpointer(dataDir, options),
     async close() {
       if (closed) return
       closed = true

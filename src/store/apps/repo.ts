@@ -1,0 +1,105 @@
+/** The apps area's repository (apps and their cached builds), written once over the SQL port. */
+import {randomUUID} from 'node:crypto'
+import {notFound} from '../../core/errors.js'
+import {likeEscape} from '../like-escape.js'
+import {type SqlPort, type TxBody, type TxSql, txUnique} from '../sql/port.js'
+import {
+  ACTION_TARGET_BY_ID, type ActionTargetRow, type AppRow, type AppSummaryRow, INSERT_APP, insertAppParams, LIST_COLUMNS, nowWithOffset,
+  toActionTarget, toAppRecord, toAppSummary, UPDATE_APP, updateAppParams, urlCodeTaken,
+} from './rows.js'
+import type {AppActionTarget, AppBuild, AppData, AppListQuery, AppRecord, AppsRepo, AppSummary} from './types.js'
+
+export class SqlAppsRepo implements AppsRepo {
+  constructor(private readonly sql: SqlPort) {}
+
+  async actionTarget(appId: string): Promise<AppActionTarget | null> {
+    const row = await this.sql.get<ActionTargetRow>(ACTION_TARGET_BY_ID, [appId])
+    return row ? toActionTarget(row) : null
+  }
+
+  async list(accountId: number, query: AppListQuery = {}): Promise<AppSummary[]> {
+    const where = ['account_id = ?']
+    const params: unknown[] = [accountId]
+    if (query.q) {
+      const {likeCi} = this.sql.dialect
+      where.push(`(${likeCi('name')} OR ${likeCi('url_code')})`)
+      const like = `%${likeEscape(query.q)}%`
+      params.push(like, like)
+    }
+    if (query.app_engine) {
+      where.push('app_engine = ?')
+      params.push(query.app_engine)
+    }
+    if (query.active !== undefined) {
+      where.push('active = ?')
+      params.push(query.active ? 1 : 0)
+    }
+    const rows = await this.sql.all<AppSummaryRow>(`SELECT ${LIST_COLUMNS} FROM apps WHERE ${where.join(' AND ')} ORDER BY created_at, id`, params)
+    return rows.map(toAppSummary)
+  }
+
+  async get(accountId: number, id: string): Promise<AppRecord | null> {
+    const row = await this.sql.get<AppRow>('SELECT * FROM apps WHERE account_id = ? AND id = ?', [accountId, id])
+    return row ? toAppRecord(row) : null
+  }
+
+  async getById(id: string): Promise<AppRecord | null> {
+    const row = await this.sql.get<AppRow>('SELECT * FROM apps WHERE id = ?', [id])
+    return row ? toAppRecord(row) : null
+  }
+
+  async findByUrlCode(urlCode: string): Promise<AppRecord[]> {
+    return (await this.sql.all<AppRow>('SELECT * FROM apps WHERE url_code = ? ORDER BY created_at, id', [urlCode])).map(toAppRecord)
+  }
+
+  async urlCodeTaken(accountId: number, urlCode: string, exceptId?: string): Promise<boolean> {
+    void accountId // url_codes are unique server-wide: an app's host and `/a/:url_code` name no account
+    return !!(await this.sql.get('SELECT 1 FROM apps WHERE url_code = ? AND id != ?', [urlCode, exceptId ?? '']))
+  }
+
+  /**
+   * url_codes are unique server-wide (checked in the transaction, under a lock on the code so that
+   * two instances creating the same url_code in two accounts at once see each other's row); the
+   * unique (account_id, url_code) index decides between concurrent writes in one account.
+   */
+  private write(body: (q: TxSql) => TxBody<void>): Promise<void> {
+    return txUnique(this.sql, body, urlCodeTaken)
+  }
+
+  async create(accountId: number, userId: number, input: AppData, build: AppBuild): Promise<AppRecord> {
+    const id = randomUUID()
+    const at = nowWithOffset()
+    await this.write(function* (q) {
+      yield* q.lock(`app_url_code:${input.url_code}`)
+      if (yield* q.get('SELECT 1 FROM apps WHERE url_code = ?', [input.url_code])) throw urlCodeTaken()
+      yield* q.run(INSERT_APP, insertAppParams(id, accountId, userId, input, build, at))
+    })
+    return (await this.get(accountId, id))!
+  }
+
+  async update(accountId: number, id: string, userId: number, input: AppData, build: AppBuild): Promise<AppRecord> {
+    await this.write(function* (q) {
+      yield* q.lock(`app_url_code:${input.url_code}`)
+      if (!(yield* q.get('SELECT 1 FROM apps WHERE account_id = ? AND id = ?', [accountId, id]))) throw notFound()
+      if (yield* q.get('SELECT 1 FROM apps WHERE url_code = ? AND id != ?', [input.url_code, id])) throw urlCodeTaken()
+      yield* q.run(UPDATE_APP, updateAppParams(accountId, id, userId, input, build, nowWithOffset()))
+    })
+    return (await this.get(accountId, id))!
+  }
+
+  async delete(accountId: number, id: string): Promise<boolean> {
+    return (await this.sql.run('DELETE FROM apps WHERE account_id = ? AND id = ?', [accountId, id])) > 0
+  }
+
+  async cachedBuild(hash: string): Promise<AppBuild | null> {
+    const row = await this.sql.get<AppBuild>('SELECT hash, app_code, css_code, app_build_time, css_build_time FROM app_builds WHERE hash = ?', [hash])
+    return row ?? null
+  }
+
+  async saveBuild(build: AppBuild): Promise<void> {
+    await this.sql.run(
+      `INSERT INTO app_builds (hash, app_code, css_code, app_build_time, css_build_time, created_at) VALUES (?, ?, ?, ?, ?, ?)
+       ON CONFLICT (hash) DO NOTHING`,
+      [build.hash, build.app_code, build.css_code, build.app_build_time, build.css_build_time, nowWithOffset()])
+  }
+}

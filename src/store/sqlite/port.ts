@@ -1,0 +1,90 @@
+/**
+ * The SQL port over the SQLite connection (src/store/sql/port.ts): statements run synchronously
+ * on better-sqlite3 (its prepared statements are reused by SQL text, see connection.ts), single
+ * writes and transaction bodies inside `BEGIN IMMEDIATE` (writeTx), failures of the disk mapped to
+ * SvcError (errors.ts), the cache epoch read once per turn of the event loop.
+ */
+import {EpochEntries} from '../cache-entries.js'
+import {type Dialect, driveSync, type EpochCache, type SqlPort, type SqlStep, type TxBody, type TxSql, txSql} from '../sql/port.js'
+import {cacheEpoch, type Sqlite, writeTx} from './connection.js'
+import {mapSqliteError} from './errors.js'
+
+const UNIQUE = new Set(['SQLITE_CONSTRAINT_UNIQUE', 'SQLITE_CONSTRAINT_PRIMARYKEY'])
+
+export const sqliteDialect: Dialect = {
+  name: 'sqlite',
+  // SQLite's LIKE is case-insensitive for ASCII letters.
+  likeCi: (column) => `${column} LIKE ? ESCAPE '\\'`,
+  orderCi: (column) => `${column} COLLATE NOCASE`,
+  // The write transaction (BEGIN IMMEDIATE) holds the database's write lock from its start.
+  forUpdate: '',
+  forShare: '',
+  inArray: (column) => `${column} IN (SELECT value FROM json_each(?))`,
+  arrayParam: (values) => JSON.stringify(values),
+  jsonArrayAgg: (expression, orderBy) => `json_group_array(${expression} ORDER BY ${orderBy})`,
+  millisBetween: (later, earlier) => `CAST((julianday(${later}) - julianday(${earlier})) * 86400000 AS INTEGER)`,
+  isUniqueViolation: (error) => UNIQUE.has(codeOf(error) ?? ''),
+}
+
+function codeOf(error: unknown): string | undefined {
+  const own = (error as {code?: unknown})?.code
+  if (typeof own === 'string') return own
+  const cause = (error as {cause?: {code?: unknown}})?.cause?.code
+  return typeof cause === 'string' ? cause : undefined
+}
+
+export class SqlitePort implements SqlPort {
+  readonly dialect = sqliteDialect
+  constructor(readonly db: Sqlite) {}
+
+  async get<R>(sql: string, params: unknown[] = []): Promise<R | undefined> {
+    return mapped(() => this.db.prepare(sql).get(...params) as R | undefined)
+  }
+
+  async all<R>(sql: string, params: unknown[] = []): Promise<R[]> {
+    return mapped(() => this.db.prepare(sql).all(...params) as R[])
+  }
+
+  async run(sql: string, params: unknown[] = []): Promise<number> {
+    return mapped(() => writeTx(this.db, () => this.db.prepare(sql).run(...params).changes))
+  }
+
+  async write<R>(sql: string, params: unknown[] = []): Promise<R | undefined> {
+    return mapped(() => writeTx(this.db, () => this.db.prepare(sql).get(...params) as R | undefined))
+  }
+
+  async tx<T>(body: (q: TxSql) => TxBody<T>): Promise<T> {
+    return mapped(() => writeTx(this.db, () => driveSync(body(txSql), (step) => this.exec(step))))
+  }
+
+  /** Runs one statement of a transaction body, synchronously. */
+  private exec(step: SqlStep): unknown {
+    switch (step.op) {
+      case 'get': return this.db.prepare(step.sql).get(...step.params)
+      case 'all': return this.db.prepare(step.sql).all(...step.params)
+      case 'run': return this.db.prepare(step.sql).run(...step.params).changes
+      case 'lock': return undefined
+    }
+  }
+
+  epochCache<V>(maxEntries = 1000): EpochCache<V> {
+    const entries = new EpochEntries<V>(maxEntries)
+    const db = this.db
+    return {
+      async get(key, read) {
+        // Inside a transaction the epoch may count uncommitted changes that a rollback takes back.
+        if (db.inTransaction) return (await read()) ?? null
+        const epoch = cacheEpoch(db)
+        return entries.at(key, epoch) ?? entries.keep(key, epoch, await read())
+      },
+    }
+  }
+}
+
+function mapped<T>(run: () => T): T {
+  try {
+    return run()
+  } catch (error) {
+    throw mapSqliteError(error)
+  }
+}
