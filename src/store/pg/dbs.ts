@@ -7,6 +7,7 @@ import {
   DB_BY_ID, DB_BY_ID_NO_COUNT, DB_LIST, DB_SELECT_NO_COUNT, type DbRow, INDEX_LIST, indexParams, RECORD_COLUMNS, recordColumn,
   type RecordRow, tableNameOf, toDb, toRecordView, UPDATE_RECORD,
 } from '../dbs/rows.js'
+import {inRanges} from '../dbs/ranges.js'
 import type {DbsRepo, DbView, Indexer, RecordView, RecordWrite, TableUsage} from '../dbs/types.js'
 import {deepFreeze} from '../cache-entries.js'
 import {isRowId, isUniqueViolation, pgCode, type PgDb, PgEpochCache, type Q} from './connection.js'
@@ -284,21 +285,34 @@ export class PgDbsRepo implements DbsRepo {
   }
 
   async query(accountId: number, dbId: number, spec: QuerySpec): Promise<RecordView[]> {
-    const {sql, params} = buildSelect(accountId, dbId, spec)
-    if (!sql) return []
-    return (await this.db.all<RecordRow>(sql, params)).map(toRecordView)
+    const parts = queryParts(accountId, dbId, spec)
+    if (!parts) return []
+    const walk = walkInOrder(parts, spec)
+    if (walk) {
+      const rows = await this.db.all<RecordRow>(walk.sql, walk.params)
+      // Enough hits in the walk's window: they are the first ones in the order, as the full query would find them.
+      if (rows.length >= walk.needed) return rows.slice(spec.offset).map(toRecordView)
+    }
+    const full = selectOf(parts, spec)
+    return (await this.db.all<RecordRow>(full.sql, full.params)).map(toRecordView)
   }
 }
 
 /** SQLite's LIKE (ASCII letters either case, ESCAPE '\') of a text expression against a bound pattern. */
 const foldedLike = (expr: string) => `svc_fold(${expr}) LIKE svc_fold(?) ESCAPE '\\'`
 
+/** A list of SQL conditions (joined with AND) and their bound values, in order. */
+interface Conditions {where: string[]; params: unknown[]}
+
+/** A query spec's SQL: the conditions on the record's place and fields, those of `q`, and the order. */
+interface QueryParts {base: Conditions; text: Conditions; order: string; orderParams: unknown[]}
+
 /**
- * The SELECT of a query spec, giving SQLite's answers: identifiers from whitelists, every value
- * and field name bound. `q` narrows by the pg_trgm index first (each literal run as ILIKE on the
- * record's search text, a superset), then checks SQLite's LIKE exactly.
+ * The parts of a query spec's SELECT, giving SQLite's answers: identifiers from whitelists, every
+ * value and field name bound. `q` narrows by the pg_trgm index first (each literal run as ILIKE on
+ * the record's search text, a superset), then checks SQLite's LIKE exactly. Null: no record can match.
  */
-export function buildSelect(accountId: number, dbId: number, spec: QuerySpec): {sql: string | null; params: unknown[]} {
+function queryParts(accountId: number, dbId: number, spec: QuerySpec): QueryParts | null {
   const where = ['r.account_id = ?', 'r.db_id = ?']
   const params: unknown[] = [accountId, dbId]
   if (spec.tableName !== undefined) {
@@ -306,7 +320,7 @@ export function buildSelect(accountId: number, dbId: number, spec: QuerySpec): {
     params.push(tableKey(spec.tableName))
   }
   if (spec.scope) {
-    if (spec.scope.value === '') return {sql: null, params: []}
+    if (spec.scope.value === '') return null
     where.push(`json_typeof(${FIELD}) = 'string' AND r.data ->> (?::text) = ?`)
     params.push(spec.scope.field, spec.scope.field, spec.scope.value)
   }
@@ -316,6 +330,11 @@ export function buildSelect(accountId: number, dbId: number, spec: QuerySpec): {
   }
   for (const f of spec.filters) {
     if (f.op === 'like') {
+      if (f.field.column && f.columnRanges) {
+        const ranges = inRanges(recordColumn(f.field.column), f.columnRanges)
+        where.push(ranges.sql)
+        params.push(...ranges.params)
+      }
       where.push(foldedLike(`svc_scalar(${FIELD})`))
       params.push(f.field.name, f.values[0])
       continue
@@ -329,35 +348,73 @@ export function buildSelect(accountId: number, dbId: number, spec: QuerySpec): {
       params.push(f.field.name, jsonCandidates(f.values))
     }
   }
+  const text: Conditions = {where: [], params: []}
   if (spec.q) {
     if (spec.useFts !== false) {
       for (const literal of spec.q.literals) {
-        where.push('r.search_text ILIKE ?')
-        params.push(`%${likeEscape(literal)}%`)
+        text.where.push('r.search_text ILIKE ?')
+        text.params.push(`%${likeEscape(literal)}%`)
       }
     }
     if (spec.q.fields === 'all') {
-      where.push(`EXISTS (SELECT 1 FROM json_each(r.data) j WHERE json_typeof(j.value) IN ('string', 'number') AND ${foldedLike('svc_scalar(j.value)')})`)
-      params.push(spec.q.pattern)
+      text.where.push(`EXISTS (SELECT 1 FROM json_each(r.data) j WHERE json_typeof(j.value) IN ('string', 'number') AND ${foldedLike('svc_scalar(j.value)')})`)
+      text.params.push(spec.q.pattern)
     } else {
-      where.push(`(${spec.q.fields.map(() => foldedLike(`svc_scalar(${FIELD})`)).join(' OR ')})`)
-      for (const f of spec.q.fields) params.push(f.name, spec.q.pattern)
+      text.where.push(`(${spec.q.fields.map(() => foldedLike(`svc_scalar(${FIELD})`)).join(' OR ')})`)
+      for (const f of spec.q.fields) text.params.push(f.name, spec.q.pattern)
     }
   }
   const dir = spec.desc ? 'DESC' : 'ASC'
   // SQLite puts NULL first in ascending order, last in descending.
   const nulls = spec.desc ? 'NULLS LAST' : 'NULLS FIRST'
-  let order: string
   if (spec.sort.kind === 'column') {
-    order = spec.sort.column === 'id' ? `r.id ${dir}` : `${recordColumn(spec.sort.column)} ${dir} ${nulls}, r.id ${dir}`
-  } else {
-    // Numbers before text, text by code point (COLLATE "C"), as SQLite orders json_extract values.
-    order = [`svc_sort_rank(${FIELD}) ${dir}`, `svc_sort_num(${FIELD}) ${dir}`, `svc_sort_text(${FIELD}) COLLATE "C" ${dir}`, `r.id ${dir}`].join(', ')
-    params.push(spec.sort.field, spec.sort.field, spec.sort.field)
+    const order = spec.sort.column === 'id' ? `r.id ${dir}` : `${recordColumn(spec.sort.column)} ${dir} ${nulls}, r.id ${dir}`
+    return {base: {where, params}, text, order, orderParams: []}
   }
-  params.push(spec.limit, spec.offset)
+  // Numbers before text, text by code point (COLLATE "C"), as SQLite orders json_extract values.
+  const order = [`svc_sort_rank(${FIELD}) ${dir}`, `svc_sort_num(${FIELD}) ${dir}`, `svc_sort_text(${FIELD}) COLLATE "C" ${dir}`, `r.id ${dir}`].join(', ')
+  return {base: {where, params}, text, order, orderParams: [spec.sort.field, spec.sort.field, spec.sort.field]}
+}
+
+const RECORD_SELECT = 'SELECT r.id, r.table_name, r.data, r.created_at, r.updated_at FROM'
+
+/** The whole query: every condition, sorted, one page. */
+function selectOf(parts: QueryParts, spec: QuerySpec): {sql: string; params: unknown[]} {
+  const where = [...parts.base.where, ...parts.text.where]
   return {
-    sql: `SELECT r.id, r.table_name, r.data, r.created_at, r.updated_at FROM db_records r WHERE ${where.join(' AND ')} ORDER BY ${order} LIMIT ? OFFSET ?`,
-    params,
+    sql: `${RECORD_SELECT} db_records r WHERE ${where.join(' AND ')} ORDER BY ${parts.order} LIMIT ? OFFSET ?`,
+    params: [...parts.base.params, ...parts.text.params, ...parts.orderParams, spec.limit, spec.offset],
+  }
+}
+
+/**
+ * Records a `q` walk reads in order before it gives up. A fragment whose trigrams are common has
+ * hits all along the table: walking the records newest-first (an index scan in the sort order)
+ * finds a page of them within a few hundred rows and stops, where the trigram bitmap reads and
+ * sorts every candidate (100 ms for a 5-letter fragment at 1M records). A rare fragment finds too
+ * few in the window: the trigram index answers it, after a walk that cost ~2-4 ms at most.
+ * docs/dbs.md "Search on PostgreSQL" has the measures behind the number.
+ */
+export const WALK_BUDGET = 4000
+/** Pages reaching further than this (offset + limit) skip the walk: its window would hold too few of them. */
+const WALK_MAX_REACH = 200
+/** Sorts an index gives in order (a walk must read rows in the query's order). */
+const WALKABLE = new Set<string>(['id', ...INDEX_COLUMNS])
+
+/**
+ * The first WALK_BUDGET records in the query's order (every condition but `q`'s), then `q`'s
+ * conditions on them, up to offset + limit hits. When it returns that many, they are the answer's
+ * first rows (the window is a prefix of the order); fewer, and the full query decides. Null when a
+ * walk cannot help: no trigram literal, a sort no index follows, a page far down.
+ */
+export function walkInOrder(parts: QueryParts, spec: QuerySpec): {sql: string; params: unknown[]; needed: number} | null {
+  const needed = spec.offset + spec.limit
+  if (!spec.q || !spec.q.literals.length || spec.useFts === false || spec.tableName === undefined) return null
+  if (spec.sort.kind !== 'column' || !WALKABLE.has(spec.sort.column) || needed > WALK_MAX_REACH) return null
+  const window = `SELECT * FROM db_records r WHERE ${parts.base.where.join(' AND ')} ORDER BY ${parts.order} LIMIT ${WALK_BUDGET}`
+  return {
+    sql: `${RECORD_SELECT} (${window}) r WHERE ${parts.text.where.join(' AND ')} ORDER BY ${parts.order} LIMIT ?`,
+    params: [...parts.base.params, ...parts.text.params, needed],
+    needed,
   }
 }

@@ -11,6 +11,7 @@ import {
   DB_BY_ID, DB_BY_ID_NO_COUNT, DB_LIST, DB_SELECT_NO_COUNT, type DbRow, INDEX_LIST, indexParams, RECORD_COLUMNS, recordColumn,
   type RecordRow, toDb, toRecordView, UPDATE_RECORD,
 } from '../dbs/rows.js'
+import {inRanges} from '../dbs/ranges.js'
 import type {DbsRepo, DbView, Indexer, RecordView, RecordWrite, TableUsage} from '../dbs/types.js'
 
 const now = () => new Date().toISOString()
@@ -237,6 +238,11 @@ export function buildSelect(accountId: number, dbId: number, spec: QuerySpec): {
   }
   for (const f of spec.filters) {
     if (f.op === 'like') {
+      if (f.field.column && f.columnRanges) {
+        const ranges = inRanges(recordColumn(f.field.column), f.columnRanges)
+        where.push(ranges.sql)
+        params.push(...ranges.params)
+      }
       where.push(`json_extract(r.data, ?) LIKE ? ESCAPE '\\'`)
       params.push(jsonPath(f.field.name), f.values[0])
       continue
