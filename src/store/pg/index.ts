@@ -11,6 +11,7 @@ import {openPgCluster} from './cluster.js'
 import {mapPgError, PgDb} from './connection.js'
 import {PgDashboardsRepo} from './dashboards.js'
 import {PgDbsRepo} from './dbs.js'
+import {EpochListener} from './epoch-listener.js'
 import {PgFlowsRepo} from './flows.js'
 import {migrate} from './migrate.js'
 import {PgPromptsRepo} from './prompts.js'
@@ -53,7 +54,6 @@ export async function openPostgresStore(url: string, dataDir: string, options: P
     await pool.end().catch(() => undefined)
     throw mapPgError(error)
   }
-  const db = new PgDb(pool)
   let cluster
   try {
     cluster = await openPgCluster({pool, connectionString: url, log: options.log})
@@ -61,6 +61,8 @@ export async function openPostgresStore(url: string, dataDir: string, options: P
     await pool.end().catch(() => undefined)
     throw mapPgError(error)
   }
+  const epochs = new EpochListener(url, options.log)
+  const db = new PgDb(pool, epochs)
   let closing: Promise<void> | undefined
   return {
     driver: 'pg',
@@ -73,7 +75,7 @@ export async function openPostgresStore(url: string, dataDir: string, options: P
     cluster,
     dataDir: resolve(dataDir),
     close() {
-      closing ??= cluster.close().catch(() => undefined).then(() => pool.end())
+      closing ??= Promise.all([cluster.close().catch(() => undefined), epochs.close()]).then(() => pool.end())
       return closing
     },
   }
