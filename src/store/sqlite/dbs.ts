@@ -1,6 +1,6 @@
 import type {DbInput} from '../../core/dbs/db.js'
 import type {TextRange} from '../../core/dbs/prefix-ranges.js'
-import type {QuerySpec} from '../../core/dbs/query.js'
+import type {Filter, QuerySpec} from '../../core/dbs/query.js'
 import {INDEX_COLUMNS, type IndexColumn} from '../../core/dbs/schema.js'
 import {validation} from '../../core/errors.js'
 import {publicDbFull} from '../../core/quotas.js'
@@ -219,20 +219,22 @@ export class SqliteDbsRepo implements DbsRepo {
   }
 
   /**
-   * Whether the prefix ranges of the spec's pattern filters hold few records (under
-   * RANGE_CANDIDATES_MAX, counted on the column indexes): then the query starts from them. A
-   * broad prefix (`https://*` on a column of URLs) is left to the walk in the query's order, which
-   * finds a page of hits at once where starting from the ranges would read and sort all of them.
-   * SQLite has no statistics to choose between the two (svc runs no ANALYZE); this count is one.
+   * The pattern filters whose prefix ranges hold few records (under RANGE_CANDIDATES_MAX, counted
+   * on the column index): the query starts from the ids in those. A broad prefix (`https://*` on a
+   * column of URLs) is left to the walk in the query's order, which finds a page of hits at once
+   * where starting from the ranges would read and sort all of them. SQLite has no statistics to
+   * choose between the two (svc runs no ANALYZE); this count is one.
    */
-  private narrowRanges(dbId: number, spec: QuerySpec): boolean {
-    const ranged = spec.filters.filter((f) => f.columnRanges && f.field.column)
-    if (!ranged.length || spec.tableName === undefined) return false
-    return ranged.some((f) => {
-      const {sql, params} = rangeCandidates(dbId, spec.tableName!, f.field.column!, f.columnRanges!)
+  private narrowRanges(dbId: number, spec: QuerySpec): Set<Filter> {
+    const narrow = new Set<Filter>()
+    if (spec.tableName === undefined) return narrow
+    for (const f of spec.filters) {
+      if (!f.columnRanges || !f.field.column) continue
+      const {sql, params} = rangeCandidates(dbId, spec.tableName, f.field.column, f.columnRanges)
       const {n} = this.db.prepare(`SELECT count(*) AS n FROM (${sql} LIMIT ${RANGE_CANDIDATES_MAX})`).get(...params) as {n: number}
-      return n < RANGE_CANDIDATES_MAX
-    })
+      if (n < RANGE_CANDIDATES_MAX) narrow.add(f)
+    }
+    return narrow
   }
 }
 
@@ -253,9 +255,11 @@ function rangeCandidates(dbId: number, tableName: string | null, column: IndexCo
 
 /**
  * The SELECT of a query spec: identifiers from whitelists, every value and JSON path bound.
- * `fromRanges`: the pattern filters with prefix ranges start from the ids in them.
+ * `fromRanges`: pattern filters (with prefix ranges) whose query starts from the ids in their ranges.
  */
-export function buildSelect(accountId: number, dbId: number, spec: QuerySpec, fromRanges = false): {sql: string | null; params: unknown[]} {
+export function buildSelect(
+  accountId: number, dbId: number, spec: QuerySpec, fromRanges: ReadonlySet<Filter> = new Set(),
+): {sql: string | null; params: unknown[]} {
   const where = ['r.account_id = ?', 'r.db_id = ?']
   const params: unknown[] = [accountId, dbId]
   if (spec.tableName !== undefined) {
@@ -273,7 +277,7 @@ export function buildSelect(accountId: number, dbId: number, spec: QuerySpec, fr
   }
   for (const f of spec.filters) {
     if (f.op === 'like') {
-      if (fromRanges && f.field.column && f.columnRanges && spec.tableName !== undefined) {
+      if (fromRanges.has(f) && f.field.column && f.columnRanges && spec.tableName !== undefined) {
         const candidates = rangeCandidates(dbId, spec.tableName, f.field.column, f.columnRanges)
         where.push(`r.id IN (${candidates.sql})`)
         params.push(...candidates.params)
