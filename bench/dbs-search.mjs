@@ -79,7 +79,10 @@ const get = async (qs) => {
   return res.json()
 }
 const figures = {}
+// SVC_BENCH_ONLY=<regex>: only the figures whose name matches (to alternate two builds quickly).
+const only = process.env.SVC_BENCH_ONLY ? new RegExp(process.env.SVC_BENCH_ONLY) : undefined
 async function measure(name, query, n = QUERIES) {
+  if (only && !only.test(name)) return
   for (let i = 0; i < Math.min(10, n); i++) await get(query(i + 1))
   const digest = createHash('sha256')
   const times = []
