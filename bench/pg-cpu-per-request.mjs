@@ -1,6 +1,6 @@
 // Scale-out on paper: the CPU time one request costs in svc and in PostgreSQL, for a record create
 // and for an indexed read, measured on one `svc serve --database-url` instance:
-//   node bench/pg-cpu-per-request.mjs <checkout> <database-url> <pg-data-dir> <bench-data-dir> [CREATES=5000] [READS=20000]
+//   node bench/pg-cpu-per-request.mjs <checkout> <database-url> <pg-data-dir> <bench-data-dir> [SECONDS=8]
 // <pg-data-dir> is the cluster's data directory (its postmaster.pid names the server; the CPU of
 // the server and of every process it started is counted); <bench-data-dir> is the data dir of
 // bench/dbs-search.mjs's 1M-record dataset on that database (its ids). Creates go to a db of their
@@ -16,9 +16,9 @@ import {pathToFileURL} from 'node:url'
 import autocannon from 'autocannon'
 import {machine, PEOPLE_SCHEMA as schema, syntheticPeople} from './lib.js'
 
-const [checkout, url, pgData, benchDir, creates = '5000', reads = '20000'] = process.argv.slice(2)
+const [checkout, url, pgData, benchDir, SECONDS = '8'] = process.argv.slice(2)
 if (!benchDir) {
-  console.error('usage: node bench/pg-cpu-per-request.mjs <checkout> <database-url> <pg-data-dir> <bench-data-dir> [CREATES] [READS]')
+  console.error('usage: node bench/pg-cpu-per-request.mjs <checkout> <database-url> <pg-data-dir> <bench-data-dir> [SECONDS]')
   process.exit(2)
 }
 const root = resolve(checkout)
@@ -76,15 +76,15 @@ const {person} = syntheticPeople()
 const samples = Array.from({length: 1000}, (_, i) => person(i).email)
 let n = 0
 const headers = {'content-type': 'application/json', authorization: `Bearer ${token}`}
-async function measure(name, amount, connections, request) {
-  await autocannon({url: base, connections, amount: 200, requests: [{setupRequest: (req) => ({...req, ...request(), headers})}]}) // warm
+async function measure(name, connections, request) {
+  await autocannon({url: base, connections, duration: 1, requests: [{setupRequest: (req) => ({...req, ...request(), headers})}]}) // warm
   const seen = new Map()
   const pg0 = pgCpu(seen)
   const svc0 = cpuOf(server.pid)
   const load0 = loadavg()[0]
   const own0 = process.cpuUsage()
   const t0 = performance.now()
-  const result = await autocannon({url: base, connections, amount, requests: [{setupRequest: (req) => ({...req, ...request(), headers})}]})
+  const result = await autocannon({url: base, connections, duration: Number(SECONDS), timeout: 10, requests: [{setupRequest: (req) => ({...req, ...request(), headers})}]})
   const seconds = (performance.now() - t0) / 1000
   const svcMs = cpuOf(server.pid) - svc0
   const pgMs = pgCpu(seen) - pg0
@@ -99,10 +99,10 @@ async function measure(name, amount, connections, request) {
 }
 
 try {
-  const create = await measure('create', Number(creates), 32, () => ({
+  const create = process.env.SVC_BENCH_SKIP_CREATE ? undefined : await measure('create', 32, () => ({
     method: 'POST', path: '/svc/dbs/scale/records.json', body: JSON.stringify({record: {data: person(1_000_000 + n++)}}),
   }))
-  const read = await measure('indexed_read', Number(reads), 8, () => ({
+  const read = await measure('indexed_read', 8, () => ({
     method: 'GET', path: `/svc/dbs/people/search.json?filter[email]=${encodeURIComponent(samples[n++ % samples.length])}`,
   }))
   console.log(JSON.stringify({machine: machine(), checkout: root, create, indexed_read: read}, null, 2))
