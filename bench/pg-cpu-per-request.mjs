@@ -75,16 +75,17 @@ const base = await new Promise((res, rej) => {
 const {person} = syntheticPeople()
 const samples = Array.from({length: 1000}, (_, i) => person(i).email)
 let n = 0
+// A fresh headers object per request: autocannon adds content-length to the one it is given.
 const headers = {'content-type': 'application/json', authorization: `Bearer ${token}`}
 async function measure(name, connections, request) {
-  await autocannon({url: base, connections, duration: 1, requests: [{setupRequest: (req) => ({...req, ...request(), headers})}]}) // warm
+  await autocannon({url: base, connections, duration: 1, requests: [{setupRequest: (req) => ({...req, ...request(), headers: {...headers}})}]}) // warm
   const seen = new Map()
   const pg0 = pgCpu(seen)
   const svc0 = cpuOf(server.pid)
   const load0 = loadavg()[0]
   const own0 = process.cpuUsage()
   const t0 = performance.now()
-  const result = await autocannon({url: base, connections, duration: Number(SECONDS), timeout: 10, requests: [{setupRequest: (req) => ({...req, ...request(), headers})}]})
+  const result = await autocannon({url: base, connections, duration: Number(SECONDS), timeout: 10, requests: [{setupRequest: (req) => ({...req, ...request(), headers: {...headers}})}]})
   const seconds = (performance.now() - t0) / 1000
   const svcMs = cpuOf(server.pid) - svc0
   const pgMs = pgCpu(seen) - pg0
