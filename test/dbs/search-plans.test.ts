@@ -78,6 +78,10 @@ describe.runIf(pg)('PostgreSQL: the plans of prefix filters and q walks', () => 
     drop = db.drop
     store = await openStoreAt({dataDir: tempDir(), databaseUrl: db.url})
     ids = await seed(store)
+    // Another db's records, newer than all of these: a walk must not read through them.
+    const other = await store.dbs.create(ids.accountId, {name: 'O', code: 'o', app_id: null, schema, public_methods: {}, fields: {}})
+    const writes = Array.from({length: 3000}, (_, i) => person(i)).map((data) => ({tableName: null, data, index: indexValues(table, data)}))
+    await store.dbs.createRecords(ids.accountId, other.id, writes)
     const {default: pgLib} = await import('pg')
     client = new pgLib.Client({connectionString: db.url})
     await client.connect()
@@ -103,6 +107,9 @@ describe.runIf(pg)('PostgreSQL: the plans of prefix filters and q walks', () => 
     expect(plan[0]['Actual Rows']).toBe(20)
     const scan = plan.find((n) => n['Node Type'] === 'Index Scan')
     expect(scan['Scan Direction']).toBe('Backward')
+    // The db's own index, not the primary key filtered by db (which reads the other db's newer records first).
+    expect(scan['Index Name']).toBe('db_records_table')
+    expect(plan.some((n) => n['Node Type'] === 'Sort')).toBe(false)
     // One hit in seven records: about 140 rows read, far fewer than the window allows.
     expect(scan['Actual Rows']).toBeLessThan(WALK_PROBE / 2)
   })

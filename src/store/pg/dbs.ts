@@ -434,11 +434,24 @@ function walkable(spec: QuerySpec): boolean {
  * ASCII letters, as the exact check's), not by ILIKE, which costs about twice as much per row.
  */
 function walkOf(parts: QueryParts, spec: QuerySpec, budget: number): Statement {
-  const window = `SELECT * FROM db_records r WHERE ${parts.base.where.join(' AND ')} ORDER BY ${parts.order} LIMIT ${Math.floor(budget)}`
+  let {where: base, params} = parts.base
+  let order = parts.order
+  if (spec.sort.kind === 'column' && spec.sort.column === 'id') {
+    // In id order the planner may walk the primary key and filter by db (its statistics say most
+    // rows are this db's), reading every newer record of other dbs first: 18,000 of them, 12 ms, in
+    // one measure. The table name as a range and in the order leaves only (db_id, table_name, id)
+    // to walk; every row of the window has the same table name, so the order is the id's.
+    const at = base.indexOf('r.table_name = ?')
+    const before = base.slice(0, at).join(' ').split('?').length - 1
+    base = [...base.slice(0, at), 'r.table_name >= ? AND r.table_name <= ?', ...base.slice(at + 1)]
+    params = [...params.slice(0, before), params[before], ...params.slice(before)]
+    order = `r.table_name ${spec.desc ? 'DESC' : 'ASC'}, ${order}`
+  }
+  const window = `SELECT * FROM db_records r WHERE ${base.join(' AND ')} ORDER BY ${order} LIMIT ${Math.floor(budget)}`
   const where = [...parts.literals.map(() => 'lower(r.search_text COLLATE "C") LIKE ?'), ...parts.exact.where]
   return {
-    sql: `${RECORD_SELECT} (${window}) r WHERE ${where.join(' AND ')} ORDER BY ${parts.order} LIMIT ?`,
-    params: [...parts.base.params, ...parts.literals.map(asciiLower), ...parts.exact.params, spec.offset + spec.limit],
+    sql: `${RECORD_SELECT} (${window}) r WHERE ${where.join(' AND ')} ORDER BY ${order} LIMIT ?`,
+    params: [...params, ...parts.literals.map(asciiLower), ...parts.exact.params, spec.offset + spec.limit],
   }
 }
 
