@@ -6,6 +6,7 @@
  */
 import {badRequest, FieldErrorBag} from '../errors.js'
 import {dict, own} from '../safe-keys.js'
+import {prefixRanges, type TextRange} from './prefix-ranges.js'
 import {convert} from './records.js'
 import {type IndexColumn, isFieldName, type SchemaPlan, tableNames, tablePlan, type TablePlan} from './schema.js'
 
@@ -27,6 +28,8 @@ export interface Filter {
   columnValue?: string | number
   /** The column holds the full value: no need to check data. */
   columnExact?: boolean
+  /** For a pattern with a literal prefix on a string index column: the column ranges that hold every match (the pattern still decides). */
+  columnRanges?: TextRange[]
 }
 
 export interface TextQuery {
@@ -137,7 +140,13 @@ function csv(raw: string | undefined, param: string, bag: FieldErrorBag): string
 function filterOf(name: string, raw: string, table: TablePlan | undefined, bag: FieldErrorBag): Filter | undefined {
   const field = fieldRef(name, table)
   const param = `filter[${name}]`
-  if (/[*%]/.test(raw)) return {field, op: 'like', values: [raw.split(/[*%]/).map(likeEscape).join('%')]}
+  if (/[*%]/.test(raw)) {
+    const parts = raw.split(/[*%]/)
+    const f: Filter = {field, op: 'like', values: [parts.map(likeEscape).join('%')]}
+    const ranges = field.column?.startsWith('idx_str') ? prefixRanges(parts[0]!) : null
+    if (ranges) f.columnRanges = ranges
+    return f
+  }
   const def = table ? (own(table.fields, name) as TablePlan['fields'][string] | undefined) : undefined
   if (def) {
     const c = convert(def.type, raw)

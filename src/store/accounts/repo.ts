@@ -3,6 +3,7 @@ import {randomBytes} from 'node:crypto'
 import {applyModuleChange} from '../../core/account/set-field.js'
 import type {Principal} from '../../core/auth/permissions.js'
 import {notFound, validation} from '../../core/errors.js'
+import {MAX_SETTINGS, tooManySettings} from '../../core/account/user-settings.js'
 import {type Dialect, type EpochCache, isRowId, type SqlPort, type TxBody, type TxSql, txUnique} from '../sql/port.js'
 import {
   type AccountRow, type Named, principalQueries, type PrincipalRow, sha256, type TokenEntry, type TokenPrincipalRow,
@@ -184,6 +185,37 @@ export class SqlAccountsRepo implements AccountsRepo {
       return changes
     })
     return {token: raw, revoked}
+  }
+
+  async revokeAllTokens(accountId: number, userId: number): Promise<number | null> {
+    const {forUpdate} = this.sql.dialect
+    return this.sql.tx(function* (q) {
+      if (!(yield* q.get(`SELECT 1 FROM users WHERE id = ? AND account_id = ?${forUpdate}`, [userId, accountId]))) return null
+      return yield* q.run('DELETE FROM tokens WHERE user_id = ? AND account_id = ?', [userId, accountId])
+    })
+  }
+
+  async userSettings(userId: number): Promise<Record<string, unknown>> {
+    const rows = await this.sql.all<{key: string; value: string}>('SELECT key, value FROM user_settings WHERE user_id = ? ORDER BY key', [userId])
+    return Object.fromEntries(rows.map((r) => [r.key, JSON.parse(r.value)]))
+  }
+
+  async changeUserSettings(accountId: number, userId: number, changes: Map<string, string | null>): Promise<Record<string, unknown>> {
+    const {forUpdate} = this.sql.dialect
+    await this.sql.tx(function* (q) {
+      // The user's row is locked: two PATCHes of one user count their settings one after the other.
+      yield* q.get(`SELECT 1 FROM users WHERE id = ?${forUpdate}`, [userId])
+      for (const [key, value] of changes) {
+        if (value === null) yield* q.run('DELETE FROM user_settings WHERE user_id = ? AND key = ?', [userId, key])
+        else {
+          yield* q.run(`INSERT INTO user_settings (user_id, account_id, key, value, updated_at) VALUES (?, ?, ?, ?, ?)
+            ON CONFLICT (user_id, key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at`, [userId, accountId, key, value, now()])
+        }
+      }
+      const row = yield* q.get<{n: string | number}>('SELECT count(*) AS n FROM user_settings WHERE user_id = ?', [userId])
+      if (Number(row?.n ?? 0) > MAX_SETTINGS) tooManySettings()
+    })
+    return this.userSettings(userId)
   }
 
   async secret(name: string): Promise<string> {

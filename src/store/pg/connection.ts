@@ -8,6 +8,7 @@
 import type {Pool, PoolClient, QueryResultRow} from 'pg'
 import {badRequest, SvcError, validation} from '../../core/errors.js'
 import {EpochEntries} from '../cache-entries.js'
+import type {EpochListener} from './epoch-listener.js'
 
 /** What a repository runs SQL on: the pool, or the client of a transaction. */
 export interface Q {
@@ -93,6 +94,9 @@ function queryable(target: Pool | PoolClient): Q {
   }
 }
 
+/** Statements that change nothing (a SELECT, with or without FOR UPDATE). */
+const READ = /^\s*SELECT\b/i
+
 /** Serialization failures and deadlocks are retried this many times before answering 503. */
 const TX_ATTEMPTS = 4
 
@@ -101,18 +105,25 @@ export class PgDb implements Q {
   /** The cache epoch of this turn of the event loop (a promise, so concurrent readers share one query). */
   private epochThisTurn: Promise<number> | undefined
 
-  constructor(readonly pool: Pool) {
+  /** `epochs`: the cache epoch as notifications push it (src/store/pg/epoch-listener.ts); without it, read per turn. */
+  constructor(readonly pool: Pool, private readonly epochs?: EpochListener) {
     this.q = queryable(pool)
   }
 
   all<R extends QueryResultRow = any>(sql: string, params?: unknown[]) {
-    return this.q.all<R>(sql, params)
+    return this.wrote(sql, this.q.all<R>(sql, params))
   }
   get<R extends QueryResultRow = any>(sql: string, params?: unknown[]) {
-    return this.q.get<R>(sql, params)
+    return this.wrote(sql, this.q.get<R>(sql, params))
   }
   run(sql: string, params?: unknown[]) {
-    return this.q.run(sql, params)
+    return this.wrote(sql, this.q.run(sql, params))
+  }
+
+  /** A statement other than a SELECT may have bumped the epoch: once it is done, the pushed value needs a query again. */
+  private wrote<T>(sql: string, done: Promise<T>): Promise<T> {
+    if (!this.epochs || READ.test(sql)) return done
+    return done.finally(() => this.epochs!.wrote())
   }
 
   /**
@@ -142,6 +153,7 @@ export class PgDb implements Q {
         throw mapPgError(e)
       } finally {
         this.epochThisTurn = undefined
+        this.epochs?.wrote()
         client.release(broken instanceof Error ? broken : broken ? new Error('connection failed') : undefined)
       }
     }
@@ -154,8 +166,14 @@ export class PgDb implements Q {
    * changes are seen at once, and another instance's by every request that starts after it committed.
    */
   cacheEpoch(): Promise<number> {
+    const pushed = this.epochs?.current()
+    if (pushed !== undefined) return Promise.resolve(pushed)
     if (!this.epochThisTurn) {
-      const read = this.get<{n: number}>('SELECT n FROM cache_epoch WHERE id = 1').then((row) => row!.n)
+      const at = this.epochs?.mark()
+      const read = this.get<{n: number}>('SELECT n FROM cache_epoch WHERE id = 1').then((row) => {
+        if (at) this.epochs!.confirm(row!.n, at)
+        return row!.n
+      })
       this.epochThisTurn = read
       setImmediate(() => {
         if (this.epochThisTurn === read) this.epochThisTurn = undefined

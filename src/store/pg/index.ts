@@ -9,6 +9,7 @@ import type {Store} from '../types.js'
 import {openPgCluster} from './cluster.js'
 import {mapPgError, PgDb} from './connection.js'
 import {PgDbsRepo} from './dbs.js'
+import {EpochListener} from './epoch-listener.js'
 import {migrate} from './migrate.js'
 import {PgPort} from './port.js'
 
@@ -50,8 +51,6 @@ export async function openPostgresStore(url: string, dataDir: string, options: P
     await pool.end().catch(() => undefined)
     throw mapPgError(error)
   }
-  const db = new PgDb(pool)
-  const sql = new PgPort(db)
   let cluster
   try {
     cluster = await openPgCluster({pool, connectionString: url, log: options.log})
@@ -59,6 +58,9 @@ export async function openPostgresStore(url: string, dataDir: string, options: P
     await pool.end().catch(() => undefined)
     throw mapPgError(error)
   }
+  const epochs = new EpochListener(url, options.log)
+  const db = new PgDb(pool, epochs)
+  const sql = new PgPort(db)
   let closing: Promise<void> | undefined
   return {
     driver: 'pg',
@@ -69,7 +71,7 @@ export async function openPostgresStore(url: string, dataDir: string, options: P
     // PostgreSQL checkpoints itself.
     maintenance: () => ({stop: async () => undefined}),
     close() {
-      closing ??= cluster.close().catch(() => undefined).then(() => pool.end())
+      closing ??= Promise.all([cluster.close().catch(() => undefined), epochs.close()]).then(() => pool.end())
       return closing
     },
   }

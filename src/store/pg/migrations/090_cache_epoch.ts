@@ -22,3 +22,22 @@ ${CACHED_TABLES.map((table) =>
     `CREATE TRIGGER cache_epoch_${table} AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON ${table} FOR EACH STATEMENT EXECUTE FUNCTION svc_bump_cache_epoch();`).join('\n')}
 `,
 }
+
+/**
+ * Each bump also notifies `svc_cache_epoch` with the new value (sent when the transaction commits):
+ * an instance that listens holds the epoch without reading it per request (src/store/pg/epoch-listener.ts).
+ */
+export const notify: Migration = {
+  id: 91,
+  name: 'cache epoch notified: every bump tells the listening instances its new value',
+  up: `
+CREATE OR REPLACE FUNCTION svc_bump_cache_epoch() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+  bumped BIGINT;
+BEGIN
+  UPDATE cache_epoch SET n = n + 1 WHERE id = 1 RETURNING n INTO bumped;
+  PERFORM pg_notify('svc_cache_epoch', bumped::text);
+  RETURN NULL;
+END $$;
+`,
+}

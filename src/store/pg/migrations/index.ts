@@ -7,7 +7,7 @@
  */
 import type {Migration} from '../../migrations/types.js'
 import {migration as accounts} from './001_accounts.js'
-import {migration as cacheEpoch} from './090_cache_epoch.js'
+import {migration as cacheEpoch, notify as cacheEpochNotify} from './090_cache_epoch.js'
 import {migration as userSettings} from './002_user_settings.js'
 import {migrations as apps} from './apps.js'
 import {migrations as dashboards} from './dashboards.js'
@@ -15,4 +15,4 @@ import {migrations as dbs} from './dbs.js'
 import {migrations as flows} from './flows.js'
 import {migrations as prompts} from './prompts.js'
 
-export const MIGRATIONS: Migration[] = [accounts, userSettings, cacheEpoch, ...prompts, ...dashboards, ...apps, ...dbs, ...flows].sort((a, b) => a.id - b.id)
+export const MIGRATIONS: Migration[] = [accounts, userSettings, cacheEpoch, cacheEpochNotify, ...prompts, ...dashboards, ...apps, ...dbs, ...flows].sort((a, b) => a.id - b.id)

@@ -17,3 +17,10 @@ ${CACHED_TABLES.flatMap((table) => ['INSERT', 'UPDATE', 'DELETE'].map((op) =>
     `CREATE TRIGGER cache_epoch_${table}_${op.toLowerCase()} AFTER ${op} ON ${table} BEGIN UPDATE cache_epoch SET n = n + 1 WHERE id = 1; END;`)).join('\n')}
 `,
 }
+
+export const notify: Migration = {
+  id: 91,
+  name: 'cache epoch notified: every bump tells the listening instances its new value',
+  // PostgreSQL only (LISTEN/NOTIFY between instances); SQLite reads its counter in-process.
+  up: '',
+}
