@@ -44,7 +44,7 @@ export function locate(error: unknown, file: string): CompileError {
       column = Number(m[2]) + 1
     }
   }
-  message = message.replace(/^\[[^\]]+\]\s*/, '').replace(/^.*?App\.(svelte|vue|jsx)(:\d+:\d+)?:?\s*/, '')
+  message = message.replace(/^\[[^\]]+\]\s*/, '').replace(/^.*?App\.[a-z]+(:\d+:\d+)?:?\s*/, '')
   return new CompileError(message || 'compile failed', line, column)
 }
 

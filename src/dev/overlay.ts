@@ -34,5 +34,5 @@ export function describeDevError(error: unknown, message: string, sourceFile: st
   const loc = e?.loc?.line !== undefined ? `:${e.loc.line}:${(e.loc.column ?? 0) + 1}` : ''
   const text = stripAnsi(e?.message ?? message).replace(/^\[[^\]]+\]\s*/, '').split('\n').map((l) => l.trim()).filter(Boolean)
     .filter((l) => !l.includes(sourceFile))[0] ?? stripAnsi(message).split('\n')[0]!.replace(/^.*Internal server error:\s*/, '')
-  return `compile error in ${file}${loc}: ${text.replace(/^.*?App\.(svelte|vue|jsx)(:\d+:\d+)?:?\s*/, '')}`
+  return `compile error in ${file}${loc}: ${text.replace(/^.*?App\.[a-z]+(:\d+:\d+)?:?\s*/, '')}`
 }

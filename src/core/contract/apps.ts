@@ -4,6 +4,7 @@ import {
   normalizeUrlCode, SHOW_IN_MODULES, UUID_RE,
 } from '../apps/validate.js'
 import {REPLACE_FIELDS} from '../apps/replace.js'
+import {DEFAULT_APP_ENGINE, DEFAULT_CSS_ENGINE} from '../../engines/index.js'
 import {JsonObject, z, Timestamp, Uuid, envelope} from './common.js'
 
 export {APP_ENGINES, CSS_ENGINES}
@@ -120,8 +121,8 @@ export const AppInput = z.looseObject({
   ...members,
   name,
   source_code: sourceCode,
-  app_engine: engine.optional().openapi({default: 'svelte'}),
-  css_engine: cssEngine.optional().openapi({default: 'tailwind_all'}),
+  app_engine: engine.optional().openapi({default: DEFAULT_APP_ENGINE}),
+  css_engine: cssEngine.optional().openapi({default: DEFAULT_CSS_ENGINE}),
 }).openapi('AppInput')
 
 /** An absent envelope is an empty one: its missing members are named (`name: can't be blank`). */
