@@ -1,10 +1,10 @@
-// Account B of bench/noisy-neighbour.mjs, in its own process: three loops of hostile prompt renders,
+// A hostile account of bench/noisy-neighbour.mjs, in its own process: three loops of hostile prompt renders,
 // one loop of React compiles (every fourth one JSX nested 1,500 deep, which crashes the compiler) and
 // four loops of anonymous 100 KB public writes, until its stdin closes; then prints its counts as JSON.
-// node bench/noisy-attacker.mjs URL TOKEN_OF_B
+// node bench/noisy-attacker.mjs URL TOKEN [DB_CODE=wall] (the account's prompt `slow` and public db DB_CODE)
 import {setPriority} from 'node:os'
 
-const [url, token] = process.argv.slice(2)
+const [url, token, dbCode = 'wall'] = process.argv.slice(2)
 // The attacker's own client work (building and sending bodies as fast as it can) shares the two
 // cores with the server here; in a deployment it runs on other machines. NOISY_ATTACKER_NICE (10 by
 // default, the level of svc's own compile and render workers) keeps this client from outranking the
@@ -55,7 +55,7 @@ const loops = [
     while (!stop) {
       let status
       try {
-        const res = await fetch(`${url}/svc/db/wall/create`, {method: 'POST', headers: {'content-type': 'application/json'}, body})
+        const res = await fetch(`${url}/svc/db/${dbCode}/create`, {method: 'POST', headers: {'content-type': 'application/json'}, body})
         await res.arrayBuffer()
         status = res.status
       } catch {

@@ -17,7 +17,7 @@ const out = fileURLToPath(new URL('../docs/benchmarks.md', import.meta.url))
 const saved = fileURLToPath(new URL('./results.json', import.meta.url))
 
 const SCRIPTS = [
-  {id: 'startup', title: 'CLI cold start: `svc --help`', script: 'startup.js', args: [quick ? '10' : '15']},
+  {id: 'startup', title: 'CLI cold start: `svc --help` and `svc prompt render`, interleaved', script: 'startup.js', args: [quick ? '10' : '30']},
   {id: 'render', title: 'CLI cold start: `svc prompt render`', script: 'prompt-render.js', args: [quick ? '10' : '15']},
   {id: 'dbs', title: 'JSON databases at scale', script: 'dbs.js', args: [quick ? '100000' : '1000000', quick ? '5' : '10']},
   {id: 'dbsPg', title: 'JSON databases at scale on PostgreSQL', script: 'dbs-pg.js', args: [quick ? '100000' : '1000000', quick ? '5' : '10']},
@@ -63,11 +63,11 @@ function summary(r) {
     rows.push([figure, fmt(value), fmt(baseline), ratio, target, met === undefined ? '—' : met ? 'yes' : '**no**'])
   }
   const s = r.startup
-  add('`svc --help` cold, ms (baseline `node -e 0`)', get(s, 'svc_help_ms'), get(s, 'node_e_0_ms'), '≤ 300 ms', get(s, 'svc_help_ms') <= 300)
-  const p = r.render
-  const stored = get(p, 'median_ms.render_stored')
-  const node = get(p, 'median_ms.node_e_0')
-  add('`svc prompt render` cold, ms (baseline `node -e 0`)', stored, node, '≤ 2.0×', stored / node <= 2)
+  const node = get(s, 'median_ms.node_e_0')
+  const help = get(s, 'median_ms.svc_help')
+  const render = get(s, 'median_ms.svc_prompt_render')
+  add('`svc --help` cold, ms (baseline `node -e 0`)', help, node, '≤ 2.0×', help / node <= 2)
+  add('`svc prompt render` cold, ms (baseline `node -e 0`)', render, node, '≤ 1.5×', render / node <= 1.5)
   const d = r.dbs
   if (d) {
     const size = get(d, 'size')

@@ -13,10 +13,13 @@ export abstract class AdminCommand extends SvcCommand {
     'database-url': Flags.string({
       description: 'PostgreSQL database (postgres://…) instead of the data dir\'s SQLite file', env: 'SVC_DATABASE_URL', helpGroup: 'TARGET',
     }),
+    sqlite: Flags.boolean({
+      description: 'use the data dir\'s SQLite file even where servers use a database URL (the dir has database.json)', default: false, helpGroup: 'TARGET',
+    }),
   }
 
   /** The data dir, after printing the target line; `existing` refuses a dir without svc data. */
-  protected target(flags: {data?: string; profile?: string; 'database-url'?: string}, options: {existing: boolean}): AdminTarget {
+  protected target(flags: {data?: string; profile?: string; 'database-url'?: string; sqlite?: boolean}, options: {existing: boolean}): AdminTarget {
     const target = adminTarget(flags)
     this.note(target.description)
     if (options.existing) requireData(target)

@@ -9,6 +9,7 @@ import {SvcError} from '../core/errors.js'
 import {PACKAGE_SYSTEM_PROMPTS} from '../paths.js'
 import type {AccountsRepo, UserView} from '../store/accounts/types.js'
 import {dataFile} from '../store/sqlite/connection.js'
+import {refuseNewSqlite} from '../store/database-marker.js'
 
 export const EMBEDDED_ORIGIN = 'http://localhost'
 
@@ -25,6 +26,7 @@ export interface EmbeddedOptions {
 export function checkDataDir(options: EmbeddedOptions): string {
   const dataDir = resolve(options.dataDir)
   if (!options.databaseUrl && !existsSync(dataFile(dataDir))) {
+    refuseNewSqlite(dataDir) // a PostgreSQL server's data dir: say so, with the flag to add
     throw new SvcError('usage', 0, `no svc data in ${options.dataDir}`, undefined,
       `create it with: svc admin user add LOGIN --role admin --data ${options.dataDir}`)
   }

@@ -6,6 +6,7 @@ import {loadProfiles} from './profiles.js'
 import {isIdentifier, isRole, type Role} from '../core/auth/permissions.js'
 import {FieldErrorBag, SvcError} from '../core/errors.js'
 import {isPostgresUrl, openStoreAt, type Store, type StoreTarget} from '../store/index.js'
+import {describeDatabaseUrl, refuseNewSqlite} from '../store/database-marker.js'
 import type {Account} from '../store/accounts/types.js'
 
 /**
@@ -19,20 +20,25 @@ export interface AdminTarget {
   dataDir: string
   /** `--database-url` / `SVC_DATABASE_URL`: the PostgreSQL database instead of the data dir's SQLite file. */
   databaseUrl?: string
+  /** `--sqlite`: create the SQLite file even in a data dir recorded as a PostgreSQL server's. */
+  sqlite?: boolean
   /** `local: ./.svc` (stderr), with `(new)` when the command will create it. */
   description: string
   exists: boolean
 }
 
-export function adminTarget(flags: {data?: string; profile?: string; 'database-url'?: string}): AdminTarget {
+export function adminTarget(flags: {data?: string; profile?: string; 'database-url'?: string; sqlite?: boolean}): AdminTarget {
   const databaseUrl = flags['database-url']?.trim() || undefined
+  if (databaseUrl && flags.sqlite) {
+    throw new SvcError('usage', 0, 'give either --database-url (SVC_DATABASE_URL) or --sqlite, not both')
+  }
   if (databaseUrl) {
     if (!isPostgresUrl(databaseUrl)) {
       throw new SvcError('usage', 0, 'the database URL must start with postgres:// or postgresql://', undefined,
         'leave --database-url / SVC_DATABASE_URL out to use the SQLite file of the data dir')
     }
     // The database is the target: shown without its password; its data dir holds only files.
-    return {dataDir: resolve(flags.data ?? DEFAULT_DATA_DIR), databaseUrl, exists: true, description: `postgres: ${describeDatabase(databaseUrl)}`}
+    return {dataDir: resolve(flags.data ?? DEFAULT_DATA_DIR), databaseUrl, exists: true, description: `postgres: ${describeDatabaseUrl(databaseUrl)}`}
   }
   let dataDir = flags.data
   if (!dataDir) {
@@ -51,9 +57,10 @@ export function adminTarget(flags: {data?: string; profile?: string; 'database-u
     dataDir = profile?.data ?? DEFAULT_DATA_DIR
   }
   const absolute = resolve(dataDir)
+  refuseNewSqlite(absolute, flags.sqlite)
   const exists = existsSync(dataFile(absolute))
   const shown = relative(process.cwd(), absolute) || '.'
-  return {dataDir: absolute, exists, description: `local: ${shown.startsWith('..') ? absolute : `./${shown}`}${exists ? '' : ' (new)'}`}
+  return {dataDir: absolute, sqlite: flags.sqlite, exists, description: `local: ${shown.startsWith('..') ? absolute : `./${shown}`}${exists ? '' : ' (new)'}`}
 }
 
 /** A usage error when the data dir holds no svc data (commands that only read or change what is there). */
@@ -63,20 +70,11 @@ export function requireData(target: AdminTarget): void {
   }
 }
 
-/** `host:port/db` of a database URL, never its password. */
-function describeDatabase(url: string): string {
-  try {
-    const u = new URL(url)
-    return `${u.host}${u.pathname}`
-  } catch {
-    return 'database URL'
-  }
-}
 
 /** Local administration of a data dir or a PostgreSQL database (no server involved): accounts, users, modules. */
 async function withStore<T>(target: string | StoreTarget, fn: (store: Store) => Promise<T>): Promise<T> {
-  const {dataDir, databaseUrl} = typeof target === 'string' ? {dataDir: target, databaseUrl: undefined} : target
-  const store = await openStoreAt({dataDir: resolve(dataDir), databaseUrl})
+  const {dataDir, databaseUrl, sqlite} = typeof target === 'string' ? {dataDir: target, databaseUrl: undefined, sqlite: false} : target
+  const store = await openStoreAt({dataDir: resolve(dataDir), databaseUrl, sqlite})
   try {
     return await fn(store)
   } finally {

@@ -20,23 +20,34 @@ export type Target =
   | {kind: 'embedded'; options: EmbeddedOptions}
 
 /**
- * Picks the target: `--url` (+ `--token`) → remote; `--data` → embedded; `--profile` or the
- * current saved profile; else the embedded default `./.svc`. Flags already include their env vars.
+ * Picks the target: `--url` (+ `--token`) → remote; `--data` or `--database-url` → embedded;
+ * `--profile` or the current saved profile; else the embedded default `./.svc`. Flags already
+ * include their env vars. A target flag always wins over the current saved profile; with a remote
+ * profile named by `--profile`, `--database-url` is a usage error (two targets).
  */
 export function resolveTarget(flags: TargetFlags): Target {
   if (flags.url && flags.data) throw new SvcError('usage', 0, 'give either --url or --data, not both')
   const databaseUrl = flags['database-url']?.trim() || undefined
   if (databaseUrl) checkDatabaseUrl(databaseUrl)
+  if (flags.url && databaseUrl) {
+    throw new SvcError('usage', 0, 'give either --url (a server) or --database-url (the embedded backend over PostgreSQL), not both', undefined,
+      'SVC_URL and SVC_DATABASE_URL stand for these flags: unset the one you do not mean')
+  }
   if (flags.url) return {kind: 'remote', url: flags.url, token: flags.token}
   if (flags.data) return embedded(flags.data, flags.as, databaseUrl)
   const file = loadProfiles()
   const name = flags.profile ?? file.current
-  if (name) {
-    const profile = file.profiles[name]
-    if (!profile) throw new SvcError('usage', 0, `no profile "${name}"`, undefined, 'list them with: svc profile list')
-    if (profile.url) return {kind: 'remote', url: profile.url, token: flags.token ?? profileToken(name), as: profile.as}
-    if (profile.data) return embedded(profile.data, flags.as ?? profile.as, databaseUrl)
+  const profile = name ? file.profiles[name] : undefined
+  if (name && !profile && (flags.profile || !databaseUrl)) throw new SvcError('usage', 0, `no profile "${name}"`, undefined, 'list them with: svc profile list')
+  if (profile?.url) {
+    if (!databaseUrl) return {kind: 'remote', url: profile.url, token: flags.token ?? profileToken(name!), as: profile.as}
+    if (flags.profile) {
+      throw new SvcError('usage', 0, `profile "${name}" is a server (${profile.url}) and --database-url names a database: give one of them`)
+    }
+    // The current profile is only a default: the database URL given now wins.
+    return embedded(DEFAULT_DATA_DIR, flags.as, databaseUrl)
   }
+  if (profile?.data) return embedded(profile.data, flags.as ?? profile.as, databaseUrl)
   return embedded(DEFAULT_DATA_DIR, flags.as, databaseUrl)
 }
 

@@ -13,6 +13,10 @@ export default class Serve extends SvcCommand {
       description: 'PostgreSQL database (postgres://user:pass@host:5432/db): run N instances over one database; default: the SQLite file of --data',
       env: 'SVC_DATABASE_URL',
     }),
+    sqlite: Flags.boolean({
+      description: 'use the SQLite file of --data even in a data dir that servers use with a database URL (database.json)', default: false,
+      exclusive: ['database-url'],
+    }),
     'system-prompts': Flags.string({description: 'folder of system prompt files that win over the packaged ones', env: 'SVC_SYSTEM_PROMPTS'}),
     'trust-proxy': Flags.boolean({description: 'take the client address from X-Forwarded-For', default: false}),
     'public-url': Flags.string({description: 'base URL the platform is reached at (ACCOUNT_URL in prompts)', env: 'SVC_PUBLIC_URL'}),
@@ -41,13 +45,25 @@ export default class Serve extends SvcCommand {
       }
       if (!flags['public-url']) this.error('--apps-url needs --public-url (the main origin apps send visitors back to)', {exit: 2})
     }
+    try {
+      const {egressPolicy} = await import('../http/egress.js')
+      egressPolicy(flags['allow-connector-hosts'])
+    } catch (error) {
+      this.error((error as Error).message, {exit: 2})
+    }
     const {parseQuotas} = await import('../core/quotas.js')
     const databaseUrl = flags['database-url']?.trim() || undefined
     if (databaseUrl && !/^postgres(ql)?:\/\//i.test(databaseUrl)) this.error('--database-url must start with postgres:// or postgresql://', {exit: 2})
     const log = (line: string) => process.stderr.write(line + '\n')
+    const publicUrl = flags['public-url']
+    if (publicUrl && !flags['apps-url'] && !isLoopbackUrl(publicUrl)) {
+      log(`Warning: --public-url ${publicUrl} without --apps-url: hosted apps (/a/CODE) will send visitors to http://CODE.localhost:PORT, `
+        + 'which only this machine reaches. Add --apps-url https://{code}.apps.example.com (a wildcard DNS name and certificate; docs/deploy.md)')
+    }
     const server = await startServer({
       dataDir: flags.data,
       databaseUrl,
+      sqlite: flags.sqlite,
       port: flags.port,
       host: flags.host,
       systemPromptsDir: flags['system-prompts'],
@@ -73,4 +89,15 @@ export default class Serve extends SvcCommand {
     })
     return {url: server.url}
   }
+}
+
+/** A URL on this machine only (localhost, *.localhost, 127.0.0.0/8, ::1): apps on *.localhost work from there. */
+function isLoopbackUrl(url: string): boolean {
+  let host: string
+  try {
+    host = new URL(url).hostname.toLowerCase()
+  } catch {
+    return false
+  }
+  return host === 'localhost' || host.endsWith('.localhost') || /^127\.\d+\.\d+\.\d+$/.test(host) || host === '[::1]'
 }

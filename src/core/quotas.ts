@@ -19,6 +19,8 @@ export interface Quotas {
   crons_per_account: number
   /** Shortest interval between two runs of one cron, seconds (60; 1 with `--cron-seconds`). */
   cron_min_interval_seconds: number
+  /** Bytes (UTF-8) of an app's build, compiled JavaScript and CSS together, that the server stores and serves. */
+  app_build_bytes: number
   /** App compiles: worker processes, milliseconds per compile, heap MB per worker (src/compile/pool.ts). */
   compile_workers: number
   compile_timeout_ms: number
@@ -39,6 +41,7 @@ export const DEFAULT_QUOTAS: Readonly<Quotas> = {
   public_list_bytes: 1024 * 1024,
   crons_per_account: 50,
   cron_min_interval_seconds: 60,
+  app_build_bytes: 4 * 1024 * 1024,
   compile_workers: 2,
   compile_timeout_ms: 30_000,
   compile_memory_mb: 512,

@@ -4,6 +4,8 @@
  * the fast path calls the function behind that route directly (src/fastpath/embedded-render.ts),
  * while the oclif command goes through the in-process app.
  */
+import {dirname} from 'node:path'
+import {fileURLToPath} from 'node:url'
 import type {Client} from '../client/backend.js'
 import {openBackend, resolveTarget, type TargetFlags} from '../client/resolve.js'
 import {isSvcError, SvcError} from '../core/errors.js'
@@ -94,6 +96,8 @@ export function printResult(r: RenderResult, options: {json: boolean; explain: b
   const warning = missingWarning(r)
   if (warning) process.stderr.write(warning + '\n')
   process.stdout.write(r.text)
+  // A terminal's prompt must not land on the text's last line; a pipe gets the text exactly.
+  if (process.stdout.isTTY && !r.text.endsWith('\n')) process.stdout.write('\n')
 }
 
 /** The stderr warning for variables that rendered blank (none with `--json`: the result lists them). */
@@ -181,6 +185,9 @@ export async function fastRender(argv: string[]): Promise<boolean> {
     let result: RenderResult
     // The direct read is of the SQLite file: with a database URL, the embedded backend (PostgreSQL) answers instead.
     if (target.kind === 'embedded' && !target.options.databaseUrl) {
+      // liquidjs with a V8 code cache (Node 20 has no compile cache): the embedded renderer requires it.
+      const {preloadCommonJs} = await import('./code-cache.js')
+      preloadCommonJs('liquidjs', import.meta.url, dirname(fileURLToPath(import.meta.url)))
       const renderer = await (await import('./embedded-render.js')).openLocalRenderer(target.options)
       close = renderer.close
       if (!json) process.stderr.write(renderer.description + '\n')

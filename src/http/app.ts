@@ -10,6 +10,8 @@ import {securityHeaders} from './middleware/security-headers.js'
 import {appOrigin} from './app-origin/routes.js'
 import {appsFrameSrc, parseAppsUrl} from './app-origin/hosts.js'
 import {loginRoutes} from './routes/login.js'
+import {mcpDocs, mcpRoutes} from './routes/mcp.js'
+import {readOnlyRequests} from './middleware/read-only.js'
 import {notFoundHandler, onError} from './middleware/errors.js'
 import {accountRoutes} from './routes/account.js'
 import {appsRoutes} from './routes/apps.js'
@@ -68,6 +70,7 @@ export function createApp(deps: Deps) {
   // Writes carried by a cookie come from the origin's own page, never from a navigation or another site.
   app.use('/svc/db/:db_code/:method_name', refuseCrossSiteWrites((c) => PUBLIC_WRITES.has(c.req.param('method_name') ?? '')))
   app.on('POST', '/svc/apps/:id/action/:name', refuseCrossSiteWrites(() => true))
+  app.use('*', readOnlyRequests)
   app.use('*', appOrigin(deps))
   app.use('*', identify(deps))
   app.route('/', meRoutes(deps))
@@ -79,9 +82,10 @@ export function createApp(deps: Deps) {
   app.route('/', flowsRoutes(deps))
   app.route('/', loginRoutes(deps))
   app.route('/', consoleRoutes())
+  app.route('/', mcpRoutes(deps, app))
   app.route('/', contractRoutesOf(app))
   // Pages and app origins answer HTML and redirects from plain Hono handlers: described from the contract.
-  describe(app, ...Object.values(pageRoutes))
+  describe(app, ...Object.values(pageRoutes), ...mcpDocs)
   return app
 }
 

@@ -33,16 +33,25 @@ export interface EgressPolicy {
   ranges: [ipaddr.IPv4 | ipaddr.IPv6, number][]
 }
 
+/** A DNS host name: labels of letters, digits, `-` and `_`, dot-separated. */
+const HOST_NAME = /^(?=.{1,253}$)[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?(?:\.[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?)*\.?$/
+
 /** The policy of `--allow-connector-hosts a,b,...` (host names, addresses, CIDR ranges, or `*`). Throws on a bad entry. */
 export function egressPolicy(allow: readonly string[] = []): EgressPolicy {
   const policy: EgressPolicy = {any: false, names: new Set(), ranges: []}
   for (const raw of allow.flatMap((a) => a.split(',')).map((a) => a.trim().toLowerCase()).filter(Boolean)) {
     if (raw === '*') policy.any = true
-    else if (raw.includes('/')) policy.ranges.push(ipaddr.parseCIDR(raw))
-    else if (ipaddr.isValid(raw.replace(/^\[|\]$/g, ''))) {
+    else if (raw.includes('/')) {
+      try {
+        policy.ranges.push(ipaddr.parseCIDR(raw))
+      } catch {
+        throw new Error(`--allow-connector-hosts: "${raw}" is not a CIDR range (like 10.0.0.0/8)`)
+      }
+    } else if (ipaddr.isValid(raw.replace(/^\[|\]$/g, ''))) {
       const address = ipaddr.parse(raw.replace(/^\[|\]$/g, ''))
       policy.ranges.push([address, address.kind() === 'ipv4' ? 32 : 128])
-    } else policy.names.add(raw)
+    } else if (HOST_NAME.test(raw)) policy.names.add(raw)
+    else throw new Error(`--allow-connector-hosts: "${raw}" is not a host name, address or CIDR range`)
   }
   return policy
 }

@@ -2,7 +2,7 @@
  * A render worker thread (src/http/render-pool.ts): renders one prompt at a time off the server's
  * event loop, so a slow template cannot stall other requests, and the pool can stop it mid-tag.
  */
-import {setPriority} from 'node:os'
+import {readlinkSync} from 'node:fs'
 import {parentPort} from 'node:worker_threads'
 import {isSvcError} from '../core/errors.js'
 import {renderPrompt, type RenderInput} from '../core/prompts/render.js'
@@ -12,18 +12,12 @@ export interface RenderRequest {
   input: RenderInput
 }
 export type RenderReply =
-  | {ready: true; id?: undefined}
+  | {ready: true; id?: undefined; /** Linux: this thread's id, for the pool to read its CPU time and lower its priority. */ tid?: number}
   | {id: number; ok: true; text: string}
   | {id: number; ok: false; error: {code: string; status: number; message: string; details?: Record<string, unknown>}}
 
-// On Linux a priority set with pid 0 is this thread's alone: renders run below the server's event
-// loop (nice 10), so a slow template takes only the CPU requests leave. Elsewhere it would lower the
-// whole server process, so it is not set.
-if (process.platform === 'linux') {
-  try {
-    setPriority(10)
-  } catch {}
-}
+// Priority: a thread starts at the server's own; the pool lowers it (nice 10, for good) by its
+// thread id once it runs a heavy account's render (src/http/render-pool.ts).
 
 parentPort!.on('message', (message: RenderRequest) => {
   renderPrompt(message.input).then(
@@ -36,5 +30,15 @@ parentPort!.on('message', (message: RenderRequest) => {
     },
   )
 })
+/** This thread's Linux thread id (`/proc/thread-self` names it), else undefined. */
+function threadId(): number | undefined {
+  try {
+    const tid = Number(readlinkSync('/proc/thread-self').split('/').at(-1))
+    return Number.isInteger(tid) && tid > 0 ? tid : undefined
+  } catch {
+    return undefined
+  }
+}
+
 // Loaded (liquidjs included): the pool starts a render's deadline only from here on.
-parentPort!.postMessage({ready: true})
+parentPort!.postMessage({ready: true, tid: threadId()} satisfies RenderReply)

@@ -4,6 +4,7 @@ import {resolve} from 'node:path'
 import {PACKAGE_SYSTEM_PROMPTS} from '../paths.js'
 import {startCheckpointer} from '../store/sqlite/checkpointer.js'
 import {openStoreAt, type Store} from '../store/index.js'
+import {DATABASE_MARKER, writeDatabaseMarker} from '../store/database-marker.js'
 import {createApp} from './app.js'
 import {createFlowScheduler} from './routes/flows/scheduler.js'
 import type {Deps} from './env.js'
@@ -15,6 +16,8 @@ export interface ServeOptions {
   dataDir: string
   /** `--database-url` / `SVC_DATABASE_URL`: PostgreSQL (N instances over one database) instead of the data dir's SQLite file. */
   databaseUrl?: string
+  /** `--sqlite`: a SQLite file even in a data dir recorded as a PostgreSQL server's. */
+  sqlite?: boolean
   port?: number
   host?: string
   systemPromptsDir?: string
@@ -41,7 +44,16 @@ export interface RunningServer {
 
 /** Starts the self-hosted server over a data dir. Port 0 picks a free port. */
 export async function startServer(options: ServeOptions): Promise<RunningServer> {
-  const store = await openStoreAt({dataDir: options.dataDir, databaseUrl: options.databaseUrl, log: options.log})
+  egressPolicy(options.allowConnectorHosts) // a bad entry fails here, at start, before the database opens
+  const store = await openStoreAt({dataDir: options.dataDir, databaseUrl: options.databaseUrl, sqlite: options.sqlite, log: options.log})
+  if (options.databaseUrl) {
+    // The data dir remembers its database, so that a command given the dir alone does not start a SQLite file beside it.
+    try {
+      writeDatabaseMarker(options.dataDir, options.databaseUrl)
+    } catch (error) {
+      options.log?.(`Warning: could not record the database in ${options.dataDir}/${DATABASE_MARKER}: ${(error as Error).message}`)
+    }
+  }
   const deps: Deps = {
     store,
     systemPromptsDirs: [PACKAGE_SYSTEM_PROMPTS, ...(options.systemPromptsDir ? [resolve(options.systemPromptsDir)] : [])],
@@ -52,7 +64,6 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     allowConnectorHosts: options.allowConnectorHosts,
     quotas: options.quotas,
   }
-  egressPolicy(options.allowConnectorHosts) // a bad entry fails here, at start
   const q = quotasOf(options.quotas)
   deps.renders = {threads: q.render_threads, deadlineMs: q.render_deadline_ms, memoryMb: q.render_memory_mb}
   configureCompilers({workers: q.compile_workers, timeoutMs: q.compile_timeout_ms, memoryMb: q.compile_memory_mb,

@@ -4,6 +4,7 @@
  * `pg` are imported only when a URL is given, so SQLite users and `svc --help` never load them.
  */
 import {SvcError} from '../core/errors.js'
+import {refuseNewSqlite} from './database-marker.js'
 import {openSqliteStore} from './sqlite/index.js'
 import type {Store} from './types.js'
 
@@ -14,6 +15,8 @@ export interface StoreTarget {
   dataDir: string
   /** `postgres://…` or `postgresql://…`: the PostgreSQL store; else the SQLite file of `dataDir`. */
   databaseUrl?: string
+  /** `--sqlite`: create the SQLite file even in a data dir recorded as a PostgreSQL server's (src/store/database-marker.ts). */
+  sqlite?: boolean
 }
 
 /** Opens the SQLite store of a data dir (`DIR/svc.sqlite`), running pending migrations. */
@@ -33,7 +36,9 @@ export async function openStoreAt(target: StoreTarget & {log?: (line: string) =>
     throw new SvcError('usage', 0, 'the database URL must start with postgres:// or postgresql://', undefined,
       'leave --database-url / SVC_DATABASE_URL out to use the SQLite file of the data dir')
   }
-  return target.databaseUrl ? openPgStore(target.databaseUrl, target.dataDir, {log: target.log}) : openSqliteStore(target.dataDir)
+  if (target.databaseUrl) return openPgStore(target.databaseUrl, target.dataDir, {log: target.log})
+  refuseNewSqlite(target.dataDir, target.sqlite)
+  return openSqliteStore(target.dataDir)
 }
 
 /** The database URL of the environment (`SVC_DATABASE_URL`), if any. */

@@ -27,6 +27,20 @@ function startDev(args: string[]): Promise<{url: string; child: ChildProcess; li
   })
 }
 
+
+/**
+ * The dev page, rendered and with its HMR socket open: an edit made before the socket connects is
+ * sent to no one (Vite buffers an error only while no page at all is connected), so on a loaded
+ * machine a test that edits right after the first paint could wait forever.
+ */
+async function openDevPage(context: BrowserContext, url: string) {
+  const page = await context.newPage()
+  const connected = new Promise<void>((resolve) => page.on('console', (m) => m.text().includes('[vite] connected') && resolve()))
+  await page.goto(url)
+  await page.getByText('Hello Ada').waitFor({timeout: 20_000})
+  await connected
+  return page
+}
 describe('svc app dev: Vite HMR in the app shell, --push to the embedded backend', {timeout: 120_000}, () => {
   const data = tempDir()
   const work = tempDir()
@@ -93,9 +107,7 @@ describe('svc app dev: Vite HMR in the app shell, --push to the embedded backend
   chromiumNotice()
 
   itWithChromium('serves the shell with the backend user, updates on save without a full reload, and pushes the source', async () => {
-    const page = await chrome!.context.newPage()
-    await page.goto(dev!.url)
-    await page.getByText('Hello Ada').waitFor({timeout: 20_000})
+    const page = await openDevPage(chrome!.context, dev!.url)
     await page.getByRole('button', {name: 'Clicked 0 times'}).click()
     await page.getByRole('button', {name: 'Clicked 1 times'}).waitFor()
     await page.evaluate(() => ((window as any).__svcMarker = 'still here'))
@@ -179,9 +191,7 @@ describe('svc app dev: Vite HMR in the app shell, --push to the embedded backend
   })
 
   itWithChromium('a compile error shows in the browser overlay and in the terminal, and a push is refused with the line', async () => {
-    const page = await chrome!.context.newPage()
-    await page.goto(dev!.url)
-    await page.getByText('Hello Ada').waitFor({timeout: 20_000})
+    const page = await openDevPage(chrome!.context, dev!.url)
     const source = join(dir, 'App.svelte')
     writeFileSync(source, readFileSync(source, 'utf8').replace('</main>', '</mian>'))
     const overlay = page.locator('#svc-dev-error')

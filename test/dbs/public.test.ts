@@ -124,6 +124,39 @@ describeBothTransports('public methods', undefined, (ctx) => {
     expect((await pub('POST', 'open/create', {body: {data: {n: '12'}}})).json.data).toEqual({n: 12})
   })
 
+  // Issue 25 item 5: `{"title": "x"}` (the record's fields at the top level) answered 201 and stored an empty record.
+  it('create and update without `data`: 422 naming `data` and the keys not expected; nothing stored or changed', async () => {
+    const c = ctx()
+    const count = async () => (await c.call('GET', '/svc/dbs/open.json')).json.records_count
+    const before = await count()
+    const r = await pub('POST', 'open/create', {body: {n: 5, title: 'x'}})
+    expect(r.status, r.text).toBe(422)
+    expect(r.json.fields).toEqual({data: ['is required'], n: ['is not a parameter of create (fields go inside "data")'],
+      title: ['is not a parameter of create (fields go inside "data")']})
+    expect(r.json.error).toMatch(/"data" is required.*n, title/)
+    for (const call of [() => pub('POST', 'open/create', {body: {}}), () => pub('GET', 'open/create'), () => pub('GET', 'open/create?n=5')]) {
+      const e = await call()
+      expect(e.status, e.text).toBe(422)
+      expect(e.json.fields.data).toEqual(['is required'])
+    }
+    expect(await count()).toBe(before)
+    // The same record in `data` (body, query JSON or data[field] keys) is created.
+    expect((await pub('POST', 'open/create', {body: {data: {n: 5}}})).status).toBe(201)
+    expect((await pub('GET', `open/create?data=${encodeURIComponent('{"n": 6}')}`)).status).toBe(201)
+    expect((await pub('GET', 'open/create?data[n]=7')).status).toBe(201)
+    expect(await count()).toBe(before + 3)
+
+    const created = await pub('POST', 'guestbook/create', {body: {data: {text: 'to update'}}})
+    const jar = visitorCookie(created.headers)!
+    const u = await pub('POST', 'guestbook/update', {cookie: jar, body: {id: created.json.id, text: 'changed'}})
+    expect(u.status, u.text).toBe(422)
+    expect(u.json.fields).toEqual({data: ['is required'], text: ['is not a parameter of update (fields go inside "data")']})
+    expect((await pub('GET', `guestbook/get?id=${created.json.id}`, {cookie: jar})).json.data.text).toBe('to update')
+    const ok = await pub('POST', 'guestbook/update', {cookie: jar, body: {id: created.json.id, data: {text: 'changed'}}})
+    expect(ok.status, ok.text).toBe(200)
+    expect(ok.json.data.text).toBe('changed')
+  })
+
   it('{user_id} and {user_name} come from the session cookie, else empty', async () => {
     const c = ctx()
     const session = await c.world.store.accounts.createToken(c.world.users.alice!.id, 'session', 3600)

@@ -2,6 +2,7 @@
 // 4xx while the server keeps answering; public writes are rate-limited (429 with Retry-After).
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {describeBothTransports, makeCall, type Ctx} from '../helpers/scenarios.js'
+import {closeRenderPools} from '../../src/http/render-pool.js'
 import {createWorld, openTransport, TRANSPORTS, type World} from '../helpers/world.js'
 
 const SEED = {accounts: ['acme'], users: [{login: 'admin', role: 'admin' as const}]}
@@ -16,8 +17,16 @@ const HOSTILE: [string, string][] = [
   ['loop over a huge split', '{% assign s = "ab" %}{% for i in (1..20) %}{% assign s = s | append: s %}{% endfor %}{% assign parts = s | split: "" %}{% for p in parts %}{% endfor %}'],
 ]
 
-/** A single filter chain that runs ~4 s in one node (split, sort, uniq of 524,288 characters). */
-const ONE_SLOW_NODE = '{% assign s = "qz" %}{% for i in (1..18) %}{% assign s = s | append: s %}{% endfor %}{{ s | split: "" | sort | uniq | size }}'
+/**
+ * One output node that no machine finishes: `where_exp` searches a 1 MiB string of `q` for
+ * `qqqqqz` (never there) once for each of 100,000 items — 10^11 character comparisons, minutes
+ * here, far beyond any deadline on a machine a hundred times faster. It stays under the memory
+ * limit (~2.3 M units of 4 M), and liquidjs checks its own render limit only between nodes, so
+ * only the pool's hard deadline stops it (the 4 s filter chain this replaced ran in 400 ms on a
+ * fast machine).
+ */
+const ONE_SLOW_NODE = '{% assign s = "q" %}{% for i in (1..20) %}{% assign s = s | append: s %}{% endfor %}' +
+  `{% assign items = (1..100000) %}{{ items | where_exp: "i", "s contains 'qqqqqz'" | size }}`
 
 describeBothTransports('render limits and rate limits', SEED, (ctx) => {
   it('hostile templates end in a clear 422 and the server keeps answering', async () => {
@@ -136,6 +145,90 @@ describe('render deadline and fairness', () => {
         expect(me.status).toBe(200)
         expect(hello.text).toBe('Hello A')
         for (const r of await Promise.all(hostile)) expect([422, 429]).toContain(r.status)
+      })
+    })
+  }
+})
+
+// Issue 24 M5: two hostile accounts filled both render threads and a third account's one-line
+// render waited 0.7-0.9 s. Any number of busy accounts now holds at most `threads` threads, and
+// never the one kept for accounts whose renders are quick.
+describe('render fairness against several hostile accounts', () => {
+  /** A world over `transport` whose quiet accounts have each rendered `hello` once (quickly, as real ones
+   *  have; concurrently, so the pool's threads are started) and whose `slowAccounts` hold ONE_SLOW_NODE. */
+  async function fairWorld(transport: (typeof TRANSPORTS)[number], renders: {threads: number}, quiet: string[], slowAccounts: string[]) {
+    const accounts = [...new Set([...quiet, ...slowAccounts])]
+    // A deadline far beyond what a quiet render needs: before the fix, the quiet render waited for
+    // the first hostile ones to reach it. The hostile renders are stopped at the end of each test.
+    const world = await createWorld({accounts, users: accounts.map((account) => ({login: `${account}_admin`, account, role: 'admin' as const}))},
+      {renders: {...renders, deadlineMs: 30_000}})
+    const opened = await openTransport(transport, world.app)
+    const ctx: Ctx = {world, transport: opened, call: makeCall(world, opened)}
+    for (const account of slowAccounts) {
+      const r = await ctx.call('POST', '/svc/prompts.json', {as: `${account}_admin`, body: {prompt: {name: 'slow', code: 'slow', content: ONE_SLOW_NODE}}})
+      expect(r.status, r.text).toBe(201)
+    }
+    for (const account of quiet) {
+      await ctx.call('POST', '/svc/prompts.json', {as: `${account}_admin`, body: {prompt: {name: 'hello', code: 'hello', content: 'Hello {{ who }}'}}})
+    }
+    const warm = await Promise.all(quiet.map((account) => ctx.call('GET', '/svc/prompt/hello.md?who=Q', {as: `${account}_admin`})))
+    for (const r of warm) expect(r.text).toBe('Hello Q')
+    const close = async () => {
+      await closeRenderPools()
+      await opened.close()
+      await world.close()
+    }
+    return {ctx, close}
+  }
+
+  /** Slow renders of `account`, with a count of those that ended. */
+  function slowRenders(ctx: Ctx, accounts: string[], each: number) {
+    const replies = accounts.flatMap((account) => Array.from({length: each}, () => ctx.call('GET', '/svc/prompt/slow.md', {as: `${account}_admin`})))
+    const state = {finished: 0, replies}
+    for (const r of replies) void r.then(() => state.finished++, () => state.finished++)
+    return state
+  }
+
+  /** A few round trips of `account`, so the requests sent before have reached the render pool. */
+  async function settle(ctx: Ctx, account: string) {
+    for (let i = 0; i < 3; i++) expect((await ctx.call('GET', '/svc/me.json', {as: `${account}_admin`})).status).toBe(200)
+  }
+
+  for (const name of TRANSPORTS) {
+    describe(`[${name}]`, () => {
+      let close: (() => Promise<void>) | undefined
+      afterAll(async () => close?.())
+
+      it("answers a quiet account's render while three hostile accounts keep all their slow renders in flight", async () => {
+        // The hostile accounts are heavy as new accounts; the quiet ones are light once they rendered quickly.
+        const fair = await fairWorld(name, {threads: 2}, ['q', 'q2', 'q3'], ['h1', 'h2', 'h3'])
+        close = fair.close
+        const hostile = slowRenders(fair.ctx, ['h1', 'h2', 'h3'], 3)
+        await settle(fair.ctx, 'q')
+        const hello = await fair.ctx.call('GET', '/svc/prompt/hello.md?who=A', {as: 'q_admin'})
+        expect(hello.status, hello.text).toBe(200)
+        expect(hello.text).toBe('Hello A')
+        // No hostile render had ended: the quiet one did not wait for any of them.
+        expect(hostile.finished).toBe(0)
+        await closeRenderPools()
+        for (const r of await Promise.all(hostile.replies)) expect([422, 503]).toContain(r.status)
+      })
+
+      it('takes the reserved thread back from a quick account that turns slow', async () => {
+        await close?.()
+        // One thread for anyone plus the reserve; q2 rendered quickly before, so its slow render may take
+        // the reserve, and is stopped once it used the slice's CPU time (then queued again as a heavy account's).
+        const fair = await fairWorld(name, {threads: 1}, ['q', 'q2'], ['h1', 'q2'])
+        close = fair.close
+        const hostile = slowRenders(fair.ctx, ['h1'], 1)
+        await settle(fair.ctx, 'q')
+        const turned = slowRenders(fair.ctx, ['q2'], 1)
+        await settle(fair.ctx, 'q')
+        const hello = await fair.ctx.call('GET', '/svc/prompt/hello.md?who=A', {as: 'q_admin'})
+        expect(hello.text).toBe('Hello A')
+        expect(hostile.finished + turned.finished).toBe(0)
+        await closeRenderPools()
+        for (const r of await Promise.all([...hostile.replies, ...turned.replies])) expect([422, 503]).toContain(r.status)
       })
     })
   }

@@ -4,7 +4,7 @@
  * lengths and choices are the schemas' (src/core/contract/apps.ts).
  */
 import type {AppCreate, AppPatch, AppView} from '../contract/apps.js'
-import type {AppData, AppRecord} from '../../store/apps/types.js'
+import type {AppData, AppRecord, AppSummary} from '../../store/apps/types.js'
 
 
 import {DEFAULT_APP_ENGINE, DEFAULT_CSS_ENGINE} from '../../engines/index.js'
@@ -110,7 +110,7 @@ export function appData(body: AppCreate | AppPatch, current?: AppRecord): Normal
 }
 
 /** The spec's response fields of an app; never account_id, app_code, css_code, token. */
-export function appView(app: AppRecord): AppView {
+export function appView(app: AppSummary): AppView {
   return {
     id: app.id,
     name: app.name,

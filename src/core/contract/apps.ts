@@ -139,9 +139,11 @@ export const AppListQuery = z.object({
  * A replace body (decisions.md "Replace endpoints") over the members `fields` names: `old_string`
  * (or `old`) must be a non-empty string, `new_string` (or `new`) a string, possibly empty; checked
  * even when another member is invalid, so one 422 names every problem.
- * Answers `{field, oldString, newString, replaceAll}` (core/replace.ts).
+ * Answers `{field, oldString, newString, replaceAll}` (core/replace.ts). Not exported: its generic
+ * type, written into dist/*.d.ts, fails a user's strict project (TS2536); the schema built from it
+ * is declared with `field` resolved (test/deploy/sdk-types.test.ts).
  */
-export const replaceBodyOf = <F extends string>(names: readonly [F, ...F[]]) =>
+const replaceBodyOf = <F extends string>(names: readonly [F, ...F[]]) =>
   z.looseObject({
     field: z.enum(names, {error: `must be one of ${names.join(', ')}`}),
     old_string: z.unknown().optional().openapi({type: 'string'}),

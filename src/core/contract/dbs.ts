@@ -327,7 +327,7 @@ export const PublicCallQuery = z.looseObject({
 /** Parameters of a public call in a JSON body (over those of the query string). A bad one is a 422 `{error, fields}`. */
 export const PublicCallBody = z.looseObject({
   ...callMembers,
-  data: data(false).optional().openapi({description: 'create, update: the record'}),
+  data: data(false).optional().openapi({description: 'create, update: the record (required there: without it, a 422 naming the other keys sent)'}),
 }).openapi('PublicCallParams')
 export const PublicDeleted = z.object({id: z.number().int(), deleted: z.literal(true)})
 

@@ -126,7 +126,13 @@ export const Cron = z.object({
  * shortest interval), set by the route's middleware for the parse of one request. Without it (a
  * client checking a body), only the rules of the body itself run.
  */
-export const cronContext = new AsyncLocalStorage<CronContext>()
+export const cronContext: ContextSlot<CronContext> = new AsyncLocalStorage<CronContext>()
+
+/** The part of AsyncLocalStorage the routes use: declared here so that the typed client's .d.ts need no @types/node. */
+interface ContextSlot<T> {
+  getStore(): T | undefined
+  run<R>(store: T, callback: () => R): R
+}
 
 const CRON_MEMBERS = ['kind', 'target_code', 'schedule', 'timezone', 'active']
 const targetCode = z.string({error: "can't be blank"}).min(1, "can't be blank").refine((v) => v === '' || CODE_RE.test(v), 'must be a flow code')

@@ -6,6 +6,7 @@ import {svcMessage} from '../../core/contract/messages.js'
 import {appRoutes as routes} from '../../core/contract/routes.js'
 import {replaceText} from '../../core/replace.js'
 import {badRequest, isSvcError, notFound, validation} from '../../core/errors.js'
+import {quotasOf} from '../../core/quotas.js'
 import type {AppBuild, AppData, AppRecord} from '../../store/apps/types.js'
 import type {AppEnv, Deps} from '../env.js'
 import {allowedTo, requireCan, requireUser, userRequired} from '../middleware/auth.js'
@@ -25,6 +26,23 @@ const loaded = slot<AppRecord>('app')
 export function appsRoutes(deps: Deps) {
   const app = createRouter()
   const apps = deps.store.apps
+  const maxBuildBytes = quotasOf(deps.quotas).app_build_bytes
+  const buildBytes = (build: AppBuild) => Buffer.byteLength(build.app_code) + Buffer.byteLength(build.css_code)
+  /** The compile cache, keeping no build over the cap (a refused build is not stored anywhere). */
+  const cache = {
+    cachedBuild: (hash: string) => apps.cachedBuild(hash),
+    saveBuild: async (build: AppBuild) => {
+      if (buildBytes(build) <= maxBuildBytes) await apps.saveBuild(build)
+    },
+  }
+  /** A build over app_build_bytes is refused under source_code (issue 24 M7: builds had no cap). */
+  const capped = (build: AppBuild) => {
+    const bytes = buildBytes(build)
+    if (bytes <= maxBuildBytes) return
+    const mb = (n: number) => `${(n / 2 ** 20).toFixed(1)} MB`
+    throw validation({source_code: [`compiles to ${mb(bytes)} of JavaScript and CSS; a build may be at most ${mb(maxBuildBytes)} (app_build_bytes)`]},
+      'build too large')
+  }
 
   /** Reading apps: a signed-in user; writing: the roles table's `app.write` (src/core/auth/permissions.ts). */
   const reader = userRequired
@@ -66,7 +84,8 @@ export function appsRoutes(deps: Deps) {
     const sameSource = !!current && current.app_engine === input.app_engine && current.css_engine === input.css_engine &&
       current.source_code === input.source_code
     try {
-      const {status, ...build} = await compileApp(compileInput, apps, String(accountId))
+      const {status, ...build} = await compileApp(compileInput, cache, String(accountId))
+      capped(build)
       return {build, status}
     } catch (error) {
       if (sameSource && isSvcError(error) && error.code === 'validation') return stored()

@@ -7,6 +7,7 @@ import {toView, viewerOf, type PromptRecord} from '../../core/prompts/types.js'
 import {isUuid} from '../../core/prompts/uuid.js'
 import {listFilters, mayChange, promptData} from '../../core/prompts/validate.js'
 import {findSystemFile, listSystemFiles} from '../../store/prompts/system-files.js'
+import {HIDE_TOKEN_HEADER} from '../agent-headers.js'
 import type {AppEnv, Deps} from '../env.js'
 import {allowedTo, requireCan, requireUser} from '../middleware/auth.js'
 import type {RenderPool} from '../render-pool.js'
@@ -36,11 +37,14 @@ function accountUrl(deps: Deps, c: Context): string {
  * TOKEN: the request's bearer token. The embedded backend has none: it may pass a token the CLI
  * was given (`X-Svc-Token`, honoured only in-process and only when it is the acting user's own);
  * otherwise, and for a browser session, a visible placeholder is rendered (never the session key).
+ * A request that asks to hide the token (`X-Svc-Hide-Token`: an agent's, through the MCP server) gets
+ * the placeholder too.
  */
 async function tokenFor(deps: Deps, c: Context<AppEnv>, user: Principal): Promise<TokenChoice> {
+  const hidden = c.req.header(HIDE_TOKEN_HEADER) !== undefined
   const bearer = c.get('token')
-  if (c.get('authVia') === 'bearer' && bearer) return {token: bearer, source: 'bearer'}
-  const given = c.get('authVia') === 'embedded' ? c.req.header(TOKEN_HEADER) : undefined
+  if (!hidden && c.get('authVia') === 'bearer' && bearer) return {token: bearer, source: 'bearer'}
+  const given = !hidden && c.get('authVia') === 'embedded' ? c.req.header(TOKEN_HEADER) : undefined
   const {givenOrPlaceholder} = await import('../../core/prompts/render-by-code.js')
   return givenOrPlaceholder(given, user, (token) => deps.store.accounts.authenticate(token))
 }

@@ -56,6 +56,9 @@ export interface AppRecord extends AppData {
   updated_at: string
 }
 
+/** An app as a list shows it: every column but its build and its token. */
+export type AppSummary = Omit<AppRecord, 'app_code' | 'css_code' | 'token'>
+
 export interface AppListQuery {
   q?: string
   app_engine?: string
@@ -66,7 +69,8 @@ export interface AppsRepo {
   /** The app with this UUID (any account), for `/svc/apps/:id/action/:name`; null when unknown. */
   actionTarget(appId: string): Promise<AppActionTarget | null>
 
-  list(accountId: number, query?: AppListQuery): Promise<AppRecord[]>
+  /** The account's apps without their builds (never read to list). */
+  list(accountId: number, query?: AppListQuery): Promise<AppSummary[]>
   get(accountId: number, id: string): Promise<AppRecord | null>
   /** Any account: for `/a/:id`. */
   getById(id: string): Promise<AppRecord | null>

@@ -1,10 +1,10 @@
 import {randomUUID} from 'node:crypto'
 import {notFound} from '../../core/errors.js'
 import {
-  ACTION_TARGET_BY_ID, type ActionTargetRow, type AppRow, INSERT_APP, insertAppParams, nowWithOffset, toActionTarget, toAppRecord,
+  ACTION_TARGET_BY_ID, type ActionTargetRow, type AppRow, type AppSummaryRow, INSERT_APP, LIST_COLUMNS, insertAppParams, nowWithOffset, toActionTarget, toAppRecord, toAppSummary,
   UPDATE_APP, updateAppParams, urlCodeTaken,
 } from '../apps/rows.js'
-import type {AppActionTarget, AppBuild, AppData, AppListQuery, AppRecord, AppsRepo} from '../apps/types.js'
+import type {AppActionTarget, AppBuild, AppData, AppListQuery, AppRecord, AppsRepo, AppSummary} from '../apps/types.js'
 import {isUniqueViolation, type PgDb, type Q} from './connection.js'
 import {likeEscape} from '../like-escape.js'
 
@@ -16,7 +16,7 @@ export class PgAppsRepo implements AppsRepo {
     return row ? toActionTarget(row) : null
   }
 
-  async list(accountId: number, query: AppListQuery = {}): Promise<AppRecord[]> {
+  async list(accountId: number, query: AppListQuery = {}): Promise<AppSummary[]> {
     const where = ['account_id = ?']
     const params: unknown[] = [accountId]
     if (query.q) {
@@ -33,7 +33,7 @@ export class PgAppsRepo implements AppsRepo {
       where.push('active = ?')
       params.push(query.active ? 1 : 0)
     }
-    return (await this.db.all<AppRow>(`SELECT * FROM apps WHERE ${where.join(' AND ')} ORDER BY created_at, id`, params)).map(toAppRecord)
+    return (await this.db.all<AppSummaryRow>(`SELECT ${LIST_COLUMNS} FROM apps WHERE ${where.join(' AND ')} ORDER BY created_at, id`, params)).map(toAppSummary)
   }
 
   async get(accountId: number, id: string): Promise<AppRecord | null> {

@@ -2,10 +2,10 @@ import {randomUUID} from 'node:crypto'
 import {notFound} from '../../core/errors.js'
 import {type Sqlite, writeTx} from './connection.js'
 import {
-  ACTION_TARGET_BY_ID, type ActionTargetRow, type AppRow, INSERT_APP, insertAppParams, nowWithOffset, toActionTarget, toAppRecord,
+  ACTION_TARGET_BY_ID, type ActionTargetRow, type AppRow, type AppSummaryRow, INSERT_APP, LIST_COLUMNS, insertAppParams, nowWithOffset, toActionTarget, toAppRecord, toAppSummary,
   UPDATE_APP, updateAppParams, urlCodeTaken,
 } from '../apps/rows.js'
-import type {AppActionTarget, AppBuild, AppData, AppListQuery, AppRecord, AppsRepo} from '../apps/types.js'
+import type {AppActionTarget, AppBuild, AppData, AppListQuery, AppRecord, AppsRepo, AppSummary} from '../apps/types.js'
 import {likeEscape} from '../like-escape.js'
 
 const isUniqueViolation = (e: unknown) => (e as {code?: string}).code === 'SQLITE_CONSTRAINT_UNIQUE'
@@ -18,7 +18,7 @@ export class SqliteAppsRepo implements AppsRepo {
     return row ? toActionTarget(row) : null
   }
 
-  async list(accountId: number, query: AppListQuery = {}): Promise<AppRecord[]> {
+  async list(accountId: number, query: AppListQuery = {}): Promise<AppSummary[]> {
     const where = ['account_id = ?']
     const params: unknown[] = [accountId]
     if (query.q) {
@@ -34,8 +34,8 @@ export class SqliteAppsRepo implements AppsRepo {
       where.push('active = ?')
       params.push(query.active ? 1 : 0)
     }
-    const rows = this.db.prepare(`SELECT * FROM apps WHERE ${where.join(' AND ')} ORDER BY created_at, id`).all(...params) as AppRow[]
-    return rows.map(toAppRecord)
+    const rows = this.db.prepare(`SELECT ${LIST_COLUMNS} FROM apps WHERE ${where.join(' AND ')} ORDER BY created_at, id`).all(...params) as AppSummaryRow[]
+    return rows.map(toAppSummary)
   }
 
   async get(accountId: number, id: string): Promise<AppRecord | null> {

@@ -87,6 +87,21 @@ function idParam(v: unknown): number {
 
 const dataParam = (v: unknown): Record<string, unknown> => (isObject(v) ? v : {})
 
+/**
+ * `data` of a public create or update, which is required: without it (a record's fields sent at the
+ * top level, `{"title": "x"}`), a 422 that names `data` and the parameters the method does not take.
+ */
+function requiredData(params: Record<string, unknown>, method: 'create' | 'update'): Record<string, unknown> {
+  if (params.data !== undefined) return dataParam(params.data)
+  const takes = method === 'create' ? ['data'] : ['id', 'data']
+  const stray = Object.keys(params).filter((k) => !takes.includes(k)).sort().slice(0, 20).map((k) => k.slice(0, 64))
+  const fields = dict<string[]>()
+  fields.data = ['is required']
+  for (const k of stray) fields[k] = [`is not a parameter of ${method} (fields go inside "data")`]
+  const error = `"data" is required${stray.length ? `; not expected: ${stray.join(', ')} (send {"data": {...}})` : ''}`
+  throw new SvcError('validation', 422, error, {error, fields: {...fields}})
+}
+
 /** The public 422: `{error, fields}` (decisions.md "Public method errors"). */
 function publicError(fields: Record<string, string[]>): SvcError {
   const keys = Object.keys(fields)
@@ -233,7 +248,7 @@ export function publicDbRoutes(deps: Deps) {
         return listReply(c, await repo.query(account, db.id, {...spec, tableName, scope}))
       }
       case 'create': {
-        const data = publicData(options, dataParam(params.data), visitor, 'create')
+        const data = publicData(options, requiredData(params, 'create'), visitor, 'create')
         // Multi-table databases: public create stores table_name null (no table validation or indexing).
         const table = plan.multi ? undefined : tablePlan(plan, null)
         const converted = validateData(table, data)
@@ -243,7 +258,7 @@ export function publicDbRoutes(deps: Deps) {
         return c.json(shape(await repo.createRecord(account, db.id, write, quotas.public_db_records)), 201)
       }
       case 'update': {
-        const input = dataParam(params.data)
+        const input = requiredData(params, 'update')
         // The bytes sent are charged (the merged record is checked against record_bytes inside).
         await chargeWrite(ip, db.id, input)
         const updated = await repo.updateRecord(account, db.id, idParam(params.id), (existing) => {

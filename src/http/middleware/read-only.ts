@@ -1,0 +1,28 @@
+import type {MiddlewareHandler} from 'hono'
+import {forbidden} from '../../core/errors.js'
+import {READ_ONLY_HEADER} from '../agent-headers.js'
+import type {AppEnv} from '../env.js'
+
+/** A request carrying `X-Svc-Read-Only` (any value) may not change anything: the MCP server sends it on every call of a read-only connection. */
+/** The MCP endpoint: its POSTs carry protocol messages, not writes (it passes the flag on to the calls it makes). */
+export const MCP_PATH = '/svc/mcp'
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
+/** GETs that can still change something: public methods that write, and connector calls (the upstream may write). */
+const WRITING_GETS = /^\/svc\/(db\/.+\/(create|update|delete)(\/|$)|connector\/)/i
+
+/** Refuses (403) every write of a request flagged read-only, whatever route and whoever asks. */
+export const readOnlyRequests: MiddlewareHandler<AppEnv> = async (c, next) => {
+  if (c.req.header(READ_ONLY_HEADER) !== undefined && c.req.path !== MCP_PATH) {
+    if (!SAFE_METHODS.has(c.req.method) || WRITING_GETS.test(decoded(c.req.path))) throw forbidden('read-only: this connection may not change anything')
+  }
+  await next()
+}
+
+function decoded(path: string): string {
+  try {
+    return decodeURIComponent(path)
+  } catch {
+    return path
+  }
+}
