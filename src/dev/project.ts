@@ -9,7 +9,7 @@ import {existsSync} from 'node:fs'
 import {mkdir, readFile, rm, writeFile} from 'node:fs/promises'
 import {basename, join, resolve} from 'node:path'
 import {UUID_RE} from '../core/apps/validate.js'
-import {APP_ENGINES, DEFAULT_APP_ENGINE, engineSpec, isAppEngine, sourceFileOf, type AppEngine} from '../engines/index.js'
+import {APP_ENGINES, DEFAULT_APP_ENGINE, engineSpec, isAppEngine, sourceFileNames, sourceFileOf, type AppEngine} from '../engines/index.js'
 import type {AppView} from '../core/contract/apps.js'
 import {isSvcError, SvcError} from '../core/errors.js'
 import {appResource, type Resource} from '../core/workspace/resources.js'
@@ -55,8 +55,11 @@ export async function readProject(dir: string): Promise<LoadedProject> {
   if (!project || typeof project !== 'object' || Array.isArray(project)) throw usage(`${file} must hold a JSON object`)
   if (!isAppEngine(project.app_engine)) throw usage(`${file}: app_engine must be one of ${APP_ENGINES.join(', ')}`)
   if (!legacy && typeof project.url_code !== 'string') project.url_code = basename(root)
-  const sourceFile = join(root, sourceFileOf(project.app_engine))
-  if (!existsSync(sourceFile)) throw usage(`missing ${sourceFileOf(project.app_engine)} in ${dir}`)
+  const names = sourceFileNames(project.app_engine)
+  const found = names.filter((name) => existsSync(join(root, name)))
+  if (found.length === 0) throw usage(`missing ${names.join(' or ')} in ${dir}`)
+  if (found.length > 1) throw usage(`${dir} holds ${found.join(' and ')}: keep one source file`)
+  const sourceFile = join(root, found[0]!)
   return {dir: root, project, sourceFile, source: await readFile(sourceFile, 'utf8'), legacy}
 }
 
@@ -67,13 +70,19 @@ export function projectFiles(app: AppView | Record<string, unknown>): Record<str
   return Object.fromEntries(Object.entries(r.files).map(([path, text]) => [path.slice(prefix.length), text]))
 }
 
-/** Writes the app's folder (app.json + source); a legacy svc-app.json is removed. Returns the source file. */
+/**
+ * Writes the app's folder (app.json + source); a legacy svc-app.json is removed. The source goes
+ * into the source file the folder already has (`App.tsx`), else the engine's kept name. Returns it.
+ */
 export async function writeProject(dir: string, app: AppView | Record<string, unknown>): Promise<string> {
   const root = resolve(dir)
   await mkdir(root, {recursive: true})
-  for (const [name, text] of Object.entries(projectFiles(app))) await writeFile(join(root, name), text)
+  const engine = String(app.app_engine)
+  const kept = sourceFileOf(engine)
+  const target = sourceFileNames(engine).find((name) => existsSync(join(root, name))) ?? kept
+  for (const [name, text] of Object.entries(projectFiles(app))) await writeFile(join(root, name === kept ? target : name), text)
   await rm(join(root, LEGACY_PROJECT_FILE), {force: true})
-  return join(root, sourceFileOf(String(app.app_engine)))
+  return join(root, target)
 }
 
 /**

@@ -235,6 +235,8 @@ export async function startDevServer(options: DevOptions): Promise<DevServer> {
     clearScreen: false,
     publicDir: false,
     optimizeDeps: {noDiscovery: true, include: [...(spec.vite?.devOptimize ?? [])]},
+    // The source is parsed in its engine's language whatever its extension (`App.jsx` holding TypeScript).
+    ...(spec.language === 'tsx' ? {oxc: {lang: 'tsx' as const}} : {}),
     // A port in use is an error, not a silent move to the next one; Vite's own overlay (which
     // points at a vite.config.js the folder does not have) is replaced by svc's (dev/overlay.ts).
     server: {port, host: options.host ?? '127.0.0.1', strictPort: port !== 0, hmr: {overlay: false},

@@ -52,6 +52,16 @@ export const isAppEngine = (name: unknown): name is AppEngine => typeof name ===
 /** File the source of an engine is kept under. */
 export const sourceFileOf = (name: string): string => engineSpec(name).sourceFile
 
+/**
+ * The names an app folder's source may have, the kept name first: the kept name's stem with each
+ * extension the engine is written in (`App.jsx`, then `App.tsx`, `App.js`, ... for react).
+ */
+export function sourceFileNames(name: string): string[] {
+  const spec = engineSpec(name)
+  const stem = spec.sourceFile.replace(/\.[^.]+$/, '')
+  return [...new Set([spec.sourceFile, ...[...spec.extensions, ...(spec.byContent?.extensions ?? [])].map((ext) => `${stem}.${ext}`)])]
+}
+
 /** Every source file name an app folder may hold. */
 export const SOURCE_FILES: readonly string[] = [...new Set(ENGINES.map((e) => e.sourceFile))]
 

@@ -12,7 +12,7 @@ export const js: EngineSpec = {
   language: 'ts',
   extensions: ['js', 'mjs', 'ts'],
   packages: [],
-  compile: 'none',
+  compile: 'script',
   imports: [],
   page: {script: 'script', cssFramework: false, fullscreenCanvas: false},
   template: 'app.js',

@@ -29,7 +29,7 @@ export const react: EngineSpec = {
     ].join('\n'),
     devOptimize: ['react', 'react-dom/client', 'react/jsx-dev-runtime'],
     blocks: 'none',
-    compileFile: 'App.jsx',
+    compileFile: 'App.tsx',
   },
   page: {script: 'module', cssFramework: true, fullscreenCanvas: false},
   template: 'App.jsx',

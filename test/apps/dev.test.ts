@@ -199,6 +199,8 @@ describe('svc app dev: Vite HMR in the app shell, --push to the embedded backend
     expect(await overlay.textContent()).toContain('App.svelte')
     expect(await overlay.textContent()).not.toContain('vite.config')
     await expect.poll(() => dev!.lines().some((l) => /compile error in App\.svelte:\d+:\d+/.test(l)), {timeout: 20_000}).toBe(true)
+    // The message itself, not only the link to the rule (issue 30).
+    expect(dev!.lines().find((l) => l.startsWith('compile error in App.svelte'))).toMatch(/^compile error in App\.svelte:\d+:\d+: .*attempted to close/)
     await expect.poll(() => dev!.lines().some((l) => /^push refused: source_code line \d+, column \d+/.test(l)), {timeout: 20_000}).toBe(true)
     await page.close()
   })
@@ -242,5 +244,27 @@ describe('svc app dev against a remote backend (--url --token)', {timeout: 120_0
     const lib = await fetch(`${dev!.url}_svc/lib/kaplay.mjs?v=1`)
     expect(lib.status).toBe(200)
     expect(lib.headers.get('cache-control')).toContain('immutable')
+  })
+
+  it('TypeScript in App.jsx is served with its types stripped; a compile error is printed whole (message, place, code frame) (issue 30)', async () => {
+    const source = join(dir, 'App.jsx')
+    let fetches = 0
+    const module = () => fetch(`${dev!.url}@fs${source}?n=${++fetches}`)
+    writeFileSync(source, 'import {useState} from "react"\nexport default function App() {\n  const [n, setN] = useState<number>(0)\n  return <button onClick={() => setN(n + 1)}>{n}</button>\n}\n')
+    const typed = await module()
+    expect(typed.status).toBe(200)
+    const code = await typed.text()
+    expect(code).toContain('useState(0)')
+    expect(code).not.toContain('<number>')
+    writeFileSync(source, 'export default function App() {\n  const x = 1\n  return <p>{x</p>\n}\n')
+    await expect.poll(async () => (await module()).status, {timeout: 20_000}).toBe(500)
+    const report = () => dev!.lines().join('\n')
+    await expect.poll(() => /compile error in App\.jsx:3:\d+: \S/.test(report()), {timeout: 20_000}).toBe(true)
+    const at = report().lastIndexOf('compile error in App.jsx')
+    const printed = report().slice(at)
+    expect(printed).not.toMatch(/Transform failed/)
+    expect(printed).not.toContain(dir)
+    // The code frame: the offending line as written.
+    expect(printed).toContain('return <p>{x</p>')
   })
 })

@@ -45,13 +45,19 @@ export const scriptJson = (value: unknown) =>
 
 export const contextScript = (context: SvcAppContext) => `<script>window.SvcAppContext = ${scriptJson(context)};</script>`
 
+/**
+ * An empty icon: without one the browser asks for `/favicon.ico`, a 404 that every app page would
+ * log as a console error the app did not cause. A page with its own icon keeps it.
+ */
+export const NO_FAVICON = '<link rel="icon" href="data:,">'
+
 export function renderShell(o: ShellOptions): string {
   const ctx = contextScript(o.context)
   const page = engineSpec(o.engine).page
   if (page.script === 'html') {
     const html = o.html ?? ''
     const head = /<head(\s[^>]*)?>/i.exec(html) ?? /<html(\s[^>]*)?>/i.exec(html)
-    const extra = ctx + (o.extraHead ?? '')
+    const extra = ctx + (/<link\b[^>]*\brel\s*=\s*["']?(shortcut\s+)?icon\b/i.test(html) ? '' : NO_FAVICON) + (o.extraHead ?? '')
     if (head) return html.slice(0, head.index + head[0].length) + extra + html.slice(head.index + head[0].length)
     const doctype = /^\s*<!doctype[^>]*>/i.exec(html)
     if (doctype) return doctype[0] + extra + html.slice(doctype[0].length)
@@ -61,6 +67,7 @@ export function renderShell(o: ShellOptions): string {
     '<meta charset="utf-8">',
     '<meta name="viewport" content="width=device-width, initial-scale=1">',
     `<title>${escapeHtml(o.title)}</title>`,
+    NO_FAVICON,
     ctx,
     page.cssFramework && o.cssScriptUrl ? `<script src="${escapeHtml(o.cssScriptUrl)}"></script>` : '',
     o.cssUrl ? `<link rel="stylesheet" href="${escapeHtml(o.cssUrl)}">` : '',
