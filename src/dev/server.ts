@@ -11,6 +11,7 @@ import {contextUser, renderShell, type ContextUser, type SvcAppContext} from '..
 import type {AppView} from '../core/contract/apps.js'
 import {isSvcError} from '../core/errors.js'
 import {devCssEngine, engineSpec, gameLibOfImport} from '../engines/index.js'
+import {serveFolderAsset} from './assets.js'
 import {findApp, projectResource, readProject, writeProject, type AppProject} from './project.js'
 import {OVERLAY_MODULE, overlaySource, describeDevError} from './overlay.js'
 import {devRequestRefusal} from './request-guard.js'
@@ -185,6 +186,7 @@ export async function startDevServer(options: DevOptions): Promise<DevServer> {
           res.end(JSON.stringify({error: refusal}))
           return
         }
+        if ((req.method === 'GET' || req.method === 'HEAD') && (await serveFolderAsset(loaded.dir, path, res))) return
         if (path !== '/' && path !== '/index.html') return next()
         try {
           const {readFile} = await import('node:fs/promises')

@@ -62,6 +62,9 @@ export function sourceFileNames(name: string): string[] {
   return [...new Set([spec.sourceFile, ...[...spec.extensions, ...(spec.byContent?.extensions ?? [])].map((ext) => `${stem}.${ext}`)])]
 }
 
+/** Every name a source file of any engine may have in an app folder (`App.tsx`, `game.ts`, ...). */
+export const SOURCE_FILE_NAMES: ReadonlySet<string> = new Set(ENGINES.flatMap((e) => sourceFileNames(e.name)))
+
 /** Every source file name an app folder may hold. */
 export const SOURCE_FILES: readonly string[] = [...new Set(ENGINES.map((e) => e.sourceFile))]
 

@@ -1,6 +1,6 @@
 import {spawn, type ChildProcess} from 'node:child_process'
 import {request as httpRequest} from 'node:http'
-import {readFileSync, writeFileSync} from 'node:fs'
+import {mkdirSync, readFileSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {chromiumNotice, itWithChromium, launchChromium, withChromium} from '../helpers/browser.js'
@@ -244,6 +244,19 @@ describe('svc app dev against a remote backend (--url --token)', {timeout: 120_0
     const lib = await fetch(`${dev!.url}_svc/lib/kaplay.mjs?v=1`)
     expect(lib.status).toBe(200)
     expect(lib.headers.get('cache-control')).toContain('immutable')
+  })
+
+  it('serves the folder\'s assets at their paths, as the app origin does, and nothing else of the folder (issue 30)', async () => {
+    mkdirSync(join(dir, 'assets'), {recursive: true})
+    writeFileSync(join(dir, 'assets', 'sky.png'), Buffer.from('89504e470d0a1a0a', 'hex'))
+    const png = await fetch(`${dev!.url}assets/sky.png`)
+    expect(png.status).toBe(200)
+    expect(png.headers.get('content-type')).toBe('image/png')
+    expect(Buffer.from(await png.arrayBuffer()).toString('hex')).toBe('89504e470d0a1a0a')
+    for (const path of ['app.json', '.svc-sync.json', 'assets/../app.json', 'assets/%2e%2e/app.json']) {
+      const r = await fetch(`${dev!.url}${path}`)
+      expect(r.headers.get('content-type') ?? '', path).not.toContain('json')
+    }
   })
 
   it('TypeScript in App.jsx is served with its types stripped; a compile error is printed whole (message, place, code frame) (issue 30)', async () => {

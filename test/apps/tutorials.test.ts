@@ -1,6 +1,7 @@
 // Issue 30: real tutorial sources, pushed as a newcomer would (`svc app push` of the tutorial's
 // folder, unchanged), open in Chromium and run: no page error, no console error, and the page
-// changes over time or on input. The corpus is test/fixtures/tutorials/<name>/ (app.json + source).
+// changes over time or on input. The corpus is test/fixtures/tutorials/<name>/ (app.json + source,
+// and the tutorial's images beside it: generated stand-ins with the tutorial's names and sizes).
 import {cpSync} from 'node:fs'
 import {join} from 'node:path'
 import type {Page} from 'playwright-core'
@@ -11,15 +12,8 @@ import {tempDir} from '../helpers/world.js'
 
 const CORPUS = join(import.meta.dirname, '..', 'fixtures', 'tutorials')
 
-/** A picture of the page (the canvas's pixels or the DOM's text) to compare over time. */
-const canvasPixels = (page: Page) => page.locator('canvas').first().evaluate((c: HTMLCanvasElement) => {
-  // A WebGL canvas is read through a copy drawn on a 2D one (its own buffer may be cleared after a frame).
-  const copy = document.createElement('canvas')
-  copy.width = c.width
-  copy.height = c.height
-  copy.getContext('2d')!.drawImage(c, 0, 0)
-  return copy.toDataURL()
-})
+/** A picture of the page (the canvas as shown — a WebGL canvas's own buffer may be cleared — or the DOM's text), to compare over time. */
+const canvasPixels = async (page: Page) => (await page.locator('canvas').first().screenshot()).toString('base64')
 const domText = (page: Page) => page.locator('body').innerText()
 
 interface Tutorial {
@@ -33,6 +27,9 @@ interface Tutorial {
 
 const TUTORIALS: Tutorial[] = [
   {dir: 'kaboom-pong', picture: canvasPixels, act: (p) => p.mouse.move(20, 200)},
+  // Their images are files beside the source (assets/*.png, sprites/bean.png), sent by `svc app push`.
+  {dir: 'kaboom-intro', picture: canvasPixels, act: (p) => p.keyboard.press('Space')},
+  {dir: 'phaser-first-game', picture: canvasPixels, act: (p) => p.keyboard.down('ArrowRight')},
   {dir: 'mdn-breakout', picture: canvasPixels, act: (p) => p.keyboard.press('ArrowRight')},
   {dir: 'react-ts', picture: domText, shows: 'learn generics', act: (p) => p.getByRole('button').click()},
   {dir: 'vue-ts', picture: domText, shows: '1 remaining', act: (p) => p.getByRole('button', {name: 'Add Todo'}).click()},

@@ -83,6 +83,9 @@ describeWithChromium('docs/apps.md tutorials, pasted as written, run in Chromium
       page.on('console', (m) => {
         if (m.type() === 'error') errors.push(`console: ${m.text()}`)
       })
+      page.on('response', (r) => {
+        if (r.status() >= 400) errors.push(`${r.status()} ${r.url()}`)
+      })
       await page.goto(`${server!.url}/a/${code}`)
       await page.waitForLoadState('load')
       await page.locator('#svc-app, canvas').first().waitFor({state: 'attached', timeout: 15_000})

@@ -190,3 +190,20 @@ export type AppAction = Required<AppActionView>
 export type AppCreate = z.output<typeof AppInput>
 export type AppPatch = z.output<typeof AppPatch>
 export type ActionReplyView = z.infer<typeof ActionReply>
+
+/** An asset of an app, without its bytes (docs/apps.md "Assets"). */
+export const AppAsset = z.object({
+  path: z.string().openapi({example: 'assets/sky.png'}),
+  content_type: z.string().openapi({example: 'image/png'}),
+  size: z.number().int(),
+  sha256: z.string(),
+  updated_at: Timestamp,
+}).openapi('AppAsset')
+
+/** An asset to store: its path (relative, as the app loads it) and its bytes in base64. */
+export const AppAssetInput = z.object({
+  path: z.string().max(1000),
+  data_base64: z.string().openapi({description: 'The file, base64-encoded'}),
+}).openapi('AppAssetInput')
+export const AppAssetBody = envelope('asset', AppAssetInput).openapi('AppAssetBody')
+export const AppAssetQuery = z.object({path: z.string().max(1000)})

@@ -5,8 +5,10 @@ import {
   ACTION_TARGET_BY_ID, type ActionTargetRow, type AppRow, type AppSummaryRow, INSERT_APP, LIST_COLUMNS, insertAppParams, nowWithOffset, toActionTarget, toAppRecord, toAppSummary,
   UPDATE_APP, updateAppParams, urlCodeTaken,
 } from '../apps/rows.js'
-import type {AppActionTarget, AppBuild, AppData, AppListQuery, AppRecord, AppsRepo, AppSummary} from '../apps/types.js'
+import type {AppActionTarget, AppAsset, AppBuild, AppData, AppListQuery, AppRecord, AppsRepo, AppSummary} from '../apps/types.js'
 import {likeEscape} from '../like-escape.js'
+
+const ASSET_COLUMNS = 'path, content_type, size, sha256, updated_at'
 
 const isUniqueViolation = (e: unknown) => (e as {code?: string}).code === 'SQLITE_CONSTRAINT_UNIQUE'
 
@@ -92,6 +94,33 @@ export class SqliteAppsRepo implements AppsRepo {
 
   async delete(accountId: number, id: string): Promise<boolean> {
     return writeTx(this.db, () => this.db.prepare('DELETE FROM apps WHERE account_id = ? AND id = ?').run(accountId, id).changes > 0)
+  }
+
+  async listAssets(appId: string): Promise<AppAsset[]> {
+    return this.db.prepare(`SELECT ${ASSET_COLUMNS} FROM app_assets WHERE app_id = ? ORDER BY path`).all(appId) as AppAsset[]
+  }
+
+  async getAsset(appId: string, path: string): Promise<(AppAsset & {data: Buffer}) | null> {
+    const row = this.db.prepare(`SELECT ${ASSET_COLUMNS}, data FROM app_assets WHERE app_id = ? AND path = ?`).get(appId, path) as
+      (AppAsset & {data: string}) | undefined
+    return row ? {...row, data: Buffer.from(row.data, 'base64')} : null
+  }
+
+  async putAsset(appId: string, asset: AppAsset & {data: Buffer}, limits: {maxTotal: number; maxCount: number}): Promise<boolean> {
+    return writeTx(this.db, () => {
+      const others = this.db.prepare('SELECT COALESCE(SUM(size), 0) AS total, COUNT(*) AS n FROM app_assets WHERE app_id = ? AND path != ?')
+        .get(appId, asset.path) as {total: number; n: number}
+      if (others.total + asset.size > limits.maxTotal || others.n + 1 > limits.maxCount) return false
+      this.db.prepare(`INSERT INTO app_assets (app_id, path, content_type, size, sha256, data, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)
+        ON CONFLICT (app_id, path) DO UPDATE SET content_type = excluded.content_type, size = excluded.size, sha256 = excluded.sha256,
+        data = excluded.data, updated_at = excluded.updated_at`)
+        .run(appId, asset.path, asset.content_type, asset.size, asset.sha256, asset.data.toString('base64'), asset.updated_at)
+      return true
+    })
+  }
+
+  async deleteAsset(appId: string, path: string): Promise<boolean> {
+    return writeTx(this.db, () => this.db.prepare('DELETE FROM app_assets WHERE app_id = ? AND path = ?').run(appId, path).changes > 0)
   }
 
   async cachedBuild(hash: string): Promise<AppBuild | null> {
