@@ -75,7 +75,7 @@ export async function compileApp(input: CompileInput, cache: BuildCache, account
   try {
     return {...(await pending), status: 'compiled'}
   } catch (error) {
-    if (error instanceof CompileError) throw validation({source_code: [error.describe()]}, 'compile failed')
+    if (error instanceof CompileError) throw validation({source_code: [error.describeIn(input.source)]}, 'compile failed')
     throw error
   }
 }

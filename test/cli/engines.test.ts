@@ -74,6 +74,8 @@ describe('app engines through the CLI', {timeout: 180_000}, () => {
     const r = await run('app', 'create', '--name', 'Imports', '--engine', 'js', '--file', 'imports.js', '--json')
     expect(r.code, r.stdout).toBe(5)
     expect(r.json.error.details.source_code[0]).toMatch(/^line 2, column 1: a js app is a classic script and cannot import/)
+    // The whole error: the place and its code frame (issue 30).
+    expect(r.json.error.details.source_code[0]).toContain('\n  1 | const n = 1\n> 2 | import confetti from "canvas-confetti"\n    | ^')
     file('typed.ts', 'const n: number = 2\ndocument.body.append(String(n * 21))\n')
     const typed = await run('app', 'create', '--name', 'Typed', '--engine', 'js', '--file', 'typed.ts', '--public', '--json')
     expect(typed.code, typed.stdout).toBe(0)
