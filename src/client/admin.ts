@@ -7,7 +7,7 @@ import {isIdentifier, isRole, type Role} from '../core/auth/permissions.js'
 import {FieldErrorBag, SvcError} from '../core/errors.js'
 import {isPostgresUrl, openStoreAt, type Store, type StoreTarget} from '../store/index.js'
 import {describeDatabaseUrl, refuseNewSqlite} from '../store/database-marker.js'
-import type {Account} from '../store/accounts/types.js'
+import {READ_ONLY_TOKEN, type Account} from '../store/accounts/types.js'
 
 /**
  * The data dir an admin command works on. Admin commands open the SQLite file directly (the API has
@@ -171,10 +171,27 @@ export async function listUsers(target: string | StoreTarget, accountId?: number
  */
 export async function newToken(target: string | StoreTarget, login: string, accountId?: number) {
   return withStore(target, async (store) => {
-    const account = await accountOrDefault(store, accountId, false)
-    const user = await store.accounts.findUserByLogin(account.id, login)
-    if (!user) throw new SvcError('not_found', 404, `no user "${login}" in account ${account.id}`, undefined, 'list users with: svc admin user list')
+    const user = await userByLogin(store, login, accountId)
     const {token, revoked} = await store.accounts.replaceApiTokens(user.id)
-    return {id: user.id, login: user.login, account_id: user.account_id, token, revoked}
+    return {id: user.id, login: user.login, account_id: user.account_id, token, revoked, read_only: false}
   })
+}
+
+/**
+ * One more token for a user that may read what the user may read and change nothing (an agent's,
+ * a dashboard's); the user's other tokens keep working. `svc admin user token LOGIN` revokes it with the rest.
+ */
+export async function newReadOnlyToken(target: string | StoreTarget, login: string, accountId?: number) {
+  return withStore(target, async (store) => {
+    const user = await userByLogin(store, login, accountId)
+    const token = await store.accounts.createToken(user.id, READ_ONLY_TOKEN)
+    return {id: user.id, login: user.login, account_id: user.account_id, token, revoked: 0, read_only: true}
+  })
+}
+
+async function userByLogin(store: Store, login: string, accountId?: number) {
+  const account = await accountOrDefault(store, accountId, false)
+  const user = await store.accounts.findUserByLogin(account.id, login)
+  if (!user) throw new SvcError('not_found', 404, `no user "${login}" in account ${account.id}`, undefined, 'list users with: svc admin user list')
+  return user
 }

@@ -11,7 +11,7 @@ import {appOrigin} from './app-origin/routes.js'
 import {appsFrameSrc, parseAppsUrl} from './app-origin/hosts.js'
 import {loginRoutes} from './routes/login.js'
 import {mcpDocs, mcpRoutes} from './routes/mcp.js'
-import {readOnlyRequests} from './middleware/read-only.js'
+import {readOnlyRequests, readOnlyTokens} from './middleware/read-only.js'
 import {notFoundHandler, onError} from './middleware/errors.js'
 import {accountRoutes} from './routes/account.js'
 import {appsRoutes} from './routes/apps.js'
@@ -73,6 +73,7 @@ export function createApp(deps: Deps) {
   app.use('*', readOnlyRequests)
   app.use('*', appOrigin(deps))
   app.use('*', identify(deps))
+  app.use('*', readOnlyTokens)
   app.route('/', meRoutes(deps))
   app.route('/', accountRoutes(deps))
   app.route('/', promptsRoutes(deps))

@@ -51,6 +51,8 @@ export interface AppEnv {
     authVia: 'bearer' | 'session' | 'embedded' | 'app' | null
     /** A bearer token was sent but is not valid. */
     authFailed: boolean
+    /** The bearer token is a read-only one (`svc admin user token LOGIN --read-only`): every write is refused. */
+    readOnly?: boolean
     /** On an app origin: the app this origin belongs to (src/http/app-origin/). */
     hostedApp?: import('../store/apps/types.js').AppRecord
   }

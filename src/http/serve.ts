@@ -100,7 +100,9 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
         const checkpointerStopped = checkpointer.stop().catch(() => undefined)
         server.close(() => {
           stopCompilers()
-          void Promise.all([schedulerStopped, checkpointerStopped])
+          // Render threads: a thread that has rendered keeps the process alive after SIGTERM otherwise.
+          const rendersStopped = import('./render-pool.js').then(({closeRenderPools}) => closeRenderPools()).catch(() => undefined)
+          void Promise.all([schedulerStopped, checkpointerStopped, rendersStopped])
             .then(() => store.close())
             .catch(() => undefined)
             .then(() => done())

@@ -56,7 +56,8 @@ export async function handleMcp(c: Context<AppEnv>, app: InProcessApp, deps: Dep
   } catch (error) {
     throw badRequest((error as Error).message)
   }
-  const readOnly = isOn(c.req.query('read_only')) || c.req.header(READ_ONLY_HEADER) !== undefined
+  // A read-only token makes a read-only connection: its tools are the read ones, and the API refuses its writes anyway.
+  const readOnly = isOn(c.req.query('read_only')) || c.req.header(READ_ONLY_HEADER) !== undefined || c.get('readOnly') === true
   const client = agentClient(callerBackend(app, c, token), readOnly)
   const server = createMcpServer({
     client, groups, readOnly, allowDeletes: isOn(c.req.query('allow_deletes')), canAsk: false,

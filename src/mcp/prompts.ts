@@ -38,7 +38,7 @@ export async function promptCatalog(client: Client): Promise<CatalogPrompt[]> {
     out.push({
       code, name: winner.record.name, id: winner.record.id, layer: winner.layer, content: winner.content,
       description: `${winner.record.name} (${winner.record.kind} prompt, ${winner.layer} scope)`,
-      arguments: promptArguments(winner.content),
+      arguments: promptArguments(winner.content, (winner.record.fields as {arguments?: unknown} | undefined)?.arguments),
     })
   }
   const fromSystem = system.filter((s) => !byCode.has(s.code))

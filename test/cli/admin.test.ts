@@ -89,4 +89,17 @@ describe('svc admin with profiles', {timeout: 120_000}, () => {
     const missing = await svc(['admin', 'user', 'token', 'nobody', '--data', data, '--yes'])
     expect(missing.code).toBe(4)
   })
+
+  it('admin user token --read-only adds a token that reads and cannot write, without asking or revoking', async () => {
+    const before = await svc(['admin', 'user', 'token', 'ada', '--data', data, '--yes', '--json'])
+    const r = await svc(['admin', 'user', 'token', 'ada', '--read-only', '--data', data, '--json'])
+    expect(r.code, r.stderr).toBe(0)
+    expect(r.json).toMatchObject({login: 'ada', revoked: 0, read_only: true, token: expect.any(String)})
+    const remote = (token: string) => ['--url', server!.url, '--token', token]
+    expect((await svc(['whoami', ...remote(r.json.token), '--json'])).json.login).toBe('ada')
+    const write = await svc(['prompt', 'create', '--code', 'ro', '--name', 'RO', '--content', 'x', ...remote(r.json.token)])
+    expect(write.code).not.toBe(0)
+    expect(write.stderr).toContain('read-only: this token may not change anything')
+    expect((await svc(['whoami', ...remote(before.json.token), '--json'])).code).toBe(0) // the full token still works
+  })
 })

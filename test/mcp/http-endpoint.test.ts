@@ -122,4 +122,37 @@ describe('/svc/mcp and the read-only flag of the API', () => {
     expect((await (await request('/svc/dbs/open.json', {headers: ro})).json()).records_count).toBe(0)
     expect((await request('/svc/db/open/list', {headers: ro})).status).toBe(200)
   })
+
+  it('a read-only token (svc admin user token --read-only) reads, is refused every write, and makes /svc/mcp read-only', async () => {
+    const admin = world.users.admin!
+    const reader = await world.store.accounts.createToken(admin.id, 'api:read')
+    const json = {'content-type': 'application/json'}
+    expect((await request('/svc/me.json', {token: reader})).status).toBe(200)
+    expect((await request('/svc/dbs/open.json', {token: reader})).status).toBe(200)
+    const refused = [
+      await request('/svc/prompts.json', {method: 'POST', token: reader, headers: json, body: JSON.stringify({prompt: {name: 'P', code: 'p', content: 'x'}})}),
+      await request('/svc/dbs/open/records.json', {method: 'POST', token: reader, headers: json, body: JSON.stringify({record: {data: {a: 1}}})}),
+      await request('/svc/dbs/open.json', {method: 'DELETE', token: reader}),
+      await request('/svc/db/open/create?data=%7B%22a%22%3A1%7D', {token: reader}),
+      await request('/svc/connector/any/thing', {token: reader}),
+    ]
+    for (const res of refused) {
+      expect(res.status).toBe(403)
+      expect(await res.json()).toEqual({error: 'read-only: this token may not change anything'})
+    }
+    expect((await (await request('/svc/dbs/open.json')).json()).records_count).toBe(0)
+    // Over MCP: the write tools are not listed, and a crafted call to one is the API's refusal.
+    const list = await (await mcp('', {token: reader, body: JSON.stringify({jsonrpc: '2.0', id: 2, method: 'tools/list'})})).json()
+    const names = list.result.tools.map((t: {name: string}) => t.name)
+    expect(names).toContain('dbs_search')
+    expect(names.filter((n: string) => /create|update|replace|delete|_run$/.test(n))).toEqual([])
+    const crafted = await (await mcp('', {token: reader, body: JSON.stringify(call(3, 'dbs_create', {db_id: 'open', data: {a: 1}}))})).json()
+    expect(JSON.stringify(crafted.result.content)).toContain('read-only')
+    expect((await (await request('/svc/dbs/open.json')).json()).records_count).toBe(0)
+    // The user's full token still writes; replacing the user's tokens revokes the read-only one too.
+    expect((await request('/svc/prompts.json', {method: 'POST', headers: json, body: JSON.stringify({prompt: {name: 'Q', code: 'q', content: 'x'}})})).status).toBe(201)
+    const {token} = await world.store.accounts.replaceApiTokens(admin.id)
+    expect((await request('/svc/me.json', {token: reader})).status).toBe(401)
+    world.users.admin!.token = token
+  })
 })

@@ -265,6 +265,31 @@ describe.each(MCP_TRANSPORTS)('MCP over %s', (transport: McpTransport) => {
     await expect(client.getPrompt({name: 'nope', arguments: {}})).rejects.toThrow(/unknown prompt "nope"/)
   })
 
+  it('a prompt\'s fields.arguments declare descriptions and required flags over what is inferred; anything else there is a 422', async () => {
+    const content = 'Brief on {{ topic }} in a {{ tone | default: "formal" }} tone{% if ignored %}.{% endif %}'
+    for (const junk of [{'{{ bad }}': 'x'}, {ignored: 42}, {also: ['x']}, {toString: {required: 'yes'}}, {topic: {description: 'x', sql: 1}}, 'text']) {
+      const refused = await api(seeded.world, 'admin', 'POST', '/svc/prompts.json', {prompt: {name: 'Brief', code: 'brief', content, arguments: junk}})
+      expect(refused.status, JSON.stringify(junk)).toBe(422)
+      expect(Object.keys(refused.json).join(), JSON.stringify(junk)).toMatch(/^arguments/)
+    }
+    const declared = {
+      topic: {description: 'What the brief is about', required: false},
+      tone: 'Formal or casual',
+      audience: {description: 'Who reads it', required: true},
+    }
+    const made = await api(seeded.world, 'admin', 'POST', '/svc/prompts.json', {prompt: {name: 'Brief', code: 'brief', content, arguments: declared}})
+    expect(made.status, JSON.stringify(made.json)).toBe(201)
+    expect(made.json.fields.arguments).toEqual(declared)
+    const {client} = await connect()
+    expect((await client.listPrompts()).prompts.find((p) => p.name === 'brief')?.arguments).toEqual([
+      {name: 'topic', description: 'What the brief is about', required: false},
+      {name: 'tone', description: 'Formal or casual', required: false},
+      {name: 'ignored', description: 'Optional: read by a condition or loop of the template', required: false},
+      {name: 'audience', description: 'Who reads it', required: true},
+    ])
+    expect((await api(seeded.world, 'admin', 'DELETE', `/svc/prompts/${made.json.id}.json`)).status).toBeLessThan(300)
+  })
+
   it.runIf(transport === 'stdio')('announces prompts/list_changed at once after a prompt tool', async () => {
     // No watcher on this connection: the announcement can only come from the tool call.
     const {client} = await connect({watchSeconds: 0})

@@ -35,6 +35,18 @@ const scopeId = z.union([
   z.null(), z.literal(''), z.number().int(positive).positive(positive).max(Number.MAX_SAFE_INTEGER, positive), z.string().regex(/^[1-9][0-9]{0,15}$/, positive),
 ], {error: positive}).transform((v) => (v === null || v === '' ? null : Number(v)))
 const placeholder = z.string().max(PROMPT_LIMITS.aiPlaceholder).nullable()
+/**
+ * `arguments` (an svc extension, stored in `fields.arguments`): what an agent is told about the
+ * template's variables (MCP `prompts/list`), over what is inferred from the template —
+ * `{"topic": "What it is about"}` or `{"topic": {"description": "…", "required": false}}`; null clears it.
+ */
+const argumentSpec = z.union([
+  z.string().max(500),
+  z.strictObject({description: z.string().max(500).optional(), required: z.boolean().optional()}),
+], {error: 'must be a description or {description, required}'})
+const promptArguments = z.record(z.string().regex(/^[A-Za-z_][\w-]{0,63}$/, 'must be a variable name'), argumentSpec)
+  .refine((v) => Object.keys(v).length <= 50, 'may declare at most 50 arguments').nullable()
+  .openapi({description: 'Descriptions and required flags of the template\'s variables for agents (MCP prompts); stored in fields.arguments'})
 /** Content: a Liquid template that parses (liquidjs is loaded on the first write, not to list routes). */
 const content = required(PROMPT_LIMITS.content).openapi({description: 'Liquid template'}).superRefine(async (value, ctx) => {
   if (value.trim() === '' || value.length > PROMPT_LIMITS.content) return
@@ -56,6 +68,7 @@ export const PromptInput = z.looseObject({
   scope: scope.nullish().openapi({default: 'account'}),
   scope_id: scopeId.optional(),
   ai_placeholder: placeholder.optional(),
+  arguments: promptArguments.optional(),
 }).openapi('PromptInput')
 
 /** A PATCH: any member of a create; what is absent keeps its value (null is not "absent" for name, code, content, kind, scope). */
@@ -67,6 +80,7 @@ export const PromptPatch = z.looseObject({
   scope: scope.optional(),
   scope_id: scopeId.optional(),
   ai_placeholder: placeholder.optional(),
+  arguments: promptArguments.optional(),
 }).openapi('PromptPatch')
 
 /** An absent envelope is an empty one: its missing members are named (`name: can't be blank`). */

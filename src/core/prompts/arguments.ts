@@ -3,7 +3,8 @@
  * outside (liquidjs static analysis), automatic ones left out. A variable is required when some
  * `{{ output }}` prints it without a `default` filter; one only used in tags (`{% if x %}`, loops) or
  * always behind `default` is optional. A template that does not parse has no arguments (a render
- * says what is wrong). Pure: no I/O.
+ * says what is wrong). What the prompt declares in `fields.arguments` wins over what is inferred
+ * (declareArguments). Pure: no I/O.
  */
 import {createRequire} from 'node:module'
 import type * as LiquidModule from 'liquidjs'
@@ -38,7 +39,39 @@ function* walk(templates: LiquidModule.Template[]): Generator<LiquidModule.Templ
   }
 }
 
-export function promptArguments(content: string): PromptArgument[] {
+export function promptArguments(content: string, declared?: unknown): PromptArgument[] {
+  return declareArguments(inferArguments(content), declared)
+}
+
+/** Longest declared description kept (the client shows it next to a text box). */
+const MAX_DESCRIPTION = 500
+
+/**
+ * Applies a prompt's `fields.arguments` — `{"name": "description"}` or `{"name": {"description": …,
+ * "required": true|false}}` — to the inferred arguments: a declared description or required flag
+ * wins; a declared name the template does not read is added after the others. Anything else in
+ * there (another type, a name that is not an identifier) is ignored: fields are user JSON.
+ */
+export function declareArguments(inferred: PromptArgument[], declared: unknown): PromptArgument[] {
+  if (!declared || typeof declared !== 'object' || Array.isArray(declared)) return inferred
+  const out = inferred.map((a) => ({...a}))
+  for (const [name, value] of Object.entries(declared as Record<string, unknown>).slice(0, MAX_ARGUMENTS)) {
+    if (!/^[A-Za-z_][\w-]{0,63}$/.test(name)) continue
+    const spec = typeof value === 'string' ? {description: value} : value && typeof value === 'object' && !Array.isArray(value) ? value as Record<string, unknown> : null
+    if (!spec) continue
+    let argument = out.find((a) => a.name === name)
+    if (!argument) {
+      if (out.length >= MAX_ARGUMENTS) continue
+      argument = {name, description: `Value of {{ ${name} }}`, required: false}
+      out.push(argument)
+    }
+    if (typeof spec.description === 'string' && spec.description.trim()) argument.description = spec.description.trim().slice(0, MAX_DESCRIPTION)
+    if (typeof spec.required === 'boolean') argument.required = spec.required
+  }
+  return out
+}
+
+function inferArguments(content: string): PromptArgument[] {
   const liquid = new liquidjs.Liquid({templates: {}, ownPropertyOnly: true, cache: false, locale: 'en-US'})
   let parsed: LiquidModule.Template[]
   let globals: string[]

@@ -42,6 +42,8 @@ export function promptData(input: PromptCreate | PromptPatch, user: Principal, e
   const fields: PromptData['fields'] = {...(existing?.fields ?? {})}
   if (input.ai_placeholder === null || input.ai_placeholder === '') delete fields.ai_placeholder
   else if (input.ai_placeholder !== undefined) fields.ai_placeholder = input.ai_placeholder
+  if (input.arguments === null) delete fields.arguments
+  else if (input.arguments !== undefined) fields.arguments = input.arguments
 
   errors.throwIfAny()
   return {name, code, content, kind, scope, scopeId, fields}

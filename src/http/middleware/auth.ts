@@ -3,6 +3,7 @@ import {getCookie} from 'hono/cookie'
 import type {Principal} from '../../core/auth/permissions.js'
 import {hasPermission, refusal, type Action} from '../../core/auth/permissions.js'
 import {forbidden, unauthorized} from '../../core/errors.js'
+import {READ_ONLY_TOKEN} from '../../store/accounts/types.js'
 import type {AppEnv, Deps} from '../env.js'
 
 export const SESSION_COOKIE = 'svc_session'
@@ -33,10 +34,12 @@ export function identify(deps: Deps): MiddlewareHandler<AppEnv> {
     if (header !== undefined) {
       const match = /^Bearer\s+(\S+)\s*$/i.exec(header)
       const user = match ? await deps.store.accounts.authenticate(match[1]) : null
-      if (user) {
-        c.set('user', user)
+      const reader = match && !user ? await deps.store.accounts.authenticate(match[1], READ_ONLY_TOKEN) : null
+      if (user ?? reader) {
+        c.set('user', (user ?? reader)!)
         c.set('token', match![1])
         c.set('authVia', 'bearer')
+        c.set('readOnly', !!reader)
       } else c.set('authFailed', true)
       return next()
     }

@@ -25,9 +25,12 @@ export interface NewUser {
 export type {UserView} from '../../core/contract/account.js'
 import type {UserView} from '../../core/contract/account.js'
 
-/** `api` (bearer), `session` (console cookie), `app:<app id>` (an app origin's sign-in: nothing else),
- *  `handover:<app id>` (one use, minutes: carries a console sign-in over to that app's origin). */
-export type TokenKind = 'api' | 'session' | `app:${string}` | `handover:${string}`
+/** `api` (bearer), `api:read` (bearer that may change nothing), `session` (console cookie), `app:<app id>`
+ *  (an app origin's sign-in: nothing else), `handover:<app id>` (one use, minutes: carries a console
+ *  sign-in over to that app's origin). */
+export type TokenKind = 'api' | typeof READ_ONLY_TOKEN | 'session' | `app:${string}` | `handover:${string}`
+/** A bearer token whose requests are all refused when they would write (src/http/middleware/read-only.ts). */
+export const READ_ONLY_TOKEN = 'api:read'
 
 export interface AccountsRepo {
   createAccount(name: string): Promise<Account>
@@ -52,7 +55,7 @@ export interface AccountsRepo {
   /** The user a raw token of this kind belongs to, or null (unknown, expired, another kind). */
   authenticate(rawToken: string, kind?: TokenKind): Promise<Principal | null>
   revokeToken(rawToken: string): Promise<void>
-  /** Revokes every API token of the user and mints a new one, in one transaction; `revoked` counts the old ones. */
+  /** Revokes every API token of the user (read-only ones too) and mints a new one, in one transaction; `revoked` counts the old ones. */
   replaceApiTokens(userId: number): Promise<{token: string; revoked: number}>
 
   /** A per-data-dir secret (cookie signing, ...), created on first use and shared by every process. */

@@ -173,7 +173,7 @@ export class PgAccountsRepo implements AccountsRepo {
     const revoked = await this.db.tx(async (q) => {
       const user = await q.get<{account_id: number}>('SELECT account_id FROM users WHERE id = ? FOR UPDATE', [userId])
       if (!user) throw notFound('user not found')
-      const changes = await q.run("DELETE FROM tokens WHERE user_id = ? AND kind = 'api'", [userId])
+      const changes = await q.run("DELETE FROM tokens WHERE user_id = ? AND kind IN ('api', 'api:read')", [userId])
       await q.run('INSERT INTO tokens (account_id, user_id, token_hash, kind, expires_at, created_at) VALUES (?, ?, ?, ?, NULL, ?)',
         [user.account_id, userId, sha256(raw), 'api', now()])
       return changes

@@ -179,7 +179,7 @@ export class SqliteAccountsRepo implements AccountsRepo {
     const revoked = writeTx(this.db, () => {
       const user = this.db.prepare('SELECT account_id FROM users WHERE id = ?').get(userId) as {account_id: number} | undefined
       if (!user) throw notFound('user not found')
-      const {changes} = this.db.prepare("DELETE FROM tokens WHERE user_id = ? AND kind = 'api'").run(userId)
+      const {changes} = this.db.prepare("DELETE FROM tokens WHERE user_id = ? AND kind IN ('api', 'api:read')").run(userId)
       this.db.prepare('INSERT INTO tokens (account_id, user_id, token_hash, kind, expires_at, created_at) VALUES (?, ?, ?, ?, NULL, ?)')
         .run(user.account_id, userId, sha256(raw), 'api', now())
       return changes
