@@ -1,9 +1,11 @@
 import {existsSync} from 'node:fs'
-import {copyFile, cp, readdir, rename} from 'node:fs/promises'
+import {copyFile, cp, readdir, readFile, rename} from 'node:fs/promises'
 import {join, resolve} from 'node:path'
 import {Args, Flags} from '#oclif'
 import {SvcCommand} from '../cli/base-command.js'
 import {SvcError} from '../core/errors.js'
+import {templatePath} from '../dev/project.js'
+import {sourceFileOf} from '../engines/index.js'
 import {PACKAGE_TEMPLATES} from '../paths.js'
 
 export default class Init extends SvcCommand {
@@ -23,8 +25,10 @@ export default class Init extends SvcCommand {
     }
     await cp(source, dir, {recursive: true, force: true})
     await rename(join(dir, 'gitignore'), join(dir, '.gitignore'))
-    // The example app's source is the svelte starter of `svc app create --template svelte`.
-    await copyFile(join(PACKAGE_TEMPLATES, 'svelte', 'App.svelte'), join(dir, 'apps', 'hello', 'App.svelte'))
+    // The example app's source is the starter of its engine (`svc app create --template <engine>`).
+    const hello = join(dir, 'apps', 'hello')
+    const engine = String((JSON.parse(await readFile(join(hello, 'app.json'), 'utf8')) as {app_engine: unknown}).app_engine)
+    await copyFile(templatePath(engine), join(hello, sourceFileOf(engine)))
     this.say(`Created a workspace in ${args.dir}: ${entries.join(', ')}`)
     this.say(`Next: svc push ${args.dir}   (shows what it will create, then asks)`)
     return {dir, created: entries}

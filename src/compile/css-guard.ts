@@ -79,7 +79,7 @@ export function cssReadError(css: string): CssReadError | null {
   const {text, at} = decode(css)
   const found: CssReadError[] = []
   const rule = FILE_AT_RULES.exec(text)
-  if (rule) found.push({index: at[rule.index]!, message: `@${rule[1]} is not allowed in app styles (an app's CSS cannot read files; the css engine provides Tailwind)`})
+  if (rule) found.push({index: at[rule.index]!, message: `@${rule[1]} is not allowed in app styles (an app's CSS cannot read files; the CSS engine provides the framework)`})
   for (const m of text.matchAll(/url\s*\(/g)) {
     const target = unquote(argument(text, m.index + m[0].length - 1))
     if (!OFF_SERVER.test(target)) {

@@ -23,6 +23,22 @@ export class CompileError extends Error {
     if (this.line === undefined) return this.message
     return this.column !== undefined ? `line ${this.line}, column ${this.column}: ${this.message}` : `line ${this.line}: ${this.message}`
   }
+
+  /**
+   * `describe()` and, when the place is in `source`, its code frame: up to two lines before, the
+   * line, and a caret under the column (the whole error, as `svc app dev` prints it).
+   */
+  describeIn(source: string): string {
+    const placed = this.within(source)
+    const {line, column} = placed
+    if (line === undefined) return placed.describe()
+    const lines = source.split('\n')
+    const first = Math.max(1, line - 2)
+    const width = String(line).length
+    const frame = lines.slice(first - 1, line).map((text, i) => `${first + i === line ? '>' : ' '} ${String(first + i).padStart(width)} | ${text}`)
+    if (column !== undefined) frame.push(`  ${' '.repeat(width)} | ${lines[line - 1]!.slice(0, column - 1).replace(/[^\t]/g, ' ')}^`)
+    return `${placed.describe()}\n${frame.join('\n')}`
+  }
 }
 
 const stripAnsi = (s: string) => s.replace(/\u001b\[[0-9;]*m/g, '')
@@ -44,7 +60,7 @@ export function locate(error: unknown, file: string): CompileError {
       column = Number(m[2]) + 1
     }
   }
-  message = message.replace(/^\[[^\]]+\]\s*/, '').replace(/^.*?App\.(svelte|vue|jsx)(:\d+:\d+)?:?\s*/, '')
+  message = message.replace(/^\[[^\]]+\]\s*/, '').replace(/^.*?App\.[a-z]+(:\d+:\d+)?:?\s*/, '')
   return new CompileError(message || 'compile failed', line, column)
 }
 

@@ -4,8 +4,8 @@
  * in worker processes (src/compile/pool.ts), never in this one.
  */
 import {createHash} from 'node:crypto'
-import type {AppEngine, CssEngine} from '../core/apps/validate.js'
 import {validation} from '../core/errors.js'
+import {COMPILER_PACKAGES, engineSpec, type AppEngine, type CssEngine} from '../engines/index.js'
 import type {AppBuild} from '../core/apps/types.js'
 import {CompileError} from './errors.js'
 import {packageVersion} from './libs.js'
@@ -13,15 +13,12 @@ import {compileInWorker} from './pool.js'
 
 /**
  * Bump when compiled output changes for the same input and packages (invalidates every cached
- * build). 2: Tailwind class candidates come from core/apps/tailwind-candidates.ts. 3: inline source
- * maps, game compat preludes (compile/game-compat.ts), TypeScript in games. 4: styles may not read
+ * build). 2: Tailwind class candidates come from engines/css/tailwind-candidates.ts. 3: inline source
+ * maps, game compat preludes (src/engines/), TypeScript in games. 4: styles may not read
  * files (compile/css-guard.ts: `url(/path?inline)` had inlined server files), the worker's fs allow-list.
  */
 const COMPILER_REVISION = '4'
-export const COMPILER_PACKAGES = [
-  'vite', 'svelte', '@sveltejs/vite-plugin-svelte', 'vue', '@vitejs/plugin-vue', 'react', 'react-dom', '@vitejs/plugin-react',
-  'esbuild', 'tailwindcss', '@tailwindcss/node', 'kaplay', 'phaser',
-]
+export {COMPILER_PACKAGES}
 
 let versionsKey: string | undefined
 export function compilerVersions(): string {
@@ -54,13 +51,13 @@ export function buildHash(input: CompileInput): string {
 const inFlight = new Map<string, Promise<AppBuild>>()
 /**
  * The build of an app: from the cache when this exact input was compiled before (in any process
- * sharing the data dir), else compiled now and cached. `js` and `html` are used as-is.
+ * sharing the data dir), else compiled now and cached. Engines with `compile: 'none'` are used as-is.
  * A compile error is a 422 under `source_code` with line and column. `account` is whose compile it
  * is: the pool takes accounts in turns and caps what each may have waiting (a 429).
  */
 export async function compileApp(input: CompileInput, cache: BuildCache, account = 'local'): Promise<CompileResult> {
   const hash = buildHash(input)
-  if (input.engine === 'js' || input.engine === 'html') {
+  if (engineSpec(input.engine).compile === 'none') {
     return {hash, app_code: input.source, css_code: '', app_build_time: 0, css_build_time: 0, status: 'none'}
   }
   const hit = await cache.cachedBuild(hash)
@@ -78,7 +75,7 @@ export async function compileApp(input: CompileInput, cache: BuildCache, account
   try {
     return {...(await pending), status: 'compiled'}
   } catch (error) {
-    if (error instanceof CompileError) throw validation({source_code: [error.describe()]}, 'compile failed')
+    if (error instanceof CompileError) throw validation({source_code: [error.describeIn(input.source)]}, 'compile failed')
     throw error
   }
 }

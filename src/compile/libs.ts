@@ -1,7 +1,8 @@
-/** Engine libraries and Tailwind's browser build, served once by the server (offline: never a CDN). */
+/** Engine libraries and CSS browser builds, served once by the server (offline: never a CDN). */
 import {existsSync, readFileSync} from 'node:fs'
 import {createRequire} from 'node:module'
 import {dirname, join} from 'node:path'
+import {cssBrowserLibOf, SERVED_LIBS, type ServedLib} from '../engines/index.js'
 
 const require = createRequire(import.meta.url)
 
@@ -41,15 +42,21 @@ export interface StaticLib {
   type: string
 }
 
-/** Files under `/_svc/lib/:name`. */
-export const LIBS: Record<string, StaticLib> = {
-  'phaser.esm.min.js': {pkg: 'phaser', file: 'dist/phaser.esm.min.js', type: 'text/javascript; charset=utf-8'},
-  'kaplay.mjs': {pkg: 'kaplay', file: 'dist/kaplay.mjs', type: 'text/javascript; charset=utf-8'},
-  'tailwind-browser.js': {pkg: '@tailwindcss/browser', file: 'dist/index.global.js', type: 'text/javascript; charset=utf-8'},
-}
+/** Files under `/_svc/lib/:name`: the registry's served libraries (src/engines/). */
+export const LIBS: Record<string, StaticLib> = Object.fromEntries(
+  SERVED_LIBS.map((lib) => [lib.name, {pkg: lib.pkg, file: lib.file, type: 'text/javascript; charset=utf-8'}]))
 
 /** `/_svc/lib/<name>?v=<version>`: the URL pages use (the version busts caches on upgrade). */
-export const libUrl = (name: keyof typeof LIBS & string) => `/_svc/lib/${name}?v=${packageVersion(LIBS[name]!.pkg)}`
+export const libUrl = (lib: ServedLib | string) => {
+  const name = typeof lib === 'string' ? lib : lib.name
+  return `/_svc/lib/${name}?v=${packageVersion(LIBS[name]!.pkg)}`
+}
+
+/** The URL of the CSS engine's browser build for an app's page, if it gets one. */
+export function cssScriptUrl(engine: string, cssEngine: string): string | undefined {
+  const lib = cssBrowserLibOf(engine, cssEngine)
+  return lib ? libUrl(lib) : undefined
+}
 
 export const libPath = (name: string): string | null => {
   const lib = LIBS[name]

@@ -1,38 +1,28 @@
-/** svelte, vue and react through Vite's `build()` in-process (lazy-imported), one temp folder per compile. */
+/** Registry engines with `compile: 'vite'` through Vite's `build()` in-process (lazy-imported), one temp folder per compile. */
 import {mkdtemp, rm, writeFile} from 'node:fs/promises'
 import {tmpdir} from 'node:os'
 import {join, resolve as resolvePath, sep} from 'node:path'
-import {mountEntry, SOURCE_FILE} from '../core/apps/entry.js'
+import {engineSpec, importAllowed, importsOf, VITE_PACKAGES} from '../engines/index.js'
 import {cssReadError} from './css-guard.js'
 import {CompileError, importedPackage, localImportError, locate} from './errors.js'
 import {allowReads, disallowReads} from './fs-jail.js'
 import {packageDir} from './libs.js'
 import {withOwnSourceMap} from './sourcemap.js'
 
-export type ViteEngine = 'svelte' | 'vue' | 'react'
-
-/** Packages an app may import (and their sub-paths, no `..`, no query); everything else is refused. */
-const ALLOWED_IMPORTS = /^(svelte|vue|react|react-dom|scheduler|@vue\/[a-z-]+)(\/(?!\.\.?(\/|$))[\w.@+-]+)*$/
+export type ViteEngine = string
 /** Vite query suffixes that would read a file into the bundle (any case, after `?`, `&` or `#`). */
 const DANGEROUS_QUERY = /[?&#](raw|url|inline|worker|sharedworker|no-inline|import|init|direct|src)(?![\w-])/i
 /** Module ids Vite runs through its CSS plugin: style files and the style blocks of svelte and vue. */
 const CSS_ID = /\.(css|less|sass|scss|styl|stylus|pcss|postcss|sss)($|[?#])|[?&](type=style|lang\.)/i
 
-async function enginePlugins(engine: ViteEngine): Promise<unknown[]> {
-  if (engine === 'svelte') {
-    const {svelte} = await import('@sveltejs/vite-plugin-svelte')
-    return [svelte({configFile: false, compilerOptions: {}})]
-  }
-  if (engine === 'vue') return [(await import('@vitejs/plugin-vue')).default()]
-  return [(await import('@vitejs/plugin-react')).default()]
-}
+const enginePlugins = (engine: ViteEngine): Promise<unknown[]> => engineSpec(engine).vite!.plugins()
 
 /**
  * Keeps a build inside its folder: a bare import must be one of the app runtimes (resolved from
  * this package, not from the temp folder), a relative or absolute import must stay in the build
  * folder, and no `?raw`-style query may read a file into the bundle.
  */
-function guard(root: string) {
+function guard(root: string, engine: ViteEngine) {
   const anchor = join(packageDir('vite'), '..', '..', 'package.json')
   const modules = packageFolders()
   return {
@@ -44,7 +34,7 @@ function guard(root: string) {
       const bare = !source.startsWith('.') && !source.startsWith('/') && !/^[A-Za-z]:/.test(source)
       if (bare) {
         if (importer && importer.includes(`${sep}node_modules${sep}`)) return null
-        if (!ALLOWED_IMPORTS.test(source)) throw new CompileError(`import "${importedPackage(source)}" is not available (apps may import svelte, vue, react, react-dom)`)
+        if (!importAllowed(engine, source)) throw new CompileError(`import "${importedPackage(source)}" is not available (a ${engine} app may import ${importsOf(engine)})`)
         return this.resolve(source, anchor, {...options, skipSelf: true})
       }
       return null
@@ -70,7 +60,7 @@ function guard(root: string) {
 /** The folders of the installed packages (real paths): the only place imports may load from besides the build folder. */
 const packageFolders = (): string[] => {
   const dirs = new Set<string>()
-  for (const name of ['vite', 'svelte', 'vue', 'react', 'react-dom', 'scheduler']) {
+  for (const name of VITE_PACKAGES) {
     try {
       dirs.add(resolvePath(packageDir(name), '..'))
     } catch {}
@@ -87,11 +77,12 @@ export function styleReadError(engine: ViteEngine, source: string): CompileError
     const before = source.slice(0, index)
     return new CompileError(message, before.split('\n').length, index - before.lastIndexOf('\n'))
   }
-  if (engine === 'vue') {
+  const blocks = engineSpec(engine).vite!.blocks
+  if (blocks === 'sfc-src') {
     const src = /<(script|style|template)\b[^>]*?\ssrc\s*=/i.exec(source)
     if (src) return at(src.index, `<${src[1]} src>: a single-file app cannot use other files; put that code in this file`)
   }
-  if (engine === 'react') return null
+  if (blocks === 'none') return null
   for (const block of source.matchAll(/(<style\b[^>]*>)([\s\S]*?)(<\/style\s*>|$)/gi)) {
     const error = cssReadError(block[2]!)
     if (error) return at(block.index + block[1]!.length + error.index, error.message)
@@ -133,18 +124,19 @@ export interface ViteOutput {
 
 /** Builds one component into one ES module and one stylesheet. */
 export async function viteCompile(engine: ViteEngine, source: string): Promise<ViteOutput> {
-  if (/@import\b/.test(source) && engine !== 'react') {
-    throw new CompileError('@import is not supported in app styles (the CSS engine provides Tailwind)')
+  if (/@import\b/.test(source) && engineSpec(engine).vite!.blocks !== 'none') {
+    throw new CompileError('@import is not supported in app styles (the CSS engine provides the framework)')
   }
   const local = localImportError(source) ?? styleReadError(engine, source)
   if (local) throw local
   const {build} = await import('vite')
   const root = await mkdtemp(join(tmpdir(), 'svc-build-'))
-  const file = SOURCE_FILE[engine]
+  const vite = engineSpec(engine).vite!
+  const file = vite.compileFile
   allowReads(root)
   try {
     await writeFile(join(root, file), source)
-    await writeFile(join(root, 'main.js'), mountEntry(engine, `./${file}`))
+    await writeFile(join(root, 'main.js'), vite.mountEntry(`./${file}`))
     const result = await build({
       configFile: false,
       envFile: false,
@@ -155,7 +147,7 @@ export async function viteCompile(engine: ViteEngine, source: string): Promise<V
       publicDir: false,
       // An inline PostCSS config: Vite never looks for a postcss.config.* above the build folder.
       css: {postcss: {plugins: []}},
-      plugins: [guard(resolvePath(root)), ...(await enginePlugins(engine)), noFileSystemImports(resolvePath(root))] as any,
+      plugins: [guard(resolvePath(root), engine), ...(await enginePlugins(engine)), noFileSystemImports(resolvePath(root))] as any,
       build: {
         write: false,
         minify: true,

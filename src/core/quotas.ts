@@ -21,6 +21,10 @@ export interface Quotas {
   cron_min_interval_seconds: number
   /** Bytes (UTF-8) of an app's build, compiled JavaScript and CSS together, that the server stores and serves. */
   app_build_bytes: number
+  /** App assets (docs/apps.md "Assets"): bytes of one file, bytes of all of an app's files, files per app. */
+  app_asset_bytes: number
+  app_assets_bytes: number
+  app_assets_count: number
   /** App compiles: worker processes, milliseconds per compile, heap MB per worker (src/compile/pool.ts). */
   compile_workers: number
   compile_timeout_ms: number
@@ -42,6 +46,9 @@ export const DEFAULT_QUOTAS: Readonly<Quotas> = {
   crons_per_account: 50,
   cron_min_interval_seconds: 60,
   app_build_bytes: 4 * 1024 * 1024,
+  app_asset_bytes: 2 * 1024 * 1024,
+  app_assets_bytes: 16 * 1024 * 1024,
+  app_assets_count: 200,
   compile_workers: 2,
   compile_timeout_ms: 30_000,
   compile_memory_mb: 512,

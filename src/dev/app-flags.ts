@@ -1,15 +1,15 @@
 /** Flags shared by `svc app create` and `svc app update`, and the `{app: ...}` body they make. */
 import {Flags} from '#oclif'
 import {parseJsonArg, readFileOrStdin} from '../cli/read-input.js'
-import {APP_ENGINES, CSS_ENGINES, SHOW_IN_MODULES} from '../core/apps/validate.js'
+import {SHOW_IN_MODULES} from '../core/apps/validate.js'
 import type {AppView} from '../core/contract/apps.js'
-import {engineOfFile} from './engine-of.js'
+import {APP_ENGINES, CSS_ENGINES, engineOfFile, engineSpec} from '../engines/index.js'
 
 export const appFieldFlags = {
   name: Flags.string({description: 'app name'}),
   engine: Flags.string({
-    description: 'app engine (default: from the --file extension: .svelte .vue .jsx/.tsx .html; .js by content: phaser, kaboom or js). ' +
-      'phaser is Phaser 4, kaboom is kaplay 3001 (see docs/apps.md for Phaser 3 / kaboom 2000 code)',
+    description: `app engine (default: from the --file extension: ${APP_ENGINES.flatMap((e) => engineSpec(e).extensions).map((x) => `.${x}`).join(' ')}; ` +
+      `.js/.ts by content). ${APP_ENGINES.map((e) => `${e} is ${engineSpec(e).library}`).join(', ')}; what older code is bridged: docs/apps.md`,
     options: [...APP_ENGINES],
   }),
   css: Flags.string({description: 'CSS engine', options: [...CSS_ENGINES]}),

@@ -27,12 +27,34 @@ if (import.meta.hot) {
 
 const stripAnsi = (s: string) => s.replace(/\u001b\[[0-9;]*m/g, '')
 
-/** One terminal line for a Vite error: `compile error in App.svelte:4:3: Unexpected token`. */
+/**
+ * The terminal's report of a compile error, whole: `compile error in App.svelte:4:3: <message>`,
+ * then the message's other lines (a link to the rule) and the code frame, indented. The absolute
+ * path of the source is shortened to its file name; compiler preambles (`Transform failed with 1
+ * error:`, `[plugin:...]`, `file:line:col: ERROR:`) are dropped.
+ */
 export function describeDevError(error: unknown, message: string, sourceFile: string): string {
-  const e = error as {message?: string; loc?: {file?: string; line?: number; column?: number}; id?: string; plugin?: string} | undefined
+  const e = error as {message?: string; frame?: string; loc?: {file?: string; line?: number; column?: number}} | undefined
   const file = sourceFile.split(/[\\/]/).pop()!
-  const loc = e?.loc?.line !== undefined ? `:${e.loc.line}:${(e.loc.column ?? 0) + 1}` : ''
-  const text = stripAnsi(e?.message ?? message).replace(/^\[[^\]]+\]\s*/, '').split('\n').map((l) => l.trim()).filter(Boolean)
-    .filter((l) => !l.includes(sourceFile))[0] ?? stripAnsi(message).split('\n')[0]!.replace(/^.*Internal server error:\s*/, '')
-  return `compile error in ${file}${loc}: ${text.replace(/^.*?App\.(svelte|vue|jsx)(:\d+:\d+)?:?\s*/, '')}`
+  let where = e?.loc?.line !== undefined ? `:${e.loc.line}:${(e.loc.column ?? 0) + 1}` : ''
+  const text = stripAnsi(e?.message ?? message).split(sourceFile).join(file).replace(/\/@fs(?=\/)/g, '')
+  const escaped = file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+  const lines: string[] = []
+  for (let line of text.split('\n').map((l) => l.trimEnd())) {
+    line = line.replace(/^\s*\[[^\]]+\]\s*/, '').replace(/^.*Internal server error:\s*/, '')
+    if (/^\s*Transform failed with \d+ errors?:?\s*$/i.test(line) || !line.trim()) continue
+    const at = new RegExp(`^\\s*(?:\\S*/)?${escaped}(?::(\\d+):(\\d+))?:?\\s*(?:ERROR:\\s*)?`).exec(line)
+    if (at) {
+      if (!where && at[1]) where = `:${at[1]}:${at[2]}`
+      line = line.slice(at[0].length)
+    }
+    // A frame's header (`╭─[ ../../App.jsx?n=2:3:16 ]`): the file name alone, and the place if none yet.
+    line = line.replace(new RegExp(`[^\\s\\[]*?${escaped}(\\?[^\\s:\\]]*)?(?=:\\d+:\\d+)`), file)
+    const inFrame = new RegExp(`${escaped}:(\\d+):(\\d+)`).exec(line)
+    if (!where && inFrame) where = `:${inFrame[1]}:${inFrame[2]}`
+    if (line.trim() && line !== lines.at(-1)) lines.push(line)
+  }
+  const frame = stripAnsi(e?.frame ?? '').split('\n').filter((l) => l.trim())
+  const [first = 'compile failed', ...rest] = lines.filter((l) => !frame.some((f) => f.trim() === l.trim()))
+  return [`compile error in ${file}${where}: ${first.trim()}`, ...rest.map((l) => `  ${l}`), ...frame.map((l) => `  ${l}`)].join('\n')
 }

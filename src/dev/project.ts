@@ -8,8 +8,8 @@
 import {existsSync} from 'node:fs'
 import {mkdir, readFile, rm, writeFile} from 'node:fs/promises'
 import {basename, join, resolve} from 'node:path'
-import {SOURCE_FILE} from '../core/apps/entry.js'
-import {APP_ENGINES, UUID_RE, type AppEngine} from '../core/apps/validate.js'
+import {UUID_RE} from '../core/apps/validate.js'
+import {APP_ENGINES, DEFAULT_APP_ENGINE, engineSpec, isAppEngine, sourceFileNames, sourceFileOf, type AppEngine} from '../engines/index.js'
 import type {AppView} from '../core/contract/apps.js'
 import {isSvcError, SvcError} from '../core/errors.js'
 import {appResource, type Resource} from '../core/workspace/resources.js'
@@ -45,7 +45,7 @@ export async function readProject(dir: string): Promise<LoadedProject> {
   const root = resolve(dir)
   const legacy = !existsSync(join(root, PROJECT_FILE)) && existsSync(join(root, LEGACY_PROJECT_FILE))
   const file = join(root, legacy ? LEGACY_PROJECT_FILE : PROJECT_FILE)
-  if (!existsSync(file)) throw usage(`no ${PROJECT_FILE} in ${dir}`, 'create one with: svc app create --template svelte --dir DIR, or svc app pull APP DIR')
+  if (!existsSync(file)) throw usage(`no ${PROJECT_FILE} in ${dir}`, `create one with: svc app create --template ${DEFAULT_APP_ENGINE} --dir DIR, or svc app pull APP DIR`)
   let project: AppProject
   try {
     project = JSON.parse(await readFile(file, 'utf8')) as AppProject
@@ -53,10 +53,13 @@ export async function readProject(dir: string): Promise<LoadedProject> {
     throw usage(`${file} is not valid JSON: ${(error as Error).message}`)
   }
   if (!project || typeof project !== 'object' || Array.isArray(project)) throw usage(`${file} must hold a JSON object`)
-  if (!(APP_ENGINES as readonly string[]).includes(project.app_engine)) throw usage(`${file}: app_engine must be one of ${APP_ENGINES.join(', ')}`)
+  if (!isAppEngine(project.app_engine)) throw usage(`${file}: app_engine must be one of ${APP_ENGINES.join(', ')}`)
   if (!legacy && typeof project.url_code !== 'string') project.url_code = basename(root)
-  const sourceFile = join(root, SOURCE_FILE[project.app_engine])
-  if (!existsSync(sourceFile)) throw usage(`missing ${SOURCE_FILE[project.app_engine]} in ${dir}`)
+  const names = sourceFileNames(project.app_engine)
+  const found = names.filter((name) => existsSync(join(root, name)))
+  if (found.length === 0) throw usage(`missing ${names.join(' or ')} in ${dir}`)
+  if (found.length > 1) throw usage(`${dir} holds ${found.join(' and ')}: keep one source file`)
+  const sourceFile = join(root, found[0]!)
   return {dir: root, project, sourceFile, source: await readFile(sourceFile, 'utf8'), legacy}
 }
 
@@ -67,13 +70,19 @@ export function projectFiles(app: AppView | Record<string, unknown>): Record<str
   return Object.fromEntries(Object.entries(r.files).map(([path, text]) => [path.slice(prefix.length), text]))
 }
 
-/** Writes the app's folder (app.json + source); a legacy svc-app.json is removed. Returns the source file. */
+/**
+ * Writes the app's folder (app.json + source); a legacy svc-app.json is removed. The source goes
+ * into the source file the folder already has (`App.tsx`), else the engine's kept name. Returns it.
+ */
 export async function writeProject(dir: string, app: AppView | Record<string, unknown>): Promise<string> {
   const root = resolve(dir)
   await mkdir(root, {recursive: true})
-  for (const [name, text] of Object.entries(projectFiles(app))) await writeFile(join(root, name), text)
+  const engine = String(app.app_engine)
+  const kept = sourceFileOf(engine)
+  const target = sourceFileNames(engine).find((name) => existsSync(join(root, name))) ?? kept
+  for (const [name, text] of Object.entries(projectFiles(app))) await writeFile(join(root, name === kept ? target : name), text)
   await rm(join(root, LEGACY_PROJECT_FILE), {force: true})
-  return join(root, SOURCE_FILE[String(app.app_engine) as AppEngine])
+  return join(root, target)
 }
 
 /**
@@ -102,10 +111,15 @@ export async function findApp(client: Client, project: AppProject): Promise<AppV
   return found ? client.call('getApp', {params: {id: found.id}}) : null
 }
 
-/** The starter source of an engine (templates/<engine>/<file>). */
+/** The starter source of an engine (templates/<engine>/<its template file>, the registry's `template`). */
 export async function templateSource(engine: string): Promise<string> {
-  if (!(APP_ENGINES as readonly string[]).includes(engine)) throw usage(`no template "${engine}"; engines: ${APP_ENGINES.join(', ')}`)
-  return readFile(join(PACKAGE_TEMPLATES, engine, SOURCE_FILE[engine as AppEngine]), 'utf8')
+  if (!isAppEngine(engine)) throw usage(`no template "${engine}"; engines: ${APP_ENGINES.join(', ')}`)
+  return readFile(templatePath(engine), 'utf8')
+}
+
+/** Where the starter of an engine is. */
+export function templatePath(engine: AppEngine): string {
+  return join(PACKAGE_TEMPLATES, engine, engineSpec(engine).template)
 }
 
 /** An app id from an id or a url_code of the current account. */

@@ -7,12 +7,11 @@
 import type {IncomingMessage, ServerResponse} from 'node:http'
 import {performance} from 'node:perf_hooks'
 import {Client, type Backend} from '../client/backend.js'
-import {mountEntry, SOURCE_FILE} from '../core/apps/entry.js'
 import {contextUser, renderShell, type ContextUser, type SvcAppContext} from '../core/apps/shell.js'
-import type {CssEngine} from '../core/apps/validate.js'
 import type {AppView} from '../core/contract/apps.js'
 import {isSvcError} from '../core/errors.js'
-import {KABOOM_COMPAT, PHASER_COMPAT} from '../compile/game-compat.js'
+import {devCssEngine, engineSpec, gameLibOfImport} from '../engines/index.js'
+import {serveFolderAsset} from './assets.js'
 import {findApp, projectResource, readProject, writeProject, type AppProject} from './project.js'
 import {OVERLAY_MODULE, overlaySource, describeDevError} from './overlay.js'
 import {devRequestRefusal} from './request-guard.js'
@@ -36,7 +35,6 @@ export interface DevServer {
 const ENTRY = '/@svc/entry.js'
 const PROXIED = [/^\/svc\/db\//, /^\/svc\/apps\/[^/]+\/action\//, /^\/svc\/connector\//, /^\/_svc\/lib\//]
 const HOP_HEADERS = new Set(['host', 'connection', 'authorization', 'cookie', 'content-length', 'transfer-encoding', 'keep-alive', 'upgrade'])
-const GAME_LIB: Record<string, string> = {phaser: 'phaser.esm.min.js', kaboom: 'kaplay.mjs', kaplay: 'kaplay.mjs'}
 
 async function readBody(req: IncomingMessage): Promise<Buffer> {
   const chunks: Buffer[] = []
@@ -63,21 +61,17 @@ async function proxy(backend: Backend, req: IncomingMessage, res: ServerResponse
   }
 }
 
-function entrySource(engine: string, cssEngine: string, file: string, libVersions: Record<string, string>): string {
+/** The page's entry: the engine's mount (a component), its library and prelude (a game), or the script itself. */
+function entrySource(engine: string, file: string, libUrl: (lib: {name: string; pkg: string; file: string}) => string): string {
   const report = `
 if (import.meta.hot) {
   import.meta.hot.on('vite:afterUpdate', () => import.meta.hot.send('svc:updated', {}))
   import.meta.hot.send('svc:loaded', {})
 }
 `
-  void cssEngine
-  if (engine === 'svelte' || engine === 'vue' || engine === 'react') return mountEntry(engine, `/${file}`) + report
-  if (engine === 'kaboom') {
-    return `import kaplay from '/_svc/lib/kaplay.mjs?v=${libVersions.kaplay}'\nglobalThis.kaplay = kaplay\n${KABOOM_COMPAT}await import('/${file}')\n${report}`
-  }
-  if (engine === 'phaser') {
-    return `import * as P from '/_svc/lib/phaser.esm.min.js?v=${libVersions.phaser}'\nglobalThis.Phaser = P.default ?? P\n${PHASER_COMPAT}await import('/${file}')\n${report}`
-  }
+  const spec = engineSpec(engine)
+  if (spec.vite) return spec.vite.mountEntry(`/${file}`) + report
+  if (spec.game) return `${spec.game.prelude(libUrl(spec.game.lib))}await import('/${file}')\n${report}`
   return `import '/${file}'\n${report}`
 }
 
@@ -87,16 +81,14 @@ export async function startDevServer(options: DevOptions): Promise<DevServer> {
   const loaded = await readProject(options.dir)
   let project: AppProject = loaded.project
   const engine = project.app_engine
-  const file = SOURCE_FILE[engine]
+  const spec = engineSpec(engine)
   const me = await client.call('getMe')
   let app: AppView | null = await findApp(client, project).catch(() => null)
   const context = (): SvcAppContext => ({
     user: contextUser(me),
     app: {id: app?.id ?? project.id ?? '', name: project.name, url_code: app?.url_code ?? project.url_code ?? '', db_code: app?.db_code ?? null},
   })
-  const {packageVersion} = await import('../compile/libs.js')
-  const libVersions = {kaplay: packageVersion('kaplay'), phaser: packageVersion('phaser')}
-  const tailwindBrowserUrl = `/_svc/lib/tailwind-browser.js?v=${packageVersion('@tailwindcss/browser')}`
+  const {cssScriptUrl, libUrl} = await import('../compile/libs.js')
 
   // The app folder has no node_modules: Vite's root is a temp folder whose node_modules links to
   // this package's, and bare imports of the app resolve from there.
@@ -110,9 +102,7 @@ export async function startDevServer(options: DevOptions): Promise<DevServer> {
   const anchor = join(root, 'index.js')
   const vite = await import('vite')
   const plugins: unknown[] = []
-  if (engine === 'svelte') plugins.push((await import('@sveltejs/vite-plugin-svelte')).svelte({configFile: false}))
-  if (engine === 'vue') plugins.push((await import('@vitejs/plugin-vue')).default())
-  if (engine === 'react') plugins.push((await import('@vitejs/plugin-react')).default())
+  if (spec.vite) plugins.push(...(await spec.vite.plugins()))
 
   let changedAt: number | null = null
   let pushTimer: NodeJS.Timeout | undefined
@@ -144,14 +134,15 @@ export async function startDevServer(options: DevOptions): Promise<DevServer> {
       if (id === ENTRY) return '\0svc-entry.js'
       if (id === OVERLAY_MODULE) return '\0svc-overlay.js'
       if (id.startsWith('/_svc/lib/')) return {id, external: true}
-      if (importer && !importer.includes(`${sep}node_modules${sep}`) && /^[a-z@][^:]*$/i.test(id) && !GAME_LIB[id]) {
+      const game = /^[a-z@][^:]*$/i.test(id) ? gameLibOfImport(id) : null
+      if (game) return {id: libUrl(game.lib), external: true}
+      if (importer && !importer.includes(`${sep}node_modules${sep}`) && /^[a-z@][^:]*$/i.test(id)) {
         return this.resolve(id, anchor, {...opts, skipSelf: true})
       }
-      if (GAME_LIB[id]) return {id: `/_svc/lib/${GAME_LIB[id]}?v=${id === 'phaser' ? libVersions.phaser : libVersions.kaplay}`, external: true}
       return null
     },
     load(id: string) {
-      if (id === '\0svc-entry.js') return entrySource(engine, project.css_engine, `@fs${loaded.sourceFile}`, libVersions)
+      if (id === '\0svc-entry.js') return entrySource(engine, `@fs${loaded.sourceFile}`, libUrl)
       if (id === '\0svc-overlay.js') return overlaySource()
       return null
     },
@@ -177,7 +168,7 @@ export async function startDevServer(options: DevOptions): Promise<DevServer> {
       server.watcher.on('change', (path: string) => {
         if (path !== loaded.sourceFile) return
         changedAt = performance.now()
-        if (engine === 'html') server.ws.send({type: 'full-reload', path: '*'})
+        if (spec.page.script === 'html') server.ws.send({type: 'full-reload', path: '*'})
         if (options.push) {
           clearTimeout(pushTimer)
           pushTimer = setTimeout(() => {
@@ -195,17 +186,17 @@ export async function startDevServer(options: DevOptions): Promise<DevServer> {
           res.end(JSON.stringify({error: refusal}))
           return
         }
+        if ((req.method === 'GET' || req.method === 'HEAD') && (await serveFolderAsset(loaded.dir, path, res))) return
         if (path !== '/' && path !== '/index.html') return next()
         try {
           const {readFile} = await import('node:fs/promises')
           const html = renderShell({
             engine,
-            cssEngine: project.css_engine === 'tailwind' ? 'tailwind_all' : (project.css_engine as CssEngine),
             title: `${project.name} (dev)`,
             context: context(),
-            scriptUrl: engine === 'html' ? undefined : ENTRY,
-            html: engine === 'html' ? await readFile(loaded.sourceFile, 'utf8') : undefined,
-            tailwindBrowserUrl,
+            scriptUrl: spec.page.script === 'html' ? undefined : ENTRY,
+            html: spec.page.script === 'html' ? await readFile(loaded.sourceFile, 'utf8') : undefined,
+            cssScriptUrl: cssScriptUrl(engine, devCssEngine(project.css_engine)),
           }).replace('</head>', `<script type="module" src="${OVERLAY_MODULE}"></script>\n</head>`) // module scripts run in order: the overlay listens before the app loads
           const out = await server.transformIndexHtml(req.url ?? '/', html)
           res.writeHead(200, {'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store'})
@@ -245,7 +236,9 @@ export async function startDevServer(options: DevOptions): Promise<DevServer> {
     customLogger: logger,
     clearScreen: false,
     publicDir: false,
-    optimizeDeps: {noDiscovery: true, include: engine === 'react' ? ['react', 'react-dom/client', 'react/jsx-dev-runtime'] : []},
+    optimizeDeps: {noDiscovery: true, include: [...(spec.vite?.devOptimize ?? [])]},
+    // The source is parsed in its engine's language whatever its extension (`App.jsx` holding TypeScript).
+    ...(spec.language === 'tsx' ? {oxc: {lang: 'tsx' as const}} : {}),
     // A port in use is an error, not a silent move to the next one; Vite's own overlay (which
     // points at a vite.config.js the folder does not have) is replaced by svc's (dev/overlay.ts).
     server: {port, host: options.host ?? '127.0.0.1', strictPort: port !== 0, hmr: {overlay: false},

@@ -1,4 +1,4 @@
-// Plain JavaScript, used as-is. The page has <div id="svc-app"> and window.SvcAppContext.
+// Plain JavaScript (or TypeScript: types are stripped), run as a classic script. The page has <div id="svc-app"> and window.SvcAppContext.
 const root = document.getElementById('svc-app')
 const user = window.SvcAppContext && window.SvcAppContext.user
 let count = 0

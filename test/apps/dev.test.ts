@@ -1,6 +1,6 @@
 import {spawn, type ChildProcess} from 'node:child_process'
 import {request as httpRequest} from 'node:http'
-import {readFileSync, writeFileSync} from 'node:fs'
+import {mkdirSync, readFileSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {chromiumNotice, itWithChromium, launchChromium, withChromium} from '../helpers/browser.js'
@@ -199,6 +199,8 @@ describe('svc app dev: Vite HMR in the app shell, --push to the embedded backend
     expect(await overlay.textContent()).toContain('App.svelte')
     expect(await overlay.textContent()).not.toContain('vite.config')
     await expect.poll(() => dev!.lines().some((l) => /compile error in App\.svelte:\d+:\d+/.test(l)), {timeout: 20_000}).toBe(true)
+    // The message itself, not only the link to the rule (issue 30).
+    expect(dev!.lines().find((l) => l.startsWith('compile error in App.svelte'))).toMatch(/^compile error in App\.svelte:\d+:\d+: .*attempted to close/)
     await expect.poll(() => dev!.lines().some((l) => /^push refused: source_code line \d+, column \d+/.test(l)), {timeout: 20_000}).toBe(true)
     await page.close()
   })
@@ -242,5 +244,40 @@ describe('svc app dev against a remote backend (--url --token)', {timeout: 120_0
     const lib = await fetch(`${dev!.url}_svc/lib/kaplay.mjs?v=1`)
     expect(lib.status).toBe(200)
     expect(lib.headers.get('cache-control')).toContain('immutable')
+  })
+
+  it('serves the folder\'s assets at their paths, as the app origin does, and nothing else of the folder (issue 30)', async () => {
+    mkdirSync(join(dir, 'assets'), {recursive: true})
+    writeFileSync(join(dir, 'assets', 'sky.png'), Buffer.from('89504e470d0a1a0a', 'hex'))
+    const png = await fetch(`${dev!.url}assets/sky.png`)
+    expect(png.status).toBe(200)
+    expect(png.headers.get('content-type')).toBe('image/png')
+    expect(Buffer.from(await png.arrayBuffer()).toString('hex')).toBe('89504e470d0a1a0a')
+    for (const path of ['app.json', '.svc-sync.json', 'assets/../app.json', 'assets/%2e%2e/app.json']) {
+      const r = await fetch(`${dev!.url}${path}`)
+      expect(r.headers.get('content-type') ?? '', path).not.toContain('json')
+    }
+  })
+
+  it('TypeScript in App.jsx is served with its types stripped; a compile error is printed whole (message, place, code frame) (issue 30)', async () => {
+    const source = join(dir, 'App.jsx')
+    let fetches = 0
+    const module = () => fetch(`${dev!.url}@fs${source}?n=${++fetches}`)
+    writeFileSync(source, 'import {useState} from "react"\nexport default function App() {\n  const [n, setN] = useState<number>(0)\n  return <button onClick={() => setN(n + 1)}>{n}</button>\n}\n')
+    const typed = await module()
+    expect(typed.status).toBe(200)
+    const code = await typed.text()
+    expect(code).toContain('useState(0)')
+    expect(code).not.toContain('<number>')
+    writeFileSync(source, 'export default function App() {\n  const x = 1\n  return <p>{x</p>\n}\n')
+    await expect.poll(async () => (await module()).status, {timeout: 20_000}).toBe(500)
+    const report = () => dev!.lines().join('\n')
+    await expect.poll(() => /compile error in App\.jsx:3:\d+: \S/.test(report()), {timeout: 20_000}).toBe(true)
+    const at = report().lastIndexOf('compile error in App.jsx')
+    const printed = report().slice(at)
+    expect(printed).not.toMatch(/Transform failed/)
+    expect(printed).not.toContain(dir)
+    // The code frame: the offending line as written.
+    expect(printed).toContain('return <p>{x</p>')
   })
 })

@@ -1,6 +1,6 @@
 import {describe, expect, it} from 'vitest'
-import {tailwindCandidates} from '../../src/core/apps/tailwind-candidates.js'
-import {tailwindCompile} from '../../src/compile/tailwind.js'
+import {tailwindCandidates} from '../../src/engines/css/tailwind-candidates.js'
+import {tailwind} from '../../src/engines/css/tailwind.js'
 
 describe('tailwindCandidates (css engine tailwind, pure)', () => {
   const has = (source: string, ...classes: string[]) => {
@@ -34,7 +34,7 @@ describe('tailwindCandidates (css engine tailwind, pure)', () => {
 
 describe('tailwindCompile (server Tailwind 4 over the candidates)', {timeout: 60_000}, () => {
   it('emits the used classes only', async () => {
-    const css = await tailwindCompile(`<main class="p-4 bg-[#123456] md:flex"><b :class="{'text-red-500': on}">x</b></main>`)
+    const css = await tailwind.compile!(`<main class="p-4 bg-[#123456] md:flex"><b :class="{'text-red-500': on}">x</b></main>`)
     expect(css).toMatch(/\.p-4\s*\{/)
     expect(css).toContain('#123456')
     expect(css).toMatch(/\.md\\:flex/)

@@ -4,31 +4,23 @@ import {join} from 'node:path'
 import {Flags} from '#oclif'
 import {BackendCommand} from '../../cli/base-command.js'
 import {confirmOverwrite} from '../../cli/confirm.js'
-import {SOURCE_FILE} from '../../core/apps/entry.js'
-import {APP_ENGINES} from '../../core/apps/validate.js'
+import {APP_ENGINES, DEFAULT_APP_ENGINE, SOURCE_FILES} from '../../engines/index.js'
 import type {AppView} from '../../core/contract/apps.js'
 import {SvcError} from '../../core/errors.js'
 import {appBody, appFieldFlags, describeApp} from '../../dev/app-flags.js'
 import {LEGACY_PROJECT_FILE, PROJECT_FILE, projectFiles, templateSource, writeProject} from '../../dev/project.js'
 
-/** A compile error of a .ts/.tsx file for an engine that does not strip types says so. */
-function withTypeScriptHint(error: unknown, file: string | undefined, engine: string): unknown {
-  if (!(error instanceof SvcError) || error.code !== 'validation' || !file || !/\.tsx?$/i.test(file) || engine === 'phaser' || engine === 'kaboom') return error
-  return new SvcError(error.code, error.status, error.message, error.details,
-    `${engine || 'this'} apps are compiled as JavaScript: remove the TypeScript types (phaser and kaboom games accept TypeScript)`)
-}
-
 /** The files of an app folder (app.json, the old svc-app.json, an engine's source file) that are in `dir`. */
 function appFolderFiles(dir: string): string[] {
-  const names = new Set([PROJECT_FILE, LEGACY_PROJECT_FILE, ...Object.values(SOURCE_FILE)])
+  const names = new Set([PROJECT_FILE, LEGACY_PROJECT_FILE, ...SOURCE_FILES])
   return [...names].filter((name) => existsSync(join(dir, name)))
 }
 
 export default class AppCreate extends BackendCommand {
   static description = 'Create an app from a file or from a starter template; the server compiles it'
   static examples = [
-    '<%= config.bin %> app create --template svelte --name "Counter" --dir ./counter',
-    '<%= config.bin %> app create --name Board --engine react --file App.jsx --public',
+    `<%= config.bin %> app create --template ${DEFAULT_APP_ENGINE} --name "Counter" --dir ./counter`,
+    '<%= config.bin %> app create --name Board --file Board.jsx --public',
   ]
   static flags = {
     ...appFieldFlags,
@@ -57,9 +49,7 @@ export default class AppCreate extends BackendCommand {
       return null
     }
     const client = await this.client(flags)
-    const created = await client.call('createApp', {body: {app}}).catch((error) => {
-      throw withTypeScriptHint(error, flags.file, String(app.app_engine ?? ''))
-    })
+    const created = await client.call('createApp', {body: {app}})
     for (const line of describeApp(created, client.backend.baseUrl)) this.say(line)
     if (flags.dir) {
       const written = await writeProject(flags.dir, created)

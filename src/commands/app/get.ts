@@ -1,3 +1,4 @@
+import {DEFAULT_APP_ENGINE, sourceFileOf} from '../../engines/index.js'
 import {Args, Flags} from '#oclif'
 import {BackendCommand} from '../../cli/base-command.js'
 import type {AppView} from '../../core/contract/apps.js'
@@ -6,7 +7,7 @@ import {resolveAppId} from '../../dev/project.js'
 
 export default class AppGet extends BackendCommand {
   static description = 'Show one app (by id or url_code)'
-  static examples = ['<%= config.bin %> app get counter', '<%= config.bin %> app get counter --source > App.svelte']
+  static examples = ['<%= config.bin %> app get counter', `<%= config.bin %> app get counter --source > ${sourceFileOf(DEFAULT_APP_ENGINE)}`]
   static args = {app: Args.string({description: 'app id or url_code', required: true})}
   static flags = {source: Flags.boolean({description: 'print only the source code'})}
 

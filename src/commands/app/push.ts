@@ -5,13 +5,14 @@ import {SvcError} from '../../core/errors.js'
 import {planPush} from '../../core/workspace/plan.js'
 import {appResource} from '../../core/workspace/resources.js'
 import {describeApp} from '../../dev/app-flags.js'
+import {pushAssets} from '../../dev/assets.js'
 import {findApp, LEGACY_PROJECT_FILE, projectResource, readProject, writeProject} from '../../dev/project.js'
 import {conflictsOf} from '../../workspace/push.js'
 import {appSyncState} from '../../workspace/sync-state.js'
 import {colorDiff} from '../push.js'
 
 export default class AppPush extends BackendCommand {
-  static description = 'Send an app folder (app.json + source) to the backend: creates the app, or updates the one with its url_code; ' +
+  static description = 'Send an app folder (app.json + source + assets beside it) to the backend: creates the app, or updates the one with its url_code; ' +
     'refuses to overwrite a change made on the backend since the last pull without --force'
   static examples = ['<%= config.bin %> app push ./counter', '<%= config.bin %> app push ws/apps/counter --force']
   static args = {dir: Args.string({description: 'app folder', default: '.'})}
@@ -44,6 +45,10 @@ export default class AppPush extends BackendCommand {
         app = await client.call('updateApp', {params: {id: remote.id}, body: {app: local.body}})
       }
     }
+    const assets = await pushAssets(client, app.id, loaded.dir, loaded.sourceFile)
+    if (assets.sent.length) this.say(`Assets sent: ${assets.sent.join(', ')}${assets.unchanged ? ` (${assets.unchanged} unchanged)` : ''}`)
+    else if (assets.unchanged) this.say(`Assets unchanged (${assets.unchanged})`)
+    if (assets.skipped.length) this.note(`not assets, not sent: ${assets.skipped.join(', ')} (docs/apps.md "Assets" lists the types)`)
     for (const [path, text] of Object.entries(projectResource({...loaded, legacy: false}, app).files)) state.set(path, text)
     await state.save()
     if (loaded.legacy) {

@@ -1,3 +1,4 @@
+import {DEFAULT_APP_ENGINE, sourceFileOf} from '../../engines/index.js'
 import {Args} from '#oclif'
 import {BackendCommand} from '../../cli/base-command.js'
 import type {AppView} from '../../core/contract/apps.js'
@@ -7,7 +8,7 @@ import {resolveAppId} from '../../dev/project.js'
 
 export default class AppUpdate extends BackendCommand {
   static description = 'Change fields of an app (only the flags given); a new source is compiled'
-  static examples = ['<%= config.bin %> app update counter --name "Counter 2" --public', '<%= config.bin %> app update counter --file App.svelte']
+  static examples = ['<%= config.bin %> app update counter --name "Counter 2" --public', `<%= config.bin %> app update counter --file ${sourceFileOf(DEFAULT_APP_ENGINE)}`]
   static args = {app: Args.string({description: 'app id or url_code', required: true})}
   static flags = {...appFieldFlags}
 

@@ -1,6 +1,5 @@
 /** The HTML page an app is served in (`/a/...` and `svc app dev`): context first, then the app. */
-import type {AppEngine, CssEngine} from './validate.js'
-import {CSS_FRAMEWORK_ENGINES} from './validate.js'
+import {engineSpec, type AppEngine} from '../../engines/index.js'
 
 /** `window.SvcAppContext.user` (platform-api.md "Context object"); null for an anonymous visitor. */
 export interface ContextUser {
@@ -23,15 +22,14 @@ export interface SvcAppContext {
 
 export interface ShellOptions {
   engine: AppEngine
-  cssEngine: CssEngine
   title: string
   context: SvcAppContext
   /** Module (or classic script for `js`) URL of the app code. */
   scriptUrl?: string
   /** Stylesheet URL (compiled component styles and/or server-compiled Tailwind). */
   cssUrl?: string
-  /** URL of Tailwind's browser build (`tailwind_all`). */
-  tailwindBrowserUrl: string
+  /** URL of the CSS engine's browser build, when it has one and the engine's page gets it (registry `cssBrowserLibOf`). */
+  cssScriptUrl?: string
   /** `html` engine: the page source itself. */
   html?: string
   /** Extra tags at the end of <head> (the dev server's client). */
@@ -47,31 +45,37 @@ export const scriptJson = (value: unknown) =>
 
 export const contextScript = (context: SvcAppContext) => `<script>window.SvcAppContext = ${scriptJson(context)};</script>`
 
+/**
+ * An empty icon: without one the browser asks for `/favicon.ico`, a 404 that every app page would
+ * log as a console error the app did not cause. A page with its own icon keeps it.
+ */
+export const NO_FAVICON = '<link rel="icon" href="data:,">'
+
 export function renderShell(o: ShellOptions): string {
   const ctx = contextScript(o.context)
-  if (o.engine === 'html') {
+  const page = engineSpec(o.engine).page
+  if (page.script === 'html') {
     const html = o.html ?? ''
     const head = /<head(\s[^>]*)?>/i.exec(html) ?? /<html(\s[^>]*)?>/i.exec(html)
-    const extra = ctx + (o.extraHead ?? '')
+    const extra = ctx + (/<link\b[^>]*\brel\s*=\s*["']?(shortcut\s+)?icon\b/i.test(html) ? '' : NO_FAVICON) + (o.extraHead ?? '')
     if (head) return html.slice(0, head.index + head[0].length) + extra + html.slice(head.index + head[0].length)
     const doctype = /^\s*<!doctype[^>]*>/i.exec(html)
     if (doctype) return doctype[0] + extra + html.slice(doctype[0].length)
     return extra + html
   }
-  const framework = CSS_FRAMEWORK_ENGINES.includes(o.engine)
-  const game = o.engine === 'kaboom' || o.engine === 'phaser'
   const head = [
     '<meta charset="utf-8">',
     '<meta name="viewport" content="width=device-width, initial-scale=1">',
     `<title>${escapeHtml(o.title)}</title>`,
+    NO_FAVICON,
     ctx,
-    framework && o.cssEngine === 'tailwind_all' ? `<script src="${escapeHtml(o.tailwindBrowserUrl)}"></script>` : '',
+    page.cssFramework && o.cssScriptUrl ? `<script src="${escapeHtml(o.cssScriptUrl)}"></script>` : '',
     o.cssUrl ? `<link rel="stylesheet" href="${escapeHtml(o.cssUrl)}">` : '',
-    game ? '<style>html,body{margin:0;height:100%;overflow:hidden}canvas{display:block}</style>' : '',
+    page.fullscreenCanvas ? '<style>html,body{margin:0;height:100%;overflow:hidden}canvas{display:block}</style>' : '',
     o.extraHead ?? '',
   ].filter(Boolean)
   const script = o.scriptUrl
-    ? o.engine === 'js'
+    ? page.script === 'script'
       ? `<script src="${escapeHtml(o.scriptUrl)}"></script>`
       : `<script type="module" src="${escapeHtml(o.scriptUrl)}"></script>`
     : ''

@@ -7,12 +7,10 @@ import type {AppCreate, AppPatch, AppView} from '../contract/apps.js'
 import type {AppData, AppRecord, AppSummary} from './types.js'
 
 
-export const APP_ENGINES = ['svelte', 'vue', 'react', 'js', 'html', 'kaboom', 'phaser'] as const
-export type AppEngine = (typeof APP_ENGINES)[number]
-export const CSS_ENGINES = ['tailwind_all', 'tailwind', 'none'] as const
-export type CssEngine = (typeof CSS_ENGINES)[number]
-/** Engines whose page gets the CSS framework (platform-api.md engine table). */
-export const CSS_FRAMEWORK_ENGINES: readonly AppEngine[] = ['svelte', 'vue', 'react']
+import {DEFAULT_APP_ENGINE, DEFAULT_CSS_ENGINE} from '../../engines/index.js'
+
+/** The engines are the registry's (src/engines/). */
+export {APP_ENGINES, CSS_ENGINES, type AppEngine, type CssEngine} from '../../engines/index.js'
 export const SHOW_IN_MODULES = [
   'organize', 'mail', 'crm', 'kb', 'cms', 'connect', 'voip', 'form', 'insight', 'billing', 'drive', 'fiskator', 'commerce',
   'account', 'tasks/show', 'contacts/index',
@@ -63,8 +61,8 @@ const WRITABLE = [
 
 const DEFAULTS: Omit<AppData, 'name' | 'url_code' | 'source_code'> = {
   description: '',
-  app_engine: 'svelte',
-  css_engine: 'tailwind_all',
+  app_engine: DEFAULT_APP_ENGINE,
+  css_engine: DEFAULT_CSS_ENGINE,
   public: false,
   active: true,
   db_code: null,

@@ -4,6 +4,7 @@ import {
   normalizeUrlCode, SHOW_IN_MODULES, UUID_RE,
 } from '../apps/validate.js'
 import {REPLACE_FIELDS} from '../apps/replace.js'
+import {DEFAULT_APP_ENGINE, DEFAULT_CSS_ENGINE} from '../../engines/index.js'
 import {JsonObject, z, Timestamp, Uuid, envelope} from './common.js'
 
 export {APP_ENGINES, CSS_ENGINES}
@@ -120,8 +121,8 @@ export const AppInput = z.looseObject({
   ...members,
   name,
   source_code: sourceCode,
-  app_engine: engine.optional().openapi({default: 'svelte'}),
-  css_engine: cssEngine.optional().openapi({default: 'tailwind_all'}),
+  app_engine: engine.optional().openapi({default: DEFAULT_APP_ENGINE}),
+  css_engine: cssEngine.optional().openapi({default: DEFAULT_CSS_ENGINE}),
 }).openapi('AppInput')
 
 /** An absent envelope is an empty one: its missing members are named (`name: can't be blank`). */
@@ -189,3 +190,20 @@ export type AppAction = Required<AppActionView>
 export type AppCreate = z.output<typeof AppInput>
 export type AppPatch = z.output<typeof AppPatch>
 export type ActionReplyView = z.infer<typeof ActionReply>
+
+/** An asset of an app, without its bytes (docs/apps.md "Assets"). */
+export const AppAsset = z.object({
+  path: z.string().openapi({example: 'assets/sky.png'}),
+  content_type: z.string().openapi({example: 'image/png'}),
+  size: z.number().int(),
+  sha256: z.string(),
+  updated_at: Timestamp,
+}).openapi('AppAsset')
+
+/** An asset to store: its path (relative, as the app loads it) and its bytes in base64. */
+export const AppAssetInput = z.object({
+  path: z.string().max(1000),
+  data_base64: z.string().openapi({description: 'The file, base64-encoded'}),
+}).openapi('AppAssetInput')
+export const AppAssetBody = envelope('asset', AppAssetInput).openapi('AppAssetBody')
+export const AppAssetQuery = z.object({path: z.string().max(1000)})

@@ -41,6 +41,9 @@ export const OPERATIONS = {
   updateApp: {method: 'patch', path: '/svc/apps/{id}.json'},
   replaceInApp: {method: 'patch', path: '/svc/apps/{id}/replace.json'},
   deleteApp: {method: 'delete', path: '/svc/apps/{id}.json'},
+  listAppAssets: {method: 'get', path: '/svc/apps/{id}/assets.json'},
+  putAppAsset: {method: 'put', path: '/svc/apps/{id}/assets.json'},
+  deleteAppAsset: {method: 'delete', path: '/svc/apps/{id}/assets.json'},
   runAppAction: {method: 'post', path: '/svc/apps/{id}/action/{name}'},
   getAppActionStatus: {method: 'get', path: '/svc/apps/{id}/action/{name}/status'},
   // app pages (HTML)

@@ -6,7 +6,7 @@
  */
 import {createRoute} from '@hono/zod-openapi'
 import {CreatedUser, Me, RevokedTokens, SetFieldQuery, SetFieldResult, Settings, SettingsPatch, User, UserCreateBody} from './account.js'
-import {ActionReply, ActionStatusQuery, App, AppBody, AppListQuery, AppPatchBody, AppReplaceBody, ReplaceBody} from './apps.js'
+import {ActionReply, ActionStatusQuery, App, AppAsset, AppAssetBody, AppAssetQuery, AppBody, AppListQuery, AppPatchBody, AppReplaceBody, ReplaceBody} from './apps.js'
 import {
   ERRORS, ErrorBody, FieldErrors, JsonObject, PRIVATE, PUBLIC, PublicFieldErrors, WRITE_ERRORS, html, json, markdown, noContent, redirect, z,
 } from './common.js'
@@ -226,6 +226,22 @@ export const appRoutes = {
   deleteApp: createRoute({
     ...operation('deleteApp'), tags: ['apps'], security: PRIVATE, summary: 'Delete an app',
     request: {params: appId},
+    responses: {204: noContent, ...ERRORS},
+  }),
+  listAppAssets: createRoute({
+    ...operation('listAppAssets'), tags: ['apps'], security: PRIVATE, summary: 'The assets of an app (images, sounds, fonts, data)',
+    request: {params: appId},
+    responses: {200: json(z.array(AppAsset), 'Assets, by path'), ...ERRORS},
+  }),
+  putAppAsset: createRoute({
+    ...operation('putAppAsset'), tags: ['apps'], security: PRIVATE,
+    summary: 'Store or replace an asset, served at its path on the app\'s origin (quotas app_asset_bytes, app_assets_bytes, app_assets_count)',
+    request: {params: appId, body: body(AppAssetBody)},
+    responses: {200: json(AppAsset, 'The stored asset'), ...WRITE_ERRORS},
+  }),
+  deleteAppAsset: createRoute({
+    ...operation('deleteAppAsset'), tags: ['apps'], security: PRIVATE, summary: 'Delete an asset',
+    request: {params: appId, query: AppAssetQuery},
     responses: {204: noContent, ...ERRORS},
   }),
   runAppAction: createRoute({

@@ -13,7 +13,7 @@
  *   connectors/<code>.json             url and methods (svc/custom_connector); never the secret
  */
 import {parse as parseYaml, stringify as stringifyYaml} from 'yaml'
-import {SOURCE_FILE} from '../apps/entry.js'
+import {sourceFileOf} from '../../engines/index.js'
 import {APP_ENGINES, type AppEngine} from '../apps/validate.js'
 import {splitFrontMatter} from '../prompts/front-matter.js'
 
@@ -126,7 +126,7 @@ export function appResource(view: Record<string, unknown>): Resource {
   const dir = `apps/${String(view.url_code)}`
   return {
     kind: 'app', key: dir,
-    files: {[`${dir}/app.json`]: json(meta), [`${dir}/${SOURCE_FILE[engine]}`]: String(view.source_code ?? '')},
+    files: {[`${dir}/app.json`]: json(meta), [`${dir}/${sourceFileOf(engine)}`]: String(view.source_code ?? '')},
     body: {...meta, source_code: String(view.source_code ?? '')},
   }
 }
@@ -139,9 +139,9 @@ export function parseApp(dir: string, files: Record<string, string>): Resource {
   const urlCode = dir.slice('apps/'.length)
   if (meta.url_code !== undefined && meta.url_code !== urlCode) throw problem(`${dir}/app.json`, `url_code "${String(meta.url_code)}" differs from the folder name`)
   if (!(APP_ENGINES as readonly string[]).includes(String(meta.app_engine))) throw problem(`${dir}/app.json`, `app_engine must be one of ${APP_ENGINES.join(', ')}`)
-  const sourcePath = `${dir}/${SOURCE_FILE[meta.app_engine as AppEngine]}`
+  const sourcePath = `${dir}/${sourceFileOf(String(meta.app_engine))}`
   const source = files[sourcePath]
-  if (source === undefined) throw problem(dir, `missing ${SOURCE_FILE[meta.app_engine as AppEngine]} (the ${String(meta.app_engine)} source)`)
+  if (source === undefined) throw problem(dir, `missing ${sourceFileOf(String(meta.app_engine))} (the ${String(meta.app_engine)} source)`)
   return appResource({...meta, url_code: urlCode, source_code: source})
 }
 

@@ -9,7 +9,8 @@
 import type {Context, MiddlewareHandler} from 'hono'
 import {getCookie, setCookie} from 'hono/cookie'
 import {contextUser, escapeHtml, renderShell, type SvcAppContext} from '../../core/apps/shell.js'
-import type {AppEngine, CssEngine} from '../../core/apps/validate.js'
+import {assetType} from '../../core/apps/assets.js'
+import {engineSpec} from '../../engines/index.js'
 import type {AppRecord} from '../../store/apps/types.js'
 import {isHttps} from '../client-ip.js'
 import type {AppEnv, Deps} from '../env.js'
@@ -140,6 +141,8 @@ export function appOrigin(deps: Deps): MiddlewareHandler<AppEnv> {
       if (asset) return appAsset(c, app, asset[1]!, asset[2] as 'js' | 'css')
       if (path === '/_svc/signin') return signIn(c, deps, app)
       if (path === '/_svc/check') return check(c, deps, app)
+      const stored = await storedAsset(c, deps, app, path)
+      if (stored) return stored
     }
     const through = allowedThrough(c, app)
     if (!through) return c.json({error: 'not found'}, 404)
@@ -157,18 +160,17 @@ async function appPage(c: Context<AppEnv>, deps: Deps, app: AppRecord) {
   }
   const ctxUser = user ? contextUser(await deps.store.accounts.getUser(user.accountId, user.id)) : null
   const context: SvcAppContext = {user: ctxUser, app: {id: app.id, name: app.name, url_code: app.url_code, db_code: app.db_code}}
-  const {libUrl} = await import('../../compile/libs.js')
-  const engine = app.app_engine as AppEngine
+  const {cssScriptUrl} = await import('../../compile/libs.js')
+  const whole = engineSpec(app.app_engine).page.script === 'html'
   const hash = app.build_hash.slice(0, 16)
   const html = renderShell({
-    engine,
-    cssEngine: app.css_engine as CssEngine,
+    engine: app.app_engine,
     title: app.name,
     context,
-    html: engine === 'html' ? app.app_code : undefined,
-    scriptUrl: engine !== 'html' && app.app_code ? `/app.${hash}.js` : undefined,
+    html: whole ? app.app_code : undefined,
+    scriptUrl: !whole && app.app_code ? `/app.${hash}.js` : undefined,
     cssUrl: app.css_code ? `/app.${hash}.css` : undefined,
-    tailwindBrowserUrl: libUrl('tailwind-browser.js'),
+    cssScriptUrl: cssScriptUrl(app.app_engine, app.css_engine),
   })
   c.header('Cache-Control', app.public ? 'no-cache' : 'private, no-cache')
   c.header('Content-Security-Policy', appCsp(frameAncestors(c, deps)))
@@ -185,10 +187,34 @@ function frameAncestors(c: Context<AppEnv>, deps: Deps): string {
 function appAsset(c: Context<AppEnv>, app: AppRecord, hash: string, ext: 'js' | 'css') {
   if (!app.public && !c.get('user')) return c.json({error: 'not found'}, 404)
   const body = ext === 'css' ? app.css_code : app.app_code
-  if (hash !== app.build_hash.slice(0, 16) || !body || app.app_engine === 'html') return c.json({error: 'not found'}, 404)
+  if (hash !== app.build_hash.slice(0, 16) || !body || engineSpec(app.app_engine).page.script === 'html') return c.json({error: 'not found'}, 404)
   c.header('Cache-Control', `${app.public ? 'public' : 'private'}, ${IMMUTABLE}`)
   c.header('Content-Type', ext === 'css' ? 'text/css; charset=utf-8' : 'text/javascript; charset=utf-8')
   return c.body(body)
+}
+
+/**
+ * An asset of the app at its own path (`/assets/sky.png`, docs/apps.md "Assets"), or null when the
+ * path names none (the request goes on). Private apps need the app origin's sign-in, as the page does.
+ */
+async function storedAsset(c: Context<AppEnv>, deps: Deps, app: AppRecord, urlPath: string) {
+  let path: string
+  try {
+    path = decodeURIComponent(urlPath.slice(1))
+  } catch {
+    return null
+  }
+  if ('error' in assetType(path)) return null
+  if (!app.public && !c.get('user')) return null
+  const asset = await deps.store.apps.getAsset(app.id, path)
+  if (!asset) return null
+  const etag = `"${asset.sha256}"`
+  c.header('ETag', etag)
+  c.header('Cache-Control', `${app.public ? 'public' : 'private'}, no-cache`)
+  if (c.req.header('if-none-match') === etag) return c.body(null, 304)
+  c.header('Content-Type', asset.content_type)
+  c.header('Content-Length', String(asset.size))
+  return c.body(new Uint8Array(asset.data))
 }
 
 /** `/_svc/signin?token=&next=`: trades a handover token of this app for the app-scoped cookie. */

@@ -1,4 +1,6 @@
+import {createHash} from 'node:crypto'
 import type {Context, MiddlewareHandler} from 'hono'
+import {assetType} from '../../core/apps/assets.js'
 import {appData, appView, normalizeUrlCode, UUID_RE, type AppEngine, type CssEngine} from '../../core/apps/validate.js'
 import {replaceInFields} from '../../core/apps/replace.js'
 import {AppPatch} from '../../core/contract/apps.js'
@@ -142,6 +144,34 @@ export function appsRoutes(deps: Deps) {
 
   handle(app, routes.deleteApp, writer, visible, async (c) => {
     await apps.delete(loaded.get(c).account_id, loaded.get(c).id)
+    return c.body(null, 204)
+  })
+
+  const quotas = quotasOf(deps.quotas)
+  handle(app, routes.listAppAssets, visible, async (c) => c.json(await apps.listAssets(loaded.get(c).id)))
+
+  /** An asset: a path the app origin can serve, a known type, base64 bytes within the quotas (422 under `path` or `data_base64`). */
+  handle(app, routes.putAppAsset, writer, visible, async (c, {body: {asset}}) => {
+    const kind = assetType(asset.path)
+    if ('error' in kind) throw validation({path: [kind.error]})
+    const data = Buffer.from(asset.data_base64, 'base64')
+    if (data.toString('base64') !== asset.data_base64.replace(/\s+/g, '')) throw validation({data_base64: ['is not valid base64']})
+    const mb = (n: number) => `${(n / 2 ** 20).toFixed(1)} MB`
+    if (data.length > quotas.app_asset_bytes) {
+      throw validation({data_base64: [`is ${mb(data.length)}; an asset may be at most ${mb(quotas.app_asset_bytes)} (app_asset_bytes)`]})
+    }
+    const stored = {path: asset.path, content_type: kind.type, size: data.length, sha256: createHash('sha256').update(data).digest('hex'),
+      updated_at: new Date().toISOString().replace('Z', '+00:00')}
+    const app = loaded.get(c)
+    if (!(await apps.putAsset(app.id, {...stored, data}, {maxTotal: quotas.app_assets_bytes, maxCount: quotas.app_assets_count}))) {
+      throw validation({data_base64: [`the app's assets may hold at most ${quotas.app_assets_count} files and ${mb(quotas.app_assets_bytes)} ` +
+        '(app_assets_count, app_assets_bytes); delete some first']})
+    }
+    return c.json(stored)
+  })
+
+  handle(app, routes.deleteAppAsset, writer, visible, async (c, {query}) => {
+    if (!(await apps.deleteAsset(loaded.get(c).id, query.path))) throw notFound('asset not found')
     return c.body(null, 204)
   })
 

@@ -7,7 +7,9 @@ import {
   ACTION_TARGET_BY_ID, type ActionTargetRow, type AppRow, type AppSummaryRow, INSERT_APP, insertAppParams, LIST_COLUMNS, nowWithOffset,
   toActionTarget, toAppRecord, toAppSummary, UPDATE_APP, updateAppParams, urlCodeTaken,
 } from './rows.js'
-import type {AppActionTarget, AppBuild, AppData, AppListQuery, AppRecord, AppsRepo, AppSummary} from './types.js'
+import type {AppActionTarget, AppAsset, AppBuild, AppData, AppListQuery, AppRecord, AppsRepo, AppSummary} from './types.js'
+
+const ASSET_COLUMNS = 'path, content_type, size, sha256, updated_at'
 
 export class SqlAppsRepo implements AppsRepo {
   constructor(private readonly sql: SqlPort) {}
@@ -89,6 +91,36 @@ export class SqlAppsRepo implements AppsRepo {
 
   async delete(accountId: number, id: string): Promise<boolean> {
     return (await this.sql.run('DELETE FROM apps WHERE account_id = ? AND id = ?', [accountId, id])) > 0
+  }
+
+  async listAssets(appId: string): Promise<AppAsset[]> {
+    const rows = await this.sql.all<AppAsset>(`SELECT ${ASSET_COLUMNS} FROM app_assets WHERE app_id = ? ORDER BY path`, [appId])
+    return rows.map((r) => ({...r, size: Number(r.size)}))
+  }
+
+  async getAsset(appId: string, path: string): Promise<(AppAsset & {data: Buffer}) | null> {
+    const row = await this.sql.get<AppAsset & {data: string}>(`SELECT ${ASSET_COLUMNS}, data FROM app_assets WHERE app_id = ? AND path = ?`, [appId, path])
+    return row ? {...row, size: Number(row.size), data: Buffer.from(row.data, 'base64')} : null
+  }
+
+  async putAsset(appId: string, asset: AppAsset & {data: Buffer}, limits: {maxTotal: number; maxCount: number}): Promise<boolean> {
+    const {forUpdate} = this.sql.dialect
+    return this.sql.tx(function* (q) {
+      // One writer per app at a time: the sum below stays true until the insert.
+      yield* q.get(`SELECT id FROM apps WHERE id = ?${forUpdate}`, [appId])
+      const others = (yield* q.get<{total: string | number; n: string | number}>(
+        'SELECT COALESCE(SUM(size), 0) AS total, COUNT(*) AS n FROM app_assets WHERE app_id = ? AND path != ?', [appId, asset.path]))!
+      if (Number(others.total) + asset.size > limits.maxTotal || Number(others.n) + 1 > limits.maxCount) return false
+      yield* q.run(`INSERT INTO app_assets (app_id, path, content_type, size, sha256, data, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)
+        ON CONFLICT (app_id, path) DO UPDATE SET content_type = excluded.content_type, size = excluded.size, sha256 = excluded.sha256,
+        data = excluded.data, updated_at = excluded.updated_at`,
+      [appId, asset.path, asset.content_type, asset.size, asset.sha256, asset.data.toString('base64'), asset.updated_at])
+      return true
+    })
+  }
+
+  async deleteAsset(appId: string, path: string): Promise<boolean> {
+    return (await this.sql.run('DELETE FROM app_assets WHERE app_id = ? AND path = ?', [appId, path])) > 0
   }
 
   async cachedBuild(hash: string): Promise<AppBuild | null> {

@@ -23,6 +23,15 @@ export interface AppListQuery {
   active?: boolean
 }
 
+/** An asset of an app (docs/apps.md "Assets"), without its bytes. */
+export interface AppAsset {
+  path: string
+  content_type: string
+  size: number
+  sha256: string
+  updated_at: string
+}
+
 export interface AppsRepo {
   /** The app with this UUID (any account), for `/svc/apps/:id/action/:name`; null when unknown. */
   actionTarget(appId: string): Promise<AppActionTarget | null>
@@ -41,6 +50,18 @@ export interface AppsRepo {
   update(accountId: number, id: string, userId: number, input: AppData, build: AppBuild): Promise<AppRecord>
   /** True when a row was removed. */
   delete(accountId: number, id: string): Promise<boolean>
+
+  /** The app's assets, by path. */
+  listAssets(appId: string): Promise<AppAsset[]>
+  /** One asset with its bytes, or null. */
+  getAsset(appId: string, path: string): Promise<(AppAsset & {data: Buffer}) | null>
+  /**
+   * Stores (or replaces) an asset unless the app's assets would then hold more than `maxTotal`
+   * bytes or `maxCount` files; checked and written in one transaction. False when refused.
+   */
+  putAsset(appId: string, asset: AppAsset & {data: Buffer}, limits: {maxTotal: number; maxCount: number}): Promise<boolean>
+  /** True when a row was removed. */
+  deleteAsset(appId: string, path: string): Promise<boolean>
 
   /** The content-addressed compile cache: same engine, css engine, source and compilers → same output. */
   cachedBuild(hash: string): Promise<AppBuild | null>

@@ -46,4 +46,20 @@ CREATE TABLE app_builds (
 );
 `,
   },
+  {
+    id: 41,
+    name: 'app assets (images, sounds, fonts, data an app loads by a relative URL)',
+    up: `
+CREATE TABLE app_assets (
+  app_id TEXT NOT NULL REFERENCES apps(id) ON DELETE CASCADE,
+  path TEXT NOT NULL,
+  content_type TEXT NOT NULL,
+  size INTEGER NOT NULL,
+  sha256 TEXT NOT NULL,
+  data TEXT NOT NULL,
+  updated_at TEXT NOT NULL,
+  PRIMARY KEY (app_id, path)
+);
+`,
+  },
 ]

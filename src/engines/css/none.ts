@@ -1,0 +1,4 @@
+/** css engine `none`: only the app's own styles. */
+import type {CssEngineSpec} from '../types.js'
+
+export const none: CssEngineSpec = {name: 'none', packages: []}

@@ -1,0 +1,24 @@
+/** Vue 3 single-file components (`<script setup>`, the options API), `lang="ts"` included. */
+import type {EngineSpec} from './types.js'
+
+export const vue: EngineSpec = {
+  name: 'vue',
+  library: 'Vue 3',
+  sourceFile: 'App.vue',
+  language: 'vue+ts',
+  extensions: ['vue'],
+  packages: ['vite', 'vue', '@vitejs/plugin-vue'],
+  compile: 'vite',
+  imports: ['vue', '@vue/*'],
+  vite: {
+    async plugins() {
+      return [(await import('@vitejs/plugin-vue')).default()]
+    },
+    mountEntry: (spec) => `import {createApp} from 'vue'\nimport App from ${JSON.stringify(spec)}\ncreateApp(App).mount('#svc-app')\n`,
+    blocks: 'sfc-src',
+    compileFile: 'App.vue',
+  },
+  page: {script: 'module', cssFramework: true, fullscreenCanvas: false},
+  template: 'App.vue',
+  compat: [],
+}
