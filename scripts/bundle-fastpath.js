@@ -12,7 +12,7 @@
 //   server or the embedded app on PostgreSQL (src/fastpath/backend-render.ts), an ES module, loaded
 //   only for those targets.
 import {build} from 'esbuild'
-import {readdirSync, rmSync} from 'node:fs'
+import {readdirSync, readFileSync, rmSync} from 'node:fs'
 import {createRequire} from 'node:module'
 
 const require = createRequire(import.meta.url)
@@ -73,6 +73,22 @@ const lazyBuiltins = {
   },
 }
 
+/**
+ * liquidjs reads `global.performance` for its render time limit, which makes Node load perf_hooks
+ * (ten modules); a monotonic clock in ms is all it uses (`now()`, differences of two readings).
+ */
+const liquidClock = {
+  name: 'liquid-clock',
+  setup(b) {
+    b.onLoad({filter: /liquidjs[\\/]dist[\\/]liquid\.node\.js$/}, async (args) => {
+      const find = "(typeof global === 'object' && global.performance)"
+      const source = readFileSync(args.path, 'utf8')
+      if (!source.includes(find)) throw new Error(`scripts/bundle-fastpath.js: liquidjs no longer contains ${find}`)
+      return {contents: source.replace(find, '({now: () => Number(process.hrtime.bigint()) / 1e6})'), loader: 'js'}
+    })
+  },
+}
+
 // The entry: bundled liquidjs and better-sqlite3 go into require's cache first (src/core/prompts/render.ts
 // and src/store/sqlite/connection.ts require them by name), then the fast path itself.
 const entry = `
@@ -102,7 +118,7 @@ const result = await build({
   banner: {js: 'var __svcFileUrl = require("node:url").pathToFileURL(__filename).href;'},
   // better-sqlite3 asks `bindings` for its addon only when not given its path (src/store/sqlite/connection.ts gives it).
   external: ['bindings'],
-  plugins: [lazyBuiltins],
+  plugins: [lazyBuiltins, liquidClock],
   metafile: true,
 })
 // SVC_BUNDLE_REPORT=1: what the file holds, by size.
