@@ -11,6 +11,19 @@ export function timeRun(cmd, args, options = {}) {
   return ms
 }
 
+/**
+ * One run of `cmd args` timed by bash's `time`: its wall time and the CPU time it used (user +
+ * system, of the command alone, in ms). On a machine shared with other work the CPU time is the
+ * figure a change of the command can move; the wall time also measures the scheduler.
+ */
+export function timeRunCpu(cmd, args, options = {}) {
+  const script = 'TIMEFORMAT="%3R %3U %3S"; time "$@" >/dev/null 2>/dev/null'
+  const r = spawnSync('bash', ['-c', script, 'bash', cmd, ...args], {stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8', ...options})
+  if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} exited ${r.status}`)
+  const [real, user, sys] = r.stderr.trim().split('\n').at(-1).split(' ').map(Number)
+  return {wall: real * 1000, cpu: (user + sys) * 1000}
+}
+
 /** Runs `fn` `n` times after `warmup` runs; returns the samples. */
 export function sample(n, fn, warmup = 2) {
   for (let i = 0; i < warmup; i++) fn()

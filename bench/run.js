@@ -12,12 +12,14 @@ import {fileURLToPath} from 'node:url'
 
 const quick = process.argv.includes('--quick')
 const only = process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.length).split(',')
+// `--compare=OTHER/bin/run.js`: the start-up script also measures another build of svc (before/after).
+const compare = process.argv.find((a) => a.startsWith('--compare='))?.slice('--compare='.length)
 const root = fileURLToPath(new URL('..', import.meta.url))
 const out = fileURLToPath(new URL('../docs/benchmarks.md', import.meta.url))
 const saved = fileURLToPath(new URL('./results.json', import.meta.url))
 
 const SCRIPTS = [
-  {id: 'startup', title: 'CLI cold start: `svc --help` and `svc prompt render`, interleaved', script: 'startup.js', args: [quick ? '10' : '30']},
+  {id: 'startup', title: 'CLI cold start: `svc --help` and `svc prompt render`, interleaved', script: 'startup.js', args: [quick ? '10' : '30', ...(compare ? [`--compare=${compare}`] : [])]},
   {id: 'render', title: 'CLI cold start: `svc prompt render`', script: 'prompt-render.js', args: [quick ? '10' : '15']},
   {id: 'dbs', title: 'JSON databases at scale', script: 'dbs.js', args: [quick ? '100000' : '1000000', quick ? '5' : '10']},
   {id: 'dbsPg', title: 'JSON databases at scale on PostgreSQL', script: 'dbs-pg.js', args: [quick ? '100000' : '1000000', quick ? '5' : '10']},
@@ -68,6 +70,10 @@ function summary(r) {
   const render = get(s, 'median_ms.svc_prompt_render')
   add('`svc --help` cold, ms (baseline `node -e 0`)', help, node, '≤ 2.0×', help / node <= 2)
   add('`svc prompt render` cold, ms (baseline `node -e 0`)', render, node, '≤ 1.5×', render / node <= 1.5)
+  // CPU time (user + system) of each start: on a loaded machine the wall time also measures the scheduler.
+  const cpu = (k) => get(s, `cpu_median_ms.${k}`)
+  add('`svc --help` cold, CPU ms (baseline `node -e 0`)', cpu('svc_help'), cpu('node_e_0'), '≤ 2.0×', cpu('svc_help') / cpu('node_e_0') <= 2)
+  add('`svc prompt render` cold, CPU ms (baseline `node -e 0`)', cpu('svc_prompt_render'), cpu('node_e_0'), '≤ 1.5×', cpu('svc_prompt_render') / cpu('node_e_0') <= 1.5)
   const d = r.dbs
   if (d) {
     const size = get(d, 'size')

@@ -1,4 +1,7 @@
 #!/usr/bin/env -S node --import tsx/esm --no-warnings
-import {execute} from '#oclif'
+// Runs the TypeScript sources (oclif's development mode). CommonJS, as bin/run.js (bin/package.json):
+// `dir` is the package root.
+'use strict'
+const {join} = require('node:path')
 
-await execute({development: true, dir: import.meta.url})
+import('../dist/oclif.js').then(({execute}) => execute({development: true, dir: join(__dirname, '..')}))

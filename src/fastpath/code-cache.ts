@@ -13,14 +13,14 @@
  * time to `__svcImport()`, a parameter this loader passes: a script compiled by `vm` from a code
  * cache has no dynamic import of its own in Node 20.
  *
- * The `svc prompt render` fast path loads liquidjs (CommonJS, ~180 KB) the same way (preloadCommonJs),
- * its cache kept in svc's dist/ (never in node_modules).
+ * The `svc prompt render` fast path (dist/fastpath-prompt-render.cjs, liquidjs and better-sqlite3's
+ * JavaScript bundled in) is loaded the same way by bin/run.js, through dist/code-cache.cjs.
  */
 import {mkdirSync, readFileSync, renameSync, statSync, writeFileSync} from 'node:fs'
-import Module, {createRequire} from 'node:module'
+import {createRequire} from 'node:module'
 import {homedir} from 'node:os'
 import {basename, dirname, join} from 'node:path'
-import {fileURLToPath, pathToFileURL} from 'node:url'
+import {fileURLToPath} from 'node:url'
 import {Script} from 'node:vm'
 
 type Importer = (specifier: string) => Promise<unknown>
@@ -96,24 +96,6 @@ export function loadWithCodeCache(url: URL, options: CodeCacheOptions = {}): Rec
     })
   }
   return module.exports
-}
-
-/**
- * Loads the CommonJS package `specifier` (as resolved from `fromUrl`) with a code cache into
- * require's cache, so that the `require(specifier)` that follows gets it. Skipped where Node caches
- * compiles itself (`module.enableCompileCache`, Node 22.1+) and with SVC_NO_CODE_CACHE=1.
- */
-export function preloadCommonJs(specifier: string, fromUrl: string, cacheDir: string): void {
-  if (process.env.SVC_NO_CODE_CACHE || typeof (Module as {enableCompileCache?: unknown}).enableCompileCache === 'function') return
-  const require = createRequire(fromUrl)
-  const filename = require.resolve(specifier)
-  if (require.cache[filename]) return
-  const cached = new Module(filename)
-  cached.filename = filename
-  cached.paths = (Module as unknown as {_nodeModulePaths(dir: string): string[]})._nodeModulePaths(dirname(filename))
-  cached.exports = loadWithCodeCache(pathToFileURL(filename), {cacheDir})
-  cached.loaded = true
-  require.cache[filename] = cached
 }
 
 /** A short, stable name for a path (FNV-1a, 32 bits): caches of two files never share a name. */

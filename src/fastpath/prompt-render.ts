@@ -3,11 +3,13 @@
  * loading @oclif/core). Against a server both ask `GET /svc/prompt/CODE.md`; on a local data dir
  * the fast path calls the function behind that route directly (src/fastpath/embedded-render.ts),
  * while the oclif command goes through the in-process app.
+ *
+ * The fast path is one CommonJS file, dist/fastpath-prompt-render.cjs (scripts/bundle-fastpath.js),
+ * loaded with a V8 code cache; what only a server or PostgreSQL needs (src/fastpath/backend-render.ts)
+ * is an ES module of its own that the caller of fastRender loads when asked.
  */
-import {dirname} from 'node:path'
-import {fileURLToPath} from 'node:url'
 import type {Client} from '../client/backend.js'
-import {openBackend, resolveTarget, type TargetFlags} from '../client/resolve.js'
+import {resolveTarget, type Target, type TargetFlags} from '../client/resolve.js'
 import {isSvcError, SvcError} from '../core/errors.js'
 import {printError} from '../cli/exit-codes.js'
 import {renderVariables} from '../cli/render-vars.js'
@@ -87,7 +89,7 @@ export function explainLines(r: RenderResult): string[] {
 }
 
 /** Writes the result: the text exactly on stdout (or the JSON result), explain lines on stderr. */
-export function printResult(r: RenderResult, options: {json: boolean; explain: boolean}): void {
+export function printResult(r: RenderResult, options: RenderOutput): void {
   if (options.json) {
     process.stdout.write(JSON.stringify(r, null, 2) + '\n')
     return
@@ -163,14 +165,54 @@ export function parseRenderArgv(argv: string[]): Parsed | null {
   return {code: positionals[0]!, vars, values, bools}
 }
 
+/** The module of src/fastpath/backend-render.ts, as its bundle (dist/fastpath-backend-render.js) exports it. */
+export type BackendRenderModule = typeof import('./backend-render.js')
+
+/** What a render prints: the result as JSON, and the explain lines. */
+export interface RenderOutput {
+  json: boolean
+  explain: boolean
+}
+
+/** An open source of one render: how it describes itself (stderr), the render, and what closes it. */
+export interface OpenRender {
+  description: string
+  render(): Promise<RenderResult>
+  close(): unknown
+}
+
+/** Prints an error as every command does and sets the exit code. */
+function fail(error: unknown, json: boolean): void {
+  process.exitCode = printError(isSvcError(error) ? error : new SvcError('internal', 0, (error as Error)?.message ?? String(error)), json)
+}
+
+/**
+ * Opens a render, prints its description (stderr, none with --json) and its result, or the error
+ * with its exit code; closes what it opened. Errors are classes of this module's own copy of
+ * src/core/errors.ts, so each bundle runs this with the renders it opens.
+ */
+export async function runRender(output: RenderOutput, open: () => Promise<OpenRender>): Promise<void> {
+  let opened: OpenRender | undefined
+  try {
+    opened = await open()
+    if (!output.json) process.stderr.write(opened.description + '\n')
+    printResult(await opened.render(), output)
+  } catch (error) {
+    fail(error, output.json)
+  } finally {
+    await opened?.close()
+  }
+}
+
 /**
  * Runs `svc prompt render ARGV` without oclif. Returns false (nothing printed) when the arguments
- * are not ones it handles, so the caller falls back to oclif.
+ * are not ones it handles, so the caller falls back to oclif. `loadBackendRender` imports the
+ * render through a backend (a server, or the embedded app on PostgreSQL): only those targets call it.
  */
-export async function fastRender(argv: string[]): Promise<boolean> {
+export async function fastRender(argv: string[], loadBackendRender: () => Promise<BackendRenderModule>): Promise<boolean> {
   const parsed = parseRenderArgv(argv)
   if (!parsed) return false
-  const json = parsed.bools.has('json')
+  const output: RenderOutput = {json: parsed.bools.has('json'), explain: parsed.bools.has('explain')}
   const options: RenderOptions = {
     code: parsed.code,
     vars: parsed.vars,
@@ -179,32 +221,27 @@ export async function fastRender(argv: string[]): Promise<boolean> {
     strict: parsed.bools.has('strict'),
     token: parsed.values.token,
   }
-  let close: (() => unknown) | undefined
+  let target: Target
   try {
-    const target = resolveTarget(parsed.values as TargetFlags)
-    let result: RenderResult
-    // The direct read is of the SQLite file: with a database URL, the embedded backend (PostgreSQL) answers instead.
-    if (target.kind === 'embedded' && !target.options.databaseUrl) {
-      // liquidjs with a V8 code cache (Node 20 has no compile cache): the embedded renderer requires it.
-      const {preloadCommonJs} = await import('./code-cache.js')
-      preloadCommonJs('liquidjs', import.meta.url, dirname(fileURLToPath(import.meta.url)))
-      const renderer = await (await import('./embedded-render.js')).openLocalRenderer(target.options)
-      close = renderer.close
-      if (!json) process.stderr.write(renderer.description + '\n')
-      result = await renderer.render(options.code, new URLSearchParams(await renderQuery(options)), {strict: !!options.strict, token: options.token})
-        .catch((error) => Promise.reject(withListHint(error)))
-    } else {
-      const {Client} = await import('../client/backend.js')
-      const backend = await openBackend(target)
-      close = () => backend.close()
-      if (!json) process.stderr.write(backend.description + '\n')
-      result = await renderPrompt(new Client(backend), options)
-    }
-    printResult(result, {json, explain: parsed.bools.has('explain')})
+    target = resolveTarget(parsed.values as TargetFlags)
   } catch (error) {
-    process.exitCode = printError(isSvcError(error) ? error : new SvcError('internal', 0, (error as Error)?.message ?? String(error)), json)
-  } finally {
-    await close?.()
+    fail(error, output.json)
+    return true
+  }
+  // The direct read is of the SQLite file: with a database URL, the embedded backend (PostgreSQL) answers instead.
+  if (target.kind === 'embedded' && !target.options.databaseUrl) {
+    const {options: embedded} = target
+    await runRender(output, async () => {
+      const local = await (await import('./embedded-render.js')).openLocalRenderer(embedded)
+      return {
+        description: local.description,
+        render: async () => local.render(options.code, new URLSearchParams(await renderQuery(options)), {strict: !!options.strict, token: options.token})
+          .catch((error) => Promise.reject(withListHint(error))),
+        close: local.close,
+      }
+    })
+  } else {
+    await (await loadBackendRender()).renderThroughBackend(target, options, output)
   }
   return true
 }

@@ -1,10 +1,9 @@
 // Cold start on Node 20 (issue 25 item 14): dist/oclif.js loads the oclif bundle (dist/oclif.cjs)
-// with a V8 code cache, and the `prompt render` fast path loads liquidjs with one. A start writes
+// with a V8 code cache, and bin/run.js loads the `prompt render` fast path's bundle with one. A start writes
 // the cache when there is none; V8 takes it on the next start; a broken cache file costs nothing
 // but the cache (the command answers the same). How much it saves: bench/startup.js,
 // docs/benchmarks.md — not asserted here (no test reads the clock).
 import {existsSync, readFileSync, rmSync, writeFileSync} from 'node:fs'
-import {createRequire} from 'node:module'
 import {join} from 'node:path'
 import {pathToFileURL} from 'node:url'
 import {Script} from 'node:vm'
@@ -70,20 +69,23 @@ describe('V8 code caches of the start', () => {
     }
   }, 120_000)
 
-  it('the prompt render fast path writes a cache of liquidjs into dist/ (not node_modules), which V8 then takes', async () => {
+  it('the prompt render fast path is one bundle whose cache goes into dist/, which V8 then takes', async () => {
     const data = tempDir()
     await svc(['admin', 'user', 'add', 'admin', '--role', 'admin', '--data', data])
     await svc(['prompt', 'create', '--name', 'Hi', '--code', 'hi', '--content', 'Hello {{ who }}', '--data', data])
-    const liquid = createRequire(join(ROOT, 'package.json')).resolve('liquidjs')
-    const cache = join(dist, cacheFileName(liquid))
+    const bundle = join(dist, 'fastpath-prompt-render.cjs')
+    const cache = join(dist, cacheFileName(bundle))
     rmSync(cache, {force: true})
     const first = await svcProcess(['prompt', 'render', 'hi', '--var', 'who=Ada', '--data', data], {env})
     expect(first.code, first.stderr).toBe(0)
     expect(first.stdout).toBe('Hello Ada')
     expect(existsSync(cache)).toBe(true)
-    expect(accepted(liquid, cache)).toBe(true)
+    expect(accepted(bundle, cache)).toBe(true)
     const second = await svcProcess(['prompt', 'render', 'hi', '--var', 'who=Bo', '--data', data], {env})
     expect(second.stdout).toBe('Hello Bo')
+    const without = await svcProcess(['prompt', 'render', 'hi', '--var', 'who=Cy', '--data', data], {env: {...env, SVC_NO_CODE_CACHE: '1'}})
+    expect(without.stdout).toBe('Hello Cy')
+    expect(existsSync(join(xdg, 'svc'))).toBe(false)
   }, 120_000)
 
   it('svc --help on a Linux that is not WSL loads no WSL probe (wsl-utils and its five modules), and still names the platform', async () => {

@@ -106,6 +106,13 @@ const nodeRequire = createRequire(import.meta.url)
 /** Node's import() (vitest would transform dist/ files itself): the same module instances oclif loads. */
 const nativeImport = nodeRequire('./native-import.cjs') as (url: string) => Promise<any>
 
+let fastPathModule: {fastRender(argv: string[], loadBackendRender: () => Promise<unknown>): Promise<boolean>} | undefined
+/** The fast path's bundle (CommonJS), loaded once with its code cache as bin/run.js loads it. */
+function fastPath(): NonNullable<typeof fastPathModule> {
+  const {loadWithCodeCache} = nodeRequire(join(ROOT, 'dist', 'code-cache.cjs'))
+  return (fastPathModule ??= loadWithCodeCache(pathToFileURL(join(ROOT, 'dist', 'fastpath-prompt-render.cjs'))))
+}
+
 class ProcessExit extends Error {
   constructor(readonly code: number) {
     super(`process.exit(${code})`)
@@ -175,8 +182,8 @@ async function runInProcess(args: string[], options: CliOptions): Promise<CliRes
       // bin/run.js: the fast path for `prompt render`, else oclif, the bundle every command imports
       // as `#oclif` (execute() = run() + handle()).
       if (args[0] === 'prompt' && args[1] === 'render' && !process.env.SVC_NO_FASTPATH) {
-        const {fastRender} = await nativeImport(pathToFileURL(join(ROOT, 'dist', 'fastpath-prompt-render.js')).href)
-        if (await fastRender(args.slice(2))) return
+        const backendRender = () => nativeImport(pathToFileURL(join(ROOT, 'dist', 'fastpath-backend-render.js')).href)
+        if (await fastPath().fastRender(args.slice(2), backendRender)) return
       }
       await oclif.run(args, ROOT).catch((error: Error) => oclif.handle(error))
     })()

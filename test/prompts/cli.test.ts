@@ -1,7 +1,7 @@
 import {writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
-import {svc, svcServe, type ServeProcess} from '../helpers/cli.js'
+import {ROOT, svc, svcProcess, svcServe, type ServeProcess} from '../helpers/cli.js'
 import {tempDir} from '../helpers/world.js'
 
 /** Both ways `svc prompt render` runs: the lean fast path of bin/run.js and the oclif command. */
@@ -204,6 +204,47 @@ describe('svc prompt: commands on the embedded backend and against svc serve', (
       expect({code: fast!.code, stdout: fast!.stdout, stderr: fast!.stderr}, args.join(' ')).toEqual({code: slow!.code, stdout: slow!.stdout, stderr: slow!.stderr})
     }
   }, 180_000)
+
+  it('the real binary: fast path and oclif answer alike for a missing variable, a missing prompt and --json', async () => {
+    // The in-process runs above load the fast path as bin/run.js does; these spawn bin/run.js itself.
+    const cases = [
+      ['greet', '--var', 'who=Ada', '--date', '2026-04-05'],
+      ['greet', '--strict'],
+      ['greet', '--json', '--date', '2026-04-05'],
+      ['nope'],
+      ['nope', '--json'],
+    ]
+    for (const args of cases) {
+      const [fast, slow] = await Promise.all(PATHS.map((p) => svcProcess(['prompt', 'render', ...args, '--data', data], {env: p.env})))
+      expect({code: fast!.code, stdout: fast!.stdout, stderr: fast!.stderr}, args.join(' ')).toEqual({code: slow!.code, stdout: slow!.stdout, stderr: slow!.stderr})
+    }
+    const [missingVariable, missingPrompt] = await Promise.all([
+      svcProcess(['prompt', 'render', 'greet', '--var', 'who=Ada', '--date', '2026-04-05', '--data', data]),
+      svcProcess(['prompt', 'render', 'nope', '--json', '--data', data]),
+    ])
+    expect(missingVariable.code).toBe(0)
+    expect(missingVariable.stderr).toContain('Warning: not given, rendered blank: client_id')
+    expect(missingPrompt.code).toBe(4)
+    expect(missingPrompt.json).toMatchObject({error: {code: 'not_found', status: 404}})
+  }, 180_000)
+
+  it('the fast path on a local data dir starts without the ES module loader or crypto, from one bundled file', async () => {
+    // What a cold start pays for (docs/benchmarks.md "CLI cold start"): the files Node's CommonJS
+    // loader compiles (the bundle itself is compiled from its code cache) and the built-in modules loaded.
+    const probe = join(files, 'start-probe.cjs')
+    writeFileSync(probe, `const Module = require('module')
+      const compile = Module.prototype._compile
+      const compiled = []
+      Module.prototype._compile = function (content, filename) { compiled.push(filename); return compile.apply(this, arguments) }
+      process.on('exit', () => {
+        const builtins = process.moduleLoadList.filter((m) => /^NativeModule (crypto|internal\\/modules\\/esm\\/translators)$/.test(m))
+        require('fs').writeSync(2, 'compiled=' + JSON.stringify(compiled.filter((f) => f !== __filename)) + ' builtins=' + JSON.stringify(builtins) + '\\n')
+      })`)
+    const r = await svcProcess(['prompt', 'render', 'greet', '--var', 'who=Ada', '--data', data], {env: {NODE_OPTIONS: `--require ${probe}`}})
+    expect(r.code, r.stderr).toBe(0)
+    expect(r.stdout.startsWith('Hello Ada on ')).toBe(true)
+    expect(r.stderr).toContain(`compiled=${JSON.stringify([join(ROOT, 'bin', 'run.js'), join(ROOT, 'dist', 'code-cache.cjs')])} builtins=[]`)
+  })
 
   it('a user prompt wins for its user only; delete brings back the lower layer', async () => {
     const r = await svc(['prompt', 'create', '--name', 'Mine', '--code', 'common_api', '--scope', 'user', '--content', 'my rules',
