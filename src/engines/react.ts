@@ -2,6 +2,7 @@
  * React 19 components, written in JSX or TSX: the source is compiled as TSX (TypeScript types
  * stripped). A default export is rendered with createRoot; a module without one mounts itself.
  */
+import {loadCompiler} from './load.js'
 import type {EngineSpec} from './types.js'
 
 export const react: EngineSpec = {
@@ -16,7 +17,7 @@ export const react: EngineSpec = {
   imports: ['react', 'react-dom'],
   vite: {
     async plugins() {
-      return [(await import('@vitejs/plugin-react')).default()]
+      return [(await loadCompiler<typeof import('@vitejs/plugin-react')>('@vitejs/plugin-react')).default()]
     },
     mountEntry: (spec) => [
       `import {createElement} from 'react'`,

@@ -1,4 +1,5 @@
 /** Svelte 5 components (runes and the Svelte 4 syntax), `<script lang="ts">` included. */
+import {loadCompiler} from './load.js'
 import type {EngineSpec} from './types.js'
 
 export const svelte: EngineSpec = {
@@ -12,7 +13,7 @@ export const svelte: EngineSpec = {
   imports: ['svelte'],
   vite: {
     async plugins() {
-      const {svelte: plugin} = await import('@sveltejs/vite-plugin-svelte')
+      const {svelte: plugin} = await loadCompiler<typeof import('@sveltejs/vite-plugin-svelte')>('@sveltejs/vite-plugin-svelte')
       return [plugin({configFile: false, compilerOptions: {}})]
     },
     mountEntry: (spec) =>

@@ -1,4 +1,5 @@
 /** Vue 3 single-file components (`<script setup>`, the options API), `lang="ts"` included. */
+import {loadCompiler} from './load.js'
 import type {EngineSpec} from './types.js'
 
 export const vue: EngineSpec = {
@@ -12,7 +13,7 @@ export const vue: EngineSpec = {
   imports: ['vue', '@vue/*'],
   vite: {
     async plugins() {
-      return [(await import('@vitejs/plugin-vue')).default()]
+      return [(await loadCompiler<typeof import('@vitejs/plugin-vue')>('@vitejs/plugin-vue')).default()]
     },
     mountEntry: (spec) => `import {createApp} from 'vue'\nimport App from ${JSON.stringify(spec)}\ncreateApp(App).mount('#svc-app')\n`,
     blocks: 'sfc-src',
