@@ -13,9 +13,13 @@
  * compiles running, and among those the account served longest ago (round-robin), so one account's
  * queue cannot starve another's compile. An account may have `queuePerAccount` compiles waiting;
  * one more is a 429 with `Retry-After`.
+ *
+ * Workers run at nice 10 (where the OS allows): a storm of compiles takes the CPU the server's own
+ * thread leaves, never the other way round (requests of every account stay served first).
  */
 import {fork, type ChildProcess} from 'node:child_process'
 import {createRequire} from 'node:module'
+import {setPriority} from 'node:os'
 import {pathToFileURL} from 'node:url'
 import {rateLimited} from '../core/errors.js'
 import type {AppBuild} from '../core/apps/types.js'
@@ -102,6 +106,14 @@ function spawnWorker(): Worker {
     stdio: ['ignore', 'ignore', 'ignore', 'ipc'],
     env: {...process.env, NODE_OPTIONS: ''},
   })
+  // Before its first compile (esbuild's service, started then, inherits the priority).
+  if (child.pid) {
+    try {
+      setPriority(child.pid, 10)
+    } catch {
+      // Not allowed here (some containers): the worker keeps the server's priority.
+    }
+  }
   const worker: Worker = {child, job: null, warm: new Set(), timedOut: false}
   child.on('message', (reply: WorkerReply) => finish(worker, reply))
   child.on('exit', (code, signal) => onExit(worker, code, signal))
