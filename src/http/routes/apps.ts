@@ -1,19 +1,20 @@
 import {createHash} from 'node:crypto'
 import type {Context, MiddlewareHandler} from 'hono'
 import {assetType} from '../../core/apps/assets.js'
-import {appData, appView, normalizeUrlCode, UUID_RE, type AppEngine, type CssEngine} from '../../core/apps/validate.js'
+import {appData, appView, normalizeUrlCode, UUID_RE} from '../../core/apps/validate.js'
 import {replaceInFields} from '../../core/apps/replace.js'
 import {AppPatch} from '../../core/contract/apps.js'
 import {svcMessage} from '../../core/contract/messages.js'
 import {appRoutes as routes} from '../../core/contract/routes.js'
 import {replaceText} from '../../core/replace.js'
-import {badRequest, isSvcError, notFound, validation} from '../../core/errors.js'
+import {badRequest, notFound, validation} from '../../core/errors.js'
 import {quotasOf} from '../../core/quotas.js'
-import type {AppBuild, AppData, AppRecord} from '../../store/apps/types.js'
+import type {AppData, AppRecord} from '../../store/apps/types.js'
 import type {AppEnv, Deps} from '../env.js'
 import {allowedTo, requireCan, requireUser, userRequired} from '../middleware/auth.js'
 import {createRouter, handle, param, slot, validationError} from '../contract.js'
 import {appPagesRoutes} from './apps/pages.js'
+import {appBuilds} from '../../compile/app-builds.js'
 
 /** The app of `:id`, loaded once by `visible` for every route with an app in its path. */
 const loaded = slot<AppRecord>('app')
@@ -28,23 +29,7 @@ const loaded = slot<AppRecord>('app')
 export function appsRoutes(deps: Deps) {
   const app = createRouter()
   const apps = deps.store.apps
-  const maxBuildBytes = quotasOf(deps.quotas).app_build_bytes
-  const buildBytes = (build: AppBuild) => Buffer.byteLength(build.app_code) + Buffer.byteLength(build.css_code)
-  /** The compile cache, keeping no build over the cap (a refused build is not stored anywhere). */
-  const cache = {
-    cachedBuild: (hash: string) => apps.cachedBuild(hash),
-    saveBuild: async (build: AppBuild) => {
-      if (buildBytes(build) <= maxBuildBytes) await apps.saveBuild(build)
-    },
-  }
-  /** A build over app_build_bytes is refused under source_code (issue 24 M7: builds had no cap). */
-  const capped = (build: AppBuild) => {
-    const bytes = buildBytes(build)
-    if (bytes <= maxBuildBytes) return
-    const mb = (n: number) => `${(n / 2 ** 20).toFixed(1)} MB`
-    throw validation({source_code: [`compiles to ${mb(bytes)} of JavaScript and CSS; a build may be at most ${mb(maxBuildBytes)} (app_build_bytes)`]},
-      'build too large')
-  }
+  const {buildFor} = appBuilds(apps, quotasOf(deps.quotas).app_build_bytes)
 
   /** Reading apps: a signed-in user; writing: the roles table's `app.write` (src/core/auth/permissions.ts). */
   const reader = userRequired
@@ -68,31 +53,6 @@ export function appsRoutes(deps: Deps) {
       if (!(await apps.urlCodeTaken(accountId, candidate, exceptId))) return candidate
     }
     throw badRequest('cannot find a free url_code; give one')
-  }
-
-  /**
-   * Compiles unless the stored build belongs to this exact input (same hash). When only the
-   * compilers changed since (an upgrade) and the source did not, a failing recompile keeps the
-   * stored build: a write of other fields never fails on a compile of an unchanged source.
-   */
-  async function buildFor(input: AppData, accountId: number, current?: AppRecord): Promise<{build: AppBuild; status: string}> {
-    const {buildHash, compileApp} = await import('../../compile/index.js')
-    const compileInput = {engine: input.app_engine as AppEngine, cssEngine: input.css_engine as CssEngine, source: input.source_code}
-    const stored = (): {build: AppBuild; status: string} => {
-      const {build_hash: hash, app_code, css_code, app_build_time, css_build_time} = current!
-      return {build: {hash, app_code, css_code, app_build_time, css_build_time}, status: 'unchanged'}
-    }
-    if (current && current.build_hash === buildHash(compileInput)) return stored()
-    const sameSource = !!current && current.app_engine === input.app_engine && current.css_engine === input.css_engine &&
-      current.source_code === input.source_code
-    try {
-      const {status, ...build} = await compileApp(compileInput, cache, String(accountId))
-      capped(build)
-      return {build, status}
-    } catch (error) {
-      if (sameSource && isSvcError(error) && error.code === 'validation') return stored()
-      throw error
-    }
   }
 
   /** Stores a write of `current` (compiled as needed) and answers the full app with `X-Svc-Build`. */

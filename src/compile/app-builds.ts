@@ -1,0 +1,56 @@
+/**
+ * The build of an app write: compile, take from the content-addressed cache, or keep the stored
+ * build (docs/apps.md "Compiling"). The routes only call `buildFor`; the compilers themselves are
+ * imported at the first compile.
+ */
+import type {AppBuild, AppData, AppRecord} from '../core/apps/types.js'
+import {isSvcError, validation} from '../core/errors.js'
+import type {AppsRepo} from '../store/apps/types.js'
+
+const buildBytes = (build: AppBuild) => Buffer.byteLength(build.app_code) + Buffer.byteLength(build.css_code)
+const mb = (n: number) => `${(n / 2 ** 20).toFixed(1)} MB`
+
+/** `buildFor` over an apps repository, with builds capped at `maxBuildBytes` (quota app_build_bytes). */
+export function appBuilds(apps: Pick<AppsRepo, 'cachedBuild' | 'saveBuild'>, maxBuildBytes: number) {
+  /** The compile cache, keeping no build over the cap (a refused build is not stored anywhere). */
+  const cache = {
+    cachedBuild: (hash: string) => apps.cachedBuild(hash),
+    saveBuild: async (build: AppBuild) => {
+      if (buildBytes(build) <= maxBuildBytes) await apps.saveBuild(build)
+    },
+  }
+  /** A build over the cap is refused under source_code (issue 24 M7: builds had no cap). */
+  const capped = (build: AppBuild) => {
+    const bytes = buildBytes(build)
+    if (bytes <= maxBuildBytes) return
+    throw validation({source_code: [`compiles to ${mb(bytes)} of JavaScript and CSS; a build may be at most ${mb(maxBuildBytes)} (app_build_bytes)`]},
+      'build too large')
+  }
+
+  /**
+   * Compiles unless the stored build belongs to this exact input (same hash). When only the
+   * compilers changed since (an upgrade) and the source did not, a failing recompile keeps the
+   * stored build: a write of other fields never fails on a compile of an unchanged source.
+   */
+  async function buildFor(input: AppData, accountId: number, current?: AppRecord): Promise<{build: AppBuild; status: string}> {
+    const {buildHash, compileApp} = await import('./index.js')
+    const compileInput = {engine: input.app_engine, cssEngine: input.css_engine, source: input.source_code}
+    const stored = (): {build: AppBuild; status: string} => {
+      const {build_hash: hash, app_code, css_code, app_build_time, css_build_time} = current!
+      return {build: {hash, app_code, css_code, app_build_time, css_build_time}, status: 'unchanged'}
+    }
+    if (current && current.build_hash === buildHash(compileInput)) return stored()
+    const sameSource = !!current && current.app_engine === input.app_engine && current.css_engine === input.css_engine &&
+      current.source_code === input.source_code
+    try {
+      const {status, ...build} = await compileApp(compileInput, cache, String(accountId))
+      capped(build)
+      return {build, status}
+    } catch (error) {
+      if (sameSource && isSvcError(error) && error.code === 'validation') return stored()
+      throw error
+    }
+  }
+
+  return {buildFor}
+}
