@@ -6,7 +6,7 @@
 // runs some and keeps the other scripts' last figures (bench/results.json holds every script's
 // last result with its date and the machine's load when it ran).
 import {spawnSync} from 'node:child_process'
-import {existsSync, readFileSync, writeFileSync} from 'node:fs'
+import {existsSync, readdirSync, readFileSync, writeFileSync} from 'node:fs'
 import {cpus, loadavg, release, totalmem} from 'node:os'
 import {fileURLToPath} from 'node:url'
 
@@ -180,6 +180,14 @@ for (const s of SCRIPTS.filter((x) => runs[x.id])) {
   sections.push(`### ${s.title}\n\n\`${command}\`, ${seconds} s, run ${date} UTC at load average ${load}\n\n${body}\n${notes}`)
 }
 
+// Figures measured by scripts that need a checkout to compare with or a database's data dir
+// (bench/dbs-search.mjs, bench/pg-cpu-per-request.mjs) are written by hand, whole, in
+// bench/notes/by-hand/*.md (in name order), and kept here when the others rerun.
+const byHand = new URL('./notes/by-hand/', import.meta.url)
+for (const name of existsSync(byHand) ? readdirSync(byHand).filter((f) => f.endsWith('.md')).sort() : []) {
+  sections.push(`${readFileSync(new URL(name, byHand), 'utf8').trim()}\n`)
+}
+
 const cpu = cpus()
 const doc = `# Benchmarks
 
@@ -209,7 +217,7 @@ ${sections.join('\n')}
 
 \`npm ci && npm run bench\` on a fresh clone (\`npm run bench -- --quick\` for a shorter run;
 \`npm run bench -- --only=dbs,compile\` reruns some scripts and keeps the others' last figures from
-\`bench/results.json\`; each script's notes are \`bench/notes/<id>.md\`). Each script
+\`bench/results.json\`; each script's notes are \`bench/notes/<id>.md\`, figures measured by hand \`bench/notes/by-hand/\`). Each script
 also runs alone (see the command above each table); \`bench/apps-dev.mjs\` needs \`/usr/bin/chromium\`
 (\`apt-get install -y chromium\`).
 `
