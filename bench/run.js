@@ -26,6 +26,8 @@ const SCRIPTS = [
   {id: 'compile', title: 'App compile per engine', script: 'apps-compile.mjs', args: [quick ? '5' : '9']},
   {id: 'dev', title: '`svc app dev`: save → update in the browser', script: 'apps-dev.mjs', args: ['all', quick ? '6' : '10']},
   {id: 'jsonServer', title: 'Side by side with json-server', script: 'json-server.js', args: [quick ? '5000' : '10000', quick ? '5' : '10']},
+  {id: 'consoleGrid', title: 'Console records grid in Chromium (SQLite)', script: 'console-grid.mjs', args: [quick ? '100000' : '1000000', 'sqlite']},
+  {id: 'consoleGridPg', title: 'Console records grid in Chromium (PostgreSQL)', script: 'console-grid.mjs', args: [quick ? '100000' : '1000000', 'pg']},
   {id: 'noisy', title: 'Noisy neighbour: account A while one, two and three hostile accounts attack', script: 'noisy-neighbour.mjs', args: [quick ? '400' : '1000']},
 ]
 
@@ -128,6 +130,16 @@ function summary(r) {
       '≤ 3×', get(c, 'me_p99_ratio') <= 3)
     add(`noisy neighbour, ${hostile} hostile account(s): A prompt render p99, ms (baseline: quiet p99)`, get(c, 'noisy.render.p99_ms'),
       get(c, 'quiet.render.p99_ms'), '≤ 3×', get(c, 'render_p99_ratio') <= 3)
+  }
+  for (const [id, store] of [['consoleGrid', 'SQLite'], ['consoleGridPg', 'PostgreSQL']]) {
+    const g = r[id]
+    if (!g) continue
+    const n = fmt(get(g, 'records'))
+    add(`console grid, ${store}, ${n} records: first page painted after navigation, median ms`, get(g, 'first_paint_ms.median'), undefined, '≤ 500 ms',
+      get(g, 'first_paint_ms.median') <= 500)
+    add(`console grid, ${store}, ${n} records: next page, median ms`, get(g, 'next_page_ms.median'), undefined, '≤ 300 ms', get(g, 'next_page_ms.median') <= 300)
+    add(`console grid, ${store}, ${n} records: sort by an index column, median ms`, get(g, 'sort_index_column_ms.median'), undefined, '≤ 300 ms',
+      get(g, 'sort_index_column_ms.median') <= 300)
   }
   const j = r.jsonServer
   add('create, req/s (baseline: json-server)', get(j, 'svc.create.req_per_s'), get(j, 'json_server.create.req_per_s'), '—')
