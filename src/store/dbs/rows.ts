@@ -4,7 +4,7 @@
  * and stay in each driver.
  */
 import type {IndexValues} from '../../core/dbs/records.js'
-import {INDEX_COLUMNS} from '../../core/dbs/schema.js'
+import {INDEX_COLUMNS, INT_COLUMNS, type IndexColumn} from '../../core/dbs/schema.js'
 import type {DbView, RecordView} from './types.js'
 
 export interface DbRow {
@@ -49,6 +49,8 @@ export const toRecordView = (row: RecordRow): RecordView => ({
 
 export const RECORD_COLUMNS = 'id, table_name, data, created_at, updated_at'
 export const INDEX_LIST = INDEX_COLUMNS.join(', ')
+/** The SQL type of each index column (a number column holds a double, the others text). */
+export const indexType = (column: IndexColumn) => ((INT_COLUMNS as readonly string[]).includes(column) ? 'double precision' : 'text')
 export const indexParams = (index: IndexValues) => INDEX_COLUMNS.map((c) => index[c])
 /** Binds table name (as the driver stores it), data, the index columns, updated_at, account, db, id. */
 export const UPDATE_RECORD = `UPDATE db_records SET table_name = ?, data = ?, ${INDEX_COLUMNS.map((c) => `${c} = ?`).join(', ')}, updated_at = ?

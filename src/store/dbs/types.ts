@@ -19,6 +19,26 @@ export interface RecordWrite {
 export type Indexer = (tableName: string | null, data: Data) => IndexValues
 
 
+/** A SQL condition with `?` placeholders and its bound values. */
+export interface Condition {sql: string; params: unknown[]}
+
+/**
+ * What the dbs repository (repo.ts, written once) leaves to its driver (`sqlite/dbs-search.ts`,
+ * `pg/dbs-search.ts`): how a record's table name is stored and its JSON fields are read, the
+ * record search (SQLite: FTS5 trigram candidates; PostgreSQL: pg_trgm after a probe walk), and the
+ * upkeep of a search index the database does not keep itself.
+ */
+export interface DbsSearch {
+  /** The stored `table_name` of a table name: a db without tables stores NULL in SQLite, '' in PostgreSQL (indexable there). */
+  tableKey(tableName: string | null): string | null
+  /** The condition on `r.table_name` that finds a `tableKey` bound after it. */
+  readonly tableIs: string
+  /** The condition that the record `r`'s field `field` holds the string `value` (public per-visitor scope). */
+  scope(field: string, value: string): Condition
+  /** The condition that the record `r`'s field `field` is present and not null. */
+  fieldSet(field: string): Condition
+}
+
 export interface DbsRepo {
   list(accountId: number): Promise<DbView[]>
   /** By id (digits) or code, inside the account. `count: false` skips records_count (answered as -1) for speed. */

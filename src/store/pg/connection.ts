@@ -43,6 +43,7 @@ export const pgCode = (e: unknown): string | undefined => {
   return typeof cause === 'string' ? cause : undefined
 }
 export const isUniqueViolation = (e: unknown) => pgCode(e) === '23505'
+export const isForeignKeyViolation = (e: unknown) => pgCode(e) === '23503'
 
 /** Whether an error means the database could not be reached or asked for a retry (503). */
 export function isUnavailable(e: unknown): boolean {

@@ -9,7 +9,9 @@ import {
 } from '../dbs/rows.js'
 import {inRanges} from '../dbs/ranges.js'
 import type {DbsRepo, DbView, Indexer, RecordView, RecordWrite, TableUsage} from '../dbs/types.js'
-import {deepFreeze} from '../cache-entries.js'
+import {SqlDbsRepoBase} from '../dbs/repo.js'
+import {FIELD, pgDbsSearch} from './dbs-search.js'
+import {PgPort} from './port.js'
 import {isRowId, isUniqueViolation, pgCode, type PgDb, PgEpochCache, type Q} from './connection.js'
 import {likeEscape} from '../like-escape.js'
 
@@ -24,8 +26,6 @@ const valuesRow = `(${ROW_CASTS.map((t) => `?::${t}`).join(', ')})`
 /** Rows per INSERT of an import (well under PostgreSQL's 65,535 bound parameters). */
 const IMPORT_CHUNK = 500
 
-/** A field of the record's data as JSON (the name is bound, never spliced). */
-const FIELD = 'r.data -> (?::text)'
 
 /**
  * JSON values an exact filter matches, as SQLite's json_extract compares them: a string only a
@@ -44,151 +44,9 @@ function jsonCandidates(values: (string | number)[]): string[] {
   return [...out]
 }
 
-export class PgDbsRepo implements DbsRepo {
-  /** Record routes load their db on every request: read once per cache epoch (a schema changed by another instance is seen at the next request). */
-  private readonly withoutCount: PgEpochCache<DbView>
-
+export class PgDbsRepo extends SqlDbsRepoBase implements DbsRepo {
   constructor(private readonly db: PgDb) {
-    this.withoutCount = new PgEpochCache(db)
-  }
-
-  async list(accountId: number): Promise<DbView[]> {
-    return (await this.db.all<DbRow>(DB_LIST, [accountId])).map(toDb)
-  }
-
-  async get(accountId: number, idOrCode: string, options: {count?: boolean} = {}): Promise<DbView | null> {
-    if (options.count !== false) return this.read(DB_BY_ID, accountId, idOrCode)
-    return this.withoutCount.get(`${accountId}:${idOrCode}`, async () => {
-      const view = await this.read(DB_BY_ID_NO_COUNT, accountId, idOrCode)
-      return view && deepFreeze(view)
-    })
-  }
-
-  private async read(select: typeof DB_BY_ID, accountId: number, idOrCode: string): Promise<DbView | null> {
-    let row: DbRow | undefined
-    if (/^\d+$/.test(idOrCode)) {
-      const id = Number(idOrCode)
-      if (!isRowId(id)) return null
-      row = await this.db.get<DbRow>(select.id, [accountId, id])
-    } else row = await this.db.get<DbRow>(select.code, [accountId, idOrCode])
-    return row ? toDb(row) : null
-  }
-
-  async findByCode(code: string, accountId?: number): Promise<(DbView & {account_id: number}) | null> {
-    const row = accountId === undefined
-      ? await this.db.get<DbRow>(`${DB_SELECT_NO_COUNT} WHERE d.code = ? ORDER BY d.public_methods::text = '{}', d.id LIMIT 1`, [code])
-      : await this.db.get<DbRow>(`${DB_SELECT_NO_COUNT} WHERE d.code = ? AND d.account_id = ?`, [code, accountId])
-    return row ? {...toDb(row), account_id: row.account_id} : null
-  }
-
-  /** A code is unique in its account; a db with public methods also needs a code no other account's public db has. */
-  private async codeTaken(q: Q, accountId: number, code: string | null, exceptId: number, isPublic = false): Promise<void> {
-    if (code === null) return
-    // Every db code change takes a transaction lock on the code: a public code claimed in two accounts
-    // at once (two instances) is checked one after the other, as the unique index only spans one account.
-    await q.get("SELECT pg_advisory_xact_lock(hashtext('svc:db_code:' || ?::text))", [code])
-    if (await q.get('SELECT 1 FROM dbs WHERE account_id = ? AND code = ? AND id != ?', [accountId, code, exceptId]) ||
-      (isPublic && await q.get(`SELECT 1 FROM dbs WHERE code = ? AND account_id != ? AND public_methods::text != '{}'`, [code, accountId]))) {
-      throw validation({code: ['has already been taken']})
-    }
-  }
-
-  /** The check gives the usual 422; the unique index (dbs_account_code) decides a race between instances. */
-  private async write<T>(fn: (q: Q) => Promise<T>): Promise<T> {
-    try {
-      return await this.db.tx(fn)
-    } catch (e) {
-      if (isUniqueViolation(e)) throw validation({code: ['has already been taken']})
-      throw e
-    }
-  }
-
-  async create(accountId: number, input: DbInput): Promise<DbView> {
-    const id = await this.write(async (q) => {
-      await this.codeTaken(q, accountId, input.code, 0, Object.keys(input.public_methods).length > 0)
-      const t = now()
-      return (await q.get<{id: number}>(
-        `INSERT INTO dbs (account_id, name, code, app_id, schema, public_methods, fields, created_at, updated_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
-        [accountId, input.name, input.code, input.app_id, input.schema === null ? null : JSON.stringify(input.schema),
-          JSON.stringify(input.public_methods), JSON.stringify(input.fields), t, t],
-      ))!.id
-    })
-    return (await this.get(accountId, String(id)))!
-  }
-
-  async update(accountId: number, id: number, input: DbInput, reindex?: Indexer, check?: (current: DbView) => void): Promise<DbView | null> {
-    if (!isRowId(id)) return null
-    const found = await this.write(async (q) => {
-      // FOR UPDATE: two schema changes of one db (on two instances) reindex one after the other.
-      if (!(await q.get('SELECT 1 FROM dbs WHERE account_id = ? AND id = ? FOR UPDATE', [accountId, id]))) return false
-      if (check) check(toDb((await q.get<DbRow>(DB_BY_ID_NO_COUNT.id, [accountId, id]))!))
-      await this.codeTaken(q, accountId, input.code, id, Object.keys(input.public_methods).length > 0)
-      await q.run(
-        `UPDATE dbs SET name = ?, code = ?, app_id = ?, schema = ?, public_methods = ?, fields = ?, updated_at = ?
-         WHERE account_id = ? AND id = ?`,
-        [input.name, input.code, input.app_id, input.schema === null ? null : JSON.stringify(input.schema),
-          JSON.stringify(input.public_methods), JSON.stringify(input.fields), now(), accountId, id],
-      )
-      if (reindex) await this.reindex(q, accountId, id, reindex)
-      return true
-    })
-    return found ? this.get(accountId, String(id)) : null
-  }
-
-  /** Rebuilds the index columns of every record of a db, 1,000 rows a statement (inside the caller's transaction). */
-  private async reindex(q: Q, accountId: number, dbId: number, indexer: Indexer): Promise<void> {
-    const width = INDEX_COLUMNS.length + 1
-    const casts = ['::bigint', ...ROW_CASTS.slice(4, 4 + INDEX_COLUMNS.length).map((t) => `::${t}`)]
-    let after = 0
-    for (;;) {
-      const rows = await q.all<{id: number; table_name: string; data: string}>(
-        'SELECT id, table_name, data FROM db_records WHERE account_id = ? AND db_id = ? AND id > ? ORDER BY id LIMIT 1000 FOR UPDATE',
-        [accountId, dbId, after])
-      if (rows.length === 0) break
-      const params: unknown[] = []
-      for (const row of rows) {
-        params.push(row.id, ...indexParams(indexer(tableNameOf(row.table_name), JSON.parse(row.data))))
-      }
-      const values = rows.map(() => `(${Array.from({length: width}, (_, i) => `?${casts[i]}`).join(', ')})`).join(', ')
-      await q.run(
-        `UPDATE db_records r SET ${INDEX_COLUMNS.map((c) => `${c} = v.${c}`).join(', ')}
-         FROM (VALUES ${values}) AS v(id, ${INDEX_LIST}) WHERE r.id = v.id`,
-        params)
-      after = rows[rows.length - 1]!.id
-    }
-  }
-
-  async delete(accountId: number, id: number): Promise<boolean> {
-    if (!isRowId(id)) return false
-    return this.db.tx(async (q) => {
-      if (!(await q.get('SELECT 1 FROM dbs WHERE account_id = ? AND id = ? FOR UPDATE', [accountId, id]))) return false
-      await q.run('DELETE FROM db_records WHERE account_id = ? AND db_id = ?', [accountId, id])
-      await q.run('DELETE FROM dbs WHERE account_id = ? AND id = ?', [accountId, id])
-      return true
-    })
-  }
-
-  async usage(accountId: number, dbId: number, fieldsByTable: Map<string | null, string[]>): Promise<TableUsage[]> {
-    const counts = await this.db.all<{table_name: string; n: number}>(
-      'SELECT table_name, count(*) AS n FROM db_records WHERE account_id = ? AND db_id = ? GROUP BY table_name ORDER BY table_name',
-      [accountId, dbId])
-    const tables = new Map<string | null, number>(counts.map((r) => [tableNameOf(r.table_name), r.n]))
-    for (const t of fieldsByTable.keys()) if (!tables.has(t)) tables.set(t, 0)
-    const out: TableUsage[] = []
-    for (const [tableName, n] of tables) {
-      const fields = fieldsByTable.get(tableName) ?? []
-      const usage: Record<string, number> = {}
-      if (fields.length && n > 0) {
-        const sums = fields.map((_, i) => `count(*) FILTER (WHERE json_typeof(${FIELD}) <> 'null') AS f${i}`)
-        const row = (await this.db.get<Record<string, number>>(
-          `SELECT ${sums.join(', ')} FROM db_records r WHERE r.account_id = ? AND r.db_id = ? AND r.table_name = ?`,
-          [...fields, accountId, dbId, tableKey(tableName)]))!
-        fields.forEach((f, i) => (usage[f] = row[`f${i}`] ?? 0))
-      } else for (const f of fields) usage[f] = 0
-      out.push({table_name: tableName, records_count: n, fields: usage})
-    }
-    return out
+    super(new PgPort(db), pgDbsSearch())
   }
 
   async createRecord(accountId: number, dbId: number, record: RecordWrite, maxRecords?: number): Promise<RecordView> {

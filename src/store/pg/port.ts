@@ -5,7 +5,7 @@
  */
 import type {Dialect, EpochCache, SqlPort, SqlStep, TxBody, TxSql} from '../sql/port.js'
 import {driveAsync, txSql} from '../sql/port.js'
-import {isUniqueViolation, type PgDb, PgEpochCache, type Q} from './connection.js'
+import {isForeignKeyViolation, isUniqueViolation, type PgDb, PgEpochCache, type Q} from './connection.js'
 
 export const pgDialect: Dialect = {
   name: 'pg',
@@ -19,6 +19,8 @@ export const pgDialect: Dialect = {
   jsonArrayAgg: (expression, orderBy) => `coalesce(json_agg(${expression} ORDER BY ${orderBy}), '[]')`,
   millisBetween: (later, earlier) => `(extract(epoch FROM (${later}::timestamptz - ${earlier}::timestamptz)) * 1000)::bigint`,
   isUniqueViolation,
+  isForeignKeyViolation,
+  typed: (type) => `?::${type}`,
 }
 
 export class PgPort implements SqlPort {
@@ -43,6 +45,14 @@ export class PgPort implements SqlPort {
 
   tx<T>(body: (q: TxSql) => TxBody<T>): Promise<T> {
     return this.db.tx((q) => driveAsync(body(txSql), (step) => exec(q, step)))
+  }
+
+  queued<T>(body: (q: TxSql) => TxBody<T>): Promise<T> {
+    return this.tx(body)
+  }
+
+  queuedRun(sql: string, params?: unknown[]): Promise<number> {
+    return this.db.run(sql, params)
   }
 
   epochCache<V>(maxEntries = 1000): EpochCache<V> {

@@ -73,6 +73,13 @@ export interface Dialect {
   millisBetween(later: string, earlier: string): string
   /** Whether a driver error (possibly already mapped) was a unique-constraint violation. */
   isUniqueViolation(error: unknown): boolean
+  /** Whether a driver error (possibly already mapped) was a foreign-key violation. */
+  isForeignKeyViolation(error: unknown): boolean
+  /**
+   * A bound parameter of SQL type `type` where nothing in the statement gives it one (a VALUES
+   * list, the SELECT of an INSERT): `?::type` in PostgreSQL; `?` in SQLite, whose columns convert.
+   */
+  typed(type: string): string
 }
 
 /** Where a repository runs its SQL. */
@@ -86,6 +93,14 @@ export interface SqlPort {
   write<R = any>(sql: string, params?: unknown[]): Promise<R | undefined>
   /** Runs a transaction body (see above) and gives its result; a throw rolls it back. */
   tx<T>(body: (q: TxSql) => TxBody<T>): Promise<T>
+  /**
+   * A short write transaction that may share its commit with the other queued writes of this turn
+   * of the event loop (SQLite's group commit: see sqlite/group-commit.ts; a throw rolls back this
+   * body alone, and it may be run twice); PostgreSQL runs it as `tx`.
+   */
+  queued<T>(body: (q: TxSql) => TxBody<T>): Promise<T>
+  /** One write statement, queued as `queued` in SQLite, run on its own in PostgreSQL; the rows it changed. */
+  queuedRun(sql: string, params?: unknown[]): Promise<number>
   /** A bounded read cache over this database's cache epoch. */
   epochCache<V>(maxEntries?: number): EpochCache<V>
 }

@@ -5,8 +5,10 @@ import {INDEX_COLUMNS, type IndexColumn} from '../../core/dbs/schema.js'
 import {validation} from '../../core/errors.js'
 import {publicDbFull} from '../../core/quotas.js'
 import {queuedWrite} from './group-commit.js'
-import {deepFreeze} from '../cache-entries.js'
-import {EpochCache, type Sqlite, writeTx} from './connection.js'
+import {SqlDbsRepoBase} from '../dbs/repo.js'
+import {type Sqlite, writeTx} from './connection.js'
+import {jsonPath, sqliteDbsSearch} from './dbs-search.js'
+import {SqlitePort} from './port.js'
 import {FTS_CANDIDATES, indexAfterUpdates, indexOnBatchBoundary, indexPending, indexWhenIdle} from './fts-indexer.js'
 import {
   DB_BY_ID, DB_BY_ID_NO_COUNT, DB_LIST, DB_SELECT_NO_COUNT, type DbRow, INDEX_LIST, indexParams, RECORD_COLUMNS, recordColumn,
@@ -19,128 +21,12 @@ const now = () => new Date().toISOString()
 // per call must be built and hashed per call.
 const INSERT_RECORD = `INSERT INTO db_records (account_id, db_id, table_name, data, ${INDEX_LIST}, created_at, updated_at)
   VALUES (?, ?, ?, ?, ${INDEX_COLUMNS.map(() => '?').join(', ')}, ?, ?) RETURNING ${RECORD_COLUMNS}`
-/** The SQLite JSON path of a top-level field (names are checked against FIELD_NAME in core). */
-const jsonPath = (name: string) => `$."${name}"`
 /** An FTS5 phrase for a literal: double quotes doubled. */
 const phrase = (literal: string) => `"${literal.replace(/"/g, '""')}"`
 
-export class SqliteDbsRepo implements DbsRepo {
-  /** Record routes load their db on every request: read once per cache epoch, shared read-only. */
-  private readonly withoutCount: EpochCache<DbView>
-
+export class SqliteDbsRepo extends SqlDbsRepoBase implements DbsRepo {
   constructor(private readonly db: Sqlite) {
-    this.withoutCount = new EpochCache(db)
-  }
-
-  async list(accountId: number): Promise<DbView[]> {
-    return (this.db.prepare(DB_LIST).all(accountId) as DbRow[]).map(toDb)
-  }
-
-  async get(accountId: number, idOrCode: string, options: {count?: boolean} = {}): Promise<DbView | null> {
-    if (options.count !== false) return this.read(DB_BY_ID, accountId, idOrCode)
-    return this.withoutCount.get(`${accountId}:${idOrCode}`, () => {
-      const view = this.read(DB_BY_ID_NO_COUNT, accountId, idOrCode)
-      return view && deepFreeze(view)
-    })
-  }
-
-  private read(select: typeof DB_BY_ID, accountId: number, idOrCode: string): DbView | null {
-    const row = /^\d+$/.test(idOrCode)
-      ? this.db.prepare(select.id).get(accountId, Number(idOrCode))
-      : this.db.prepare(select.code).get(accountId, idOrCode)
-    return row ? toDb(row as DbRow) : null
-  }
-
-  async findByCode(code: string, accountId?: number): Promise<(DbView & {account_id: number}) | null> {
-    const row = (accountId === undefined
-      ? this.db.prepare(`${DB_SELECT_NO_COUNT} WHERE d.code = ? ORDER BY d.public_methods = '{}', d.id LIMIT 1`).get(code)
-      : this.db.prepare(`${DB_SELECT_NO_COUNT} WHERE d.code = ? AND d.account_id = ?`).get(code, accountId)) as DbRow | undefined
-    return row ? {...toDb(row), account_id: row.account_id} : null
-  }
-
-  /** A code is unique in its account; a db with public methods also needs a code no other account's public db has. */
-  private codeTaken(accountId: number, code: string | null, exceptId: number, isPublic = false): void {
-    if (code === null) return
-    if (this.db.prepare('SELECT 1 FROM dbs WHERE account_id = ? AND code = ? AND id != ?').get(accountId, code, exceptId) ||
-      (isPublic && this.db.prepare(`SELECT 1 FROM dbs WHERE code = ? AND account_id != ? AND public_methods != '{}'`).get(code, accountId))) {
-      throw validation({code: ['has already been taken']})
-    }
-  }
-
-  async create(accountId: number, input: DbInput): Promise<DbView> {
-    const id = writeTx(this.db, () => {
-      this.codeTaken(accountId, input.code, 0, Object.keys(input.public_methods).length > 0)
-      const t = now()
-      return (this.db.prepare(
-        `INSERT INTO dbs (account_id, name, code, app_id, schema, public_methods, fields, created_at, updated_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
-      ).get(
-        accountId, input.name, input.code, input.app_id, input.schema === null ? null : JSON.stringify(input.schema),
-        JSON.stringify(input.public_methods), JSON.stringify(input.fields), t, t,
-      ) as {id: number}).id
-    })
-    return (await this.get(accountId, String(id)))!
-  }
-
-  async update(accountId: number, id: number, input: DbInput, reindex?: Indexer, check?: (current: DbView) => void): Promise<DbView | null> {
-    const found = writeTx(this.db, () => {
-      if (!this.db.prepare('SELECT 1 FROM dbs WHERE account_id = ? AND id = ?').get(accountId, id)) return false
-      if (check) check(this.read(DB_BY_ID_NO_COUNT, accountId, String(id))!)
-      this.codeTaken(accountId, input.code, id, Object.keys(input.public_methods).length > 0)
-      this.db.prepare(
-        `UPDATE dbs SET name = ?, code = ?, app_id = ?, schema = ?, public_methods = ?, fields = ?, updated_at = ?
-         WHERE account_id = ? AND id = ?`,
-      ).run(
-        input.name, input.code, input.app_id, input.schema === null ? null : JSON.stringify(input.schema),
-        JSON.stringify(input.public_methods), JSON.stringify(input.fields), now(), accountId, id,
-      )
-      if (reindex) this.reindex(accountId, id, reindex)
-      return true
-    })
-    return found ? this.get(accountId, String(id)) : null
-  }
-
-  /** Rebuilds the index columns of every record of a db, in batches (inside the caller's transaction). */
-  private reindex(accountId: number, dbId: number, indexer: Indexer): void {
-    const page = this.db.prepare('SELECT id, table_name, data FROM db_records WHERE account_id = ? AND db_id = ? AND id > ? ORDER BY id LIMIT 1000')
-    const set = this.db.prepare(`UPDATE db_records SET ${INDEX_COLUMNS.map((c) => `${c} = ?`).join(', ')} WHERE id = ?`)
-    let after = 0
-    for (;;) {
-      const rows = page.all(accountId, dbId, after) as {id: number; table_name: string | null; data: string}[]
-      if (rows.length === 0) break
-      for (const row of rows) set.run(...indexParams(indexer(row.table_name, JSON.parse(row.data))), row.id)
-      after = rows[rows.length - 1]!.id
-    }
-  }
-
-  async delete(accountId: number, id: number): Promise<boolean> {
-    return writeTx(this.db, () => {
-      if (!this.db.prepare('SELECT 1 FROM dbs WHERE account_id = ? AND id = ?').get(accountId, id)) return false
-      this.db.prepare('DELETE FROM db_records WHERE account_id = ? AND db_id = ?').run(accountId, id)
-      this.db.prepare('DELETE FROM dbs WHERE account_id = ? AND id = ?').run(accountId, id)
-      return true
-    })
-  }
-
-  async usage(accountId: number, dbId: number, fieldsByTable: Map<string | null, string[]>): Promise<TableUsage[]> {
-    const counts = this.db.prepare(
-      'SELECT table_name, count(*) AS n FROM db_records WHERE account_id = ? AND db_id = ? GROUP BY table_name ORDER BY table_name',
-    ).all(accountId, dbId) as {table_name: string | null; n: number}[]
-    const tables = new Map<string | null, number>(counts.map((r) => [r.table_name, r.n]))
-    for (const t of fieldsByTable.keys()) if (!tables.has(t)) tables.set(t, 0)
-    const out: TableUsage[] = []
-    for (const [tableName, n] of tables) {
-      const fields = fieldsByTable.get(tableName) ?? []
-      const usage: Record<string, number> = {}
-      if (fields.length && n > 0) {
-        const sums = fields.map((_, i) => `coalesce(sum(json_type(data, ?) IS NOT NULL AND json_type(data, ?) != 'null'), 0) AS f${i}`)
-        const row = this.db.prepare(`SELECT ${sums.join(', ')} FROM db_records WHERE account_id = ? AND db_id = ? AND table_name IS ?`)
-          .get(...fields.flatMap((f) => [jsonPath(f), jsonPath(f)]), accountId, dbId, tableName) as Record<string, number>
-        fields.forEach((f, i) => (usage[f] = row[`f${i}`] ?? 0))
-      } else for (const f of fields) usage[f] = 0
-      out.push({table_name: tableName, records_count: n, fields: usage})
-    }
-    return out
+    super(new SqlitePort(db), sqliteDbsSearch())
   }
 
   private insert(accountId: number, dbId: number, record: RecordWrite, t: string): RecordRow {

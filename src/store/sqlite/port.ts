@@ -8,8 +8,10 @@ import {EpochEntries} from '../cache-entries.js'
 import {type Dialect, driveSync, type EpochCache, type SqlPort, type SqlStep, type TxBody, type TxSql, txSql} from '../sql/port.js'
 import {cacheEpoch, type Sqlite, writeTx} from './connection.js'
 import {mapSqliteError} from './errors.js'
+import {queuedWrite} from './group-commit.js'
 
 const UNIQUE = new Set(['SQLITE_CONSTRAINT_UNIQUE', 'SQLITE_CONSTRAINT_PRIMARYKEY'])
+const FOREIGN_KEY = 'SQLITE_CONSTRAINT_FOREIGNKEY'
 
 export const sqliteDialect: Dialect = {
   name: 'sqlite',
@@ -24,6 +26,8 @@ export const sqliteDialect: Dialect = {
   jsonArrayAgg: (expression, orderBy) => `json_group_array(${expression} ORDER BY ${orderBy})`,
   millisBetween: (later, earlier) => `CAST((julianday(${later}) - julianday(${earlier})) * 86400000 AS INTEGER)`,
   isUniqueViolation: (error) => UNIQUE.has(codeOf(error) ?? ''),
+  isForeignKeyViolation: (error) => codeOf(error) === FOREIGN_KEY,
+  typed: () => '?',
 }
 
 function codeOf(error: unknown): string | undefined {
@@ -57,6 +61,14 @@ export class SqlitePort implements SqlPort {
     return mapped(() => writeTx(this.db, () => driveSync(body(txSql), (step) => this.exec(step))))
   }
 
+  queued<T>(body: (q: TxSql) => TxBody<T>): Promise<T> {
+    return queuedWrite(this.db, () => driveSync(body(txSql), (step) => this.exec(step))).catch(rejectMapped)
+  }
+
+  queuedRun(sql: string, params: unknown[] = []): Promise<number> {
+    return queuedWrite(this.db, () => this.db.prepare(sql).run(...params).changes).catch(rejectMapped)
+  }
+
   /** Runs one statement of a transaction body, synchronously. */
   private exec(step: SqlStep): unknown {
     switch (step.op) {
@@ -79,6 +91,10 @@ export class SqlitePort implements SqlPort {
       },
     }
   }
+}
+
+const rejectMapped = (error: unknown): never => {
+  throw mapSqliteError(error)
 }
 
 function mapped<T>(run: () => T): T {
