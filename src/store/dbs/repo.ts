@@ -5,24 +5,49 @@
  * (sqlite/dbs-search.ts, pg/dbs-search.ts).
  */
 import type {DbInput} from '../../core/dbs/db.js'
+import type {QuerySpec} from '../../core/dbs/query.js'
 import {INDEX_COLUMNS} from '../../core/dbs/schema.js'
 import {validation} from '../../core/errors.js'
+import {publicDbFull} from '../../core/quotas.js'
 import {deepFreeze} from '../cache-entries.js'
 import {type EpochCache, isRowId, type SqlPort, type TxBody, type TxSql, txUnique} from '../sql/port.js'
-import {DB_BY_ID, DB_BY_ID_NO_COUNT, DB_LIST, DB_SELECT_NO_COUNT, type DbRow, indexParams, indexType, tableNameOf, toDb} from './rows.js'
-import type {DbsRepo, DbsSearch, DbView, Indexer, TableUsage} from './types.js'
+import {
+  DB_BY_ID, DB_BY_ID_NO_COUNT, DB_LIST, DB_SELECT_NO_COUNT, type DbRow, INDEX_LIST, indexParams, indexType, RECORD_COLUMNS, type RecordRow,
+  tableNameOf, toDb, toRecordView, UPDATE_RECORD,
+} from './rows.js'
+import type {Condition, DbsRepo, DbsSearch, DbView, Indexer, RecordView, RecordWrite, TableUsage} from './types.js'
 
 const now = () => new Date().toISOString()
 const codeTaken = () => validation({code: ['has already been taken']})
+const noLongerExists = () => validation({db: ['no longer exists']})
 /** Records whose index columns one statement of a reindex rewrites. */
 const REINDEX_PAGE = 1000
+/** Rows per INSERT of an import (SQLite binds at most 32,766 parameters, PostgreSQL 65,535). */
+const IMPORT_CHUNK = 500
+/** The SQL types of an inserted record's values, in RECORD_INSERT_COLUMNS order. */
+const ROW_TYPES = ['bigint', 'bigint', 'text', 'json', ...INDEX_COLUMNS.map(indexType), 'text', 'text']
+const RECORD_INSERT_COLUMNS = `account_id, db_id, table_name, data, ${INDEX_LIST}, created_at, updated_at`
+const BY_ID = 'r.account_id = ? AND r.db_id = ? AND r.id = ?'
+const RECORD_BY_ID = `SELECT ${RECORD_COLUMNS} FROM db_records r WHERE ${BY_ID}`
 
-export abstract class SqlDbsRepoBase implements Pick<DbsRepo, 'list' | 'get' | 'findByCode' | 'create' | 'update' | 'delete' | 'usage'> {
+export abstract class SqlDbsRepoBase implements Omit<DbsRepo, 'query'> {
   /** Record routes load their db on every request: read once per cache epoch, shared read-only. */
   private readonly withoutCount: EpochCache<DbView>
 
+  /** Hot statements built once: prepared statements are reused by their SQL text. */
+  private readonly insertRecord: string
+  private readonly insertRecordOfDb: string
+  private readonly typedRow: string
+
   constructor(protected readonly sql: SqlPort, protected readonly search: DbsSearch) {
     this.withoutCount = sql.epochCache()
+    this.typedRow = `(${ROW_TYPES.map((t) => sql.dialect.typed(t)).join(', ')})`
+    this.insertRecord = `INSERT INTO db_records (${RECORD_INSERT_COLUMNS}) VALUES ${this.typedRow} RETURNING ${RECORD_COLUMNS}`
+    // One statement: the db must still exist in the account (a concurrent delete takes its records
+    // with it, and the foreign key refuses a record of a db deleted meanwhile).
+    this.insertRecordOfDb = `INSERT INTO db_records (${RECORD_INSERT_COLUMNS})
+      SELECT ${this.typedRow.slice(1, -1)} WHERE EXISTS (SELECT 1 FROM dbs WHERE account_id = ? AND id = ?)
+      RETURNING ${RECORD_COLUMNS}`
   }
 
   async list(accountId: number): Promise<DbView[]> {
@@ -139,6 +164,123 @@ export abstract class SqlDbsRepoBase implements Pick<DbsRepo, 'list' | 'get' | '
       out.push({table_name: tableName, records_count: n, fields: usage})
     }
     return out
+  }
+
+  // ---- records -----------------------------------------------------------------------------
+
+  private rowParams(accountId: number, dbId: number, r: RecordWrite, t: string): unknown[] {
+    return [accountId, dbId, this.search.tableKey(r.tableName), JSON.stringify(r.data), ...indexParams(r.index), t, t]
+  }
+
+  async createRecord(accountId: number, dbId: number, record: RecordWrite, maxRecords?: number): Promise<RecordView> {
+    const row = this.rowParams(accountId, dbId, record, now())
+    const {upkeep} = this.search
+    const {forUpdate} = this.sql.dialect
+    const {insertRecord, insertRecordOfDb} = this
+    let created: RecordRow | undefined
+    try {
+      if (maxRecords !== undefined) {
+        // The count and the insert under the db row's lock: parallel creates (on any instance) queue there.
+        created = await this.sql.queued(function* (q) {
+          if (!(yield* q.get(`SELECT 1 FROM dbs WHERE account_id = ? AND id = ?${forUpdate}`, [accountId, dbId]))) throw noLongerExists()
+          const counted = yield* q.get<{n: number | string}>('SELECT count(*) AS n FROM db_records WHERE db_id = ?', [dbId])
+          if (Number(counted!.n) >= maxRecords) throw publicDbFull(maxRecords)
+          const inserted = (yield* q.get<RecordRow>(insertRecord, row))!
+          if (upkeep) yield* upkeep.created(q, inserted.id)
+          return inserted
+        })
+      } else if (upkeep) {
+        created = await this.sql.queued(function* (q) {
+          const inserted = yield* q.get<RecordRow>(insertRecordOfDb, [...row, accountId, dbId])
+          if (inserted) yield* upkeep.created(q, inserted.id)
+          return inserted
+        })
+      } else created = await this.sql.write<RecordRow>(insertRecordOfDb, [...row, accountId, dbId])
+    } catch (error) {
+      throw this.sql.dialect.isForeignKeyViolation(error) ? noLongerExists() : error
+    }
+    upkeep?.written()
+    if (!created) throw noLongerExists()
+    return toRecordView(created)
+  }
+
+  async createRecords(accountId: number, dbId: number, records: RecordWrite[]): Promise<number> {
+    const {forShare} = this.sql.dialect
+    const {upkeep} = this.search
+    const t = now()
+    const rows = records.map((r) => this.rowParams(accountId, dbId, r, t))
+    const typedRow = this.typedRow
+    try {
+      return await this.sql.tx(function* (q) {
+        if (!(yield* q.get(`SELECT 1 FROM dbs WHERE account_id = ? AND id = ?${forShare}`, [accountId, dbId]))) throw noLongerExists()
+        for (let i = 0; i < rows.length; i += IMPORT_CHUNK) {
+          const chunk = rows.slice(i, i + IMPORT_CHUNK)
+          yield* q.run(`INSERT INTO db_records (${RECORD_INSERT_COLUMNS}) VALUES ${chunk.map(() => typedRow).join(', ')}`, chunk.flat())
+        }
+        if (upkeep) yield* upkeep.imported(q)
+        return records.length
+      })
+    } catch (error) {
+      throw this.sql.dialect.isForeignKeyViolation(error) ? noLongerExists() : error
+    }
+  }
+
+  /** The SELECT of one record (`lock` appended), in the visitor's scope when given; null when no record can match. */
+  private recordById(accountId: number, dbId: number, id: number, scope?: QuerySpec['scope'], lock = ''): Condition | null {
+    if (scope && scope.value === '') return null
+    if (!isRowId(id)) return null
+    if (!scope) return {sql: `${RECORD_BY_ID}${lock}`, params: [accountId, dbId, id]}
+    const scoped = this.search.scope(scope.field, scope.value)
+    return {sql: `${RECORD_BY_ID} AND ${scoped.sql}${lock}`, params: [accountId, dbId, id, ...scoped.params]}
+  }
+
+  async getRecord(accountId: number, dbId: number, id: number, scope?: QuerySpec['scope']): Promise<RecordView | null> {
+    const select = this.recordById(accountId, dbId, id, scope)
+    const row = select && await this.sql.get<RecordRow>(select.sql, select.params)
+    return row ? toRecordView(row) : null
+  }
+
+  async updateRecord(
+    accountId: number, dbId: number, id: number, build: (existing: RecordView) => RecordWrite, scope?: QuerySpec['scope'],
+  ): Promise<RecordView | null> {
+    // forUpdate: a concurrent update of the same record (another instance) waits, then builds on this one's result.
+    const select = this.recordById(accountId, dbId, id, scope, this.sql.dialect.forUpdate)
+    if (!select) return null
+    const {search} = this
+    const updated = await this.sql.queued(function* (q) {
+      const existing = yield* q.get<RecordRow>(select.sql, select.params)
+      if (!existing) return null
+      const next = build(toRecordView(existing))
+      const row = yield* q.get<RecordRow>(UPDATE_RECORD,
+        [search.tableKey(next.tableName), JSON.stringify(next.data), ...indexParams(next.index), now(), accountId, dbId, id])
+      if (search.upkeep) yield* search.upkeep.updated(q)
+      return row
+    })
+    search.upkeep?.written()
+    return updated ? toRecordView(updated) : null
+  }
+
+  async deleteRecord(
+    accountId: number, dbId: number, id: number, scope?: QuerySpec['scope'], check?: (existing: RecordView) => void,
+  ): Promise<boolean> {
+    if (check) {
+      // If-Match: the record is read and locked, checked, then deleted in one transaction.
+      const select = this.recordById(accountId, dbId, id, scope, this.sql.dialect.forUpdate)
+      if (!select) return false
+      return this.sql.queued(function* (q) {
+        const existing = yield* q.get<RecordRow>(select.sql, select.params)
+        if (!existing) return false
+        check(toRecordView(existing))
+        return (yield* q.run('DELETE FROM db_records WHERE account_id = ? AND db_id = ? AND id = ?', [accountId, dbId, id])) > 0
+      })
+    }
+    if (scope && scope.value === '') return false
+    if (!isRowId(id)) return false
+    const scoped = scope && this.search.scope(scope.field, scope.value)
+    const changed = scoped
+      ? await this.sql.queuedRun(`DELETE FROM db_records AS r WHERE ${BY_ID} AND ${scoped.sql}`, [accountId, dbId, id, ...scoped.params])
+      : await this.sql.queuedRun('DELETE FROM db_records WHERE account_id = ? AND db_id = ? AND id = ?', [accountId, dbId, id])
+    return changed > 0
   }
 }
 

@@ -2,6 +2,7 @@
 import type {DbInput} from '../../core/dbs/db.js'
 import type {QuerySpec} from '../../core/dbs/query.js'
 import type {Data, IndexValues} from '../../core/dbs/records.js'
+import type {TxBody, TxSql} from '../sql/port.js'
 
 /** The database and record objects of the API are the contract's (src/core/contract/dbs.ts). */
 export type {DbView, RecordView, TableUsage} from '../../core/contract/dbs.js'
@@ -37,6 +38,19 @@ export interface DbsSearch {
   scope(field: string, value: string): Condition
   /** The condition that the record `r`'s field `field` is present and not null. */
   fieldSet(field: string): Condition
+  /** Absent where the database keeps its search index itself (PostgreSQL's trigram index). */
+  readonly upkeep?: SearchUpkeep
+}
+
+/**
+ * The upkeep of SQLite's full-text index (sqlite/fts-indexer.ts) by record writes: each of the
+ * first three runs in the write's transaction, `written` after a record create or update.
+ */
+export interface SearchUpkeep {
+  created(q: TxSql, recordId: number): TxBody<void>
+  updated(q: TxSql): TxBody<void>
+  imported(q: TxSql): TxBody<void>
+  written(): void
 }
 
 export interface DbsRepo {
