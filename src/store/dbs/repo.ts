@@ -30,7 +30,7 @@ const RECORD_INSERT_COLUMNS = `account_id, db_id, table_name, data, ${INDEX_LIST
 const BY_ID = 'r.account_id = ? AND r.db_id = ? AND r.id = ?'
 const RECORD_BY_ID = `SELECT ${RECORD_COLUMNS} FROM db_records r WHERE ${BY_ID}`
 
-export abstract class SqlDbsRepoBase implements Omit<DbsRepo, 'query'> {
+export class SqlDbsRepo implements DbsRepo {
   /** Record routes load their db on every request: read once per cache epoch, shared read-only. */
   private readonly withoutCount: EpochCache<DbView>
 
@@ -39,7 +39,7 @@ export abstract class SqlDbsRepoBase implements Omit<DbsRepo, 'query'> {
   private readonly insertRecordOfDb: string
   private readonly typedRow: string
 
-  constructor(protected readonly sql: SqlPort, protected readonly search: DbsSearch) {
+  constructor(private readonly sql: SqlPort, private readonly search: DbsSearch) {
     this.withoutCount = sql.epochCache()
     this.typedRow = `(${ROW_TYPES.map((t) => sql.dialect.typed(t)).join(', ')})`
     this.insertRecord = `INSERT INTO db_records (${RECORD_INSERT_COLUMNS}) VALUES ${this.typedRow} RETURNING ${RECORD_COLUMNS}`
@@ -281,6 +281,10 @@ export abstract class SqlDbsRepoBase implements Omit<DbsRepo, 'query'> {
       ? await this.sql.queuedRun(`DELETE FROM db_records AS r WHERE ${BY_ID} AND ${scoped.sql}`, [accountId, dbId, id, ...scoped.params])
       : await this.sql.queuedRun('DELETE FROM db_records WHERE account_id = ? AND db_id = ? AND id = ?', [accountId, dbId, id])
     return changed > 0
+  }
+
+  async query(accountId: number, dbId: number, spec: QuerySpec): Promise<RecordView[]> {
+    return (await this.search.query(accountId, dbId, spec)).map(toRecordView)
   }
 }
 

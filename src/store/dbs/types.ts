@@ -3,6 +3,7 @@ import type {DbInput} from '../../core/dbs/db.js'
 import type {QuerySpec} from '../../core/dbs/query.js'
 import type {Data, IndexValues} from '../../core/dbs/records.js'
 import type {TxBody, TxSql} from '../sql/port.js'
+import type {RecordRow} from './rows.js'
 
 /** The database and record objects of the API are the contract's (src/core/contract/dbs.ts). */
 export type {DbView, RecordView, TableUsage} from '../../core/contract/dbs.js'
@@ -38,6 +39,8 @@ export interface DbsSearch {
   scope(field: string, value: string): Condition
   /** The condition that the record `r`'s field `field` is present and not null. */
   fieldSet(field: string): Condition
+  /** The page of records a query spec selects. */
+  query(accountId: number, dbId: number, spec: QuerySpec): Promise<RecordRow[]>
   /** Absent where the database keeps its search index itself (PostgreSQL's trigram index). */
   readonly upkeep?: SearchUpkeep
 }

@@ -8,7 +8,8 @@ import {sqlRepos} from '../sql/repos.js'
 import type {Store} from '../types.js'
 import {openPgCluster} from './cluster.js'
 import {mapPgError, PgDb} from './connection.js'
-import {PgDbsRepo} from './dbs.js'
+import {SqlDbsRepo} from '../dbs/repo.js'
+import {pgDbsSearch} from './dbs-search.js'
 import {EpochListener} from './epoch-listener.js'
 import {migrate} from './migrate.js'
 import {PgPort} from './port.js'
@@ -65,7 +66,7 @@ export async function openPostgresStore(url: string, dataDir: string, options: P
   return {
     driver: 'pg',
     ...sqlRepos(sql),
-    dbs: new PgDbsRepo(db),
+    dbs: new SqlDbsRepo(sql, pgDbsSearch(sql)),
     cluster,
     dataDir: resolve(dataDir),
     // PostgreSQL checkpoints itself.

@@ -1,21 +1,34 @@
 /**
  * The dbs repository's SQLite part (src/store/dbs/types.ts DbsSearch): a db without tables keeps
- * its records under table_name NULL, fields are read with json_extract, and record writes keep
- * the batched FTS5 index (fts-indexer.ts).
+ * its records under table_name NULL, fields are read with json_extract, the record search takes
+ * its candidates from the FTS5 trigram index, and record writes keep that index (fts-indexer.ts).
  */
+import type {TextRange} from '../../core/dbs/prefix-ranges.js'
+import type {Filter, QuerySpec} from '../../core/dbs/query.js'
+import {INDEX_COLUMNS, type IndexColumn} from '../../core/dbs/schema.js'
+import {recordColumn, type RecordRow} from '../dbs/rows.js'
 import type {Condition, DbsSearch, SearchUpkeep} from '../dbs/types.js'
+import type {SqlPort} from '../sql/port.js'
 import type {Sqlite} from './connection.js'
-import {indexAfterUpdates, indexOnBatchBoundary, indexPending, indexWhenIdle} from './fts-indexer.js'
+import {FTS_CANDIDATES, indexAfterUpdates, indexOnBatchBoundary, indexPending, indexWhenIdle} from './fts-indexer.js'
 
 /** The SQLite JSON path of a top-level field (names are checked against FIELD_NAME in core). */
-export const jsonPath = (name: string) => `$."${name}"`
+const jsonPath = (name: string) => `$."${name}"`
+/** An FTS5 phrase for a literal: double quotes doubled. */
+const phrase = (literal: string) => `"${literal.replace(/"/g, '""')}"`
+const scope = (field: string, value: string): Condition => ({sql: 'json_extract(r.data, ?) = ?', params: [jsonPath(field), value]})
 
-export function sqliteDbsSearch(db: Sqlite): DbsSearch {
+/** `sql`: the port over `db`, the connection the FTS indexer writes on. */
+export function sqliteDbsSearch(sql: SqlPort, db: Sqlite): DbsSearch {
   return {
     tableKey: (tableName) => tableName,
     tableIs: 'r.table_name IS ?',
-    scope: (field, value): Condition => ({sql: 'json_extract(r.data, ?) = ?', params: [jsonPath(field), value]}),
+    scope,
     fieldSet: (field): Condition => ({sql: `json_type(r.data, ?) != 'null'`, params: [jsonPath(field)]}),
+    async query(accountId, dbId, spec) {
+      const select = buildSelect(accountId, dbId, spec, await narrowRanges(sql, dbId, spec))
+      return select.sql ? sql.all<RecordRow>(select.sql, select.params) : []
+    },
     upkeep: ftsUpkeep(db),
   }
 }
@@ -38,3 +51,108 @@ function ftsUpkeep(db: Sqlite): SearchUpkeep {
     written: () => indexWhenIdle(db),
   }
 }
+
+/**
+ * The pattern filters whose prefix ranges hold few records (under RANGE_CANDIDATES_MAX, counted
+ * on the column index): the query starts from the ids in those. A broad prefix (`https://*` on a
+ * column of URLs) is left to the walk in the query's order, which finds a page of hits at once
+ * where starting from the ranges would read and sort all of them. SQLite has no statistics to
+ * choose between the two (svc runs no ANALYZE); this count is one.
+ */
+async function narrowRanges(sql: SqlPort, dbId: number, spec: QuerySpec): Promise<Set<Filter>> {
+  const narrow = new Set<Filter>()
+  if (spec.tableName === undefined) return narrow
+  for (const f of spec.filters) {
+    if (!f.columnRanges || !f.field.column) continue
+    const candidates = rangeCandidates(dbId, spec.tableName, f.field.column, f.columnRanges)
+    const {n} = (await sql.get<{n: number}>(`SELECT count(*) AS n FROM (${candidates.sql} LIMIT ${RANGE_CANDIDATES_MAX})`, candidates.params))!
+    if (n < RANGE_CANDIDATES_MAX) narrow.add(f)
+  }
+  return narrow
+}
+
+/** Records a prefix filter's ranges may hold for the query to start from them. */
+const RANGE_CANDIDATES_MAX = 1000
+
+/** The ids in a string index column's ranges (each a search of the column's index, its rows not read). */
+function rangeCandidates(dbId: number, tableName: string | null, column: IndexColumn, ranges: TextRange[]): {sql: string; params: unknown[]} {
+  if (!INDEX_COLUMNS.includes(column)) throw new Error(`not an index column: ${column}`)
+  const params: unknown[] = []
+  const selects = ranges.map(([from, to]) => {
+    params.push(dbId, tableName, from)
+    if (to !== null) params.push(to)
+    return `SELECT id FROM db_records WHERE db_id = ? AND table_name IS ? AND ${column} >= ?${to === null ? '' : ` AND ${column} < ?`}`
+  })
+  return {sql: selects.join(' UNION ALL '), params}
+}
+
+/**
+ * The SELECT of a query spec: identifiers from whitelists, every value and JSON path bound.
+ * `fromRanges`: pattern filters (with prefix ranges) whose query starts from the ids in their ranges.
+ */
+export function buildSelect(
+  accountId: number, dbId: number, spec: QuerySpec, fromRanges: ReadonlySet<Filter> = new Set(),
+): {sql: string | null; params: unknown[]} {
+  const where = ['r.account_id = ?', 'r.db_id = ?']
+  const params: unknown[] = [accountId, dbId]
+  if (spec.tableName !== undefined) {
+    where.push('r.table_name IS ?')
+    params.push(spec.tableName)
+  }
+  if (spec.scope) {
+    if (spec.scope.value === '') return {sql: null, params: []}
+    const scoped = scope(spec.scope.field, spec.scope.value)
+    where.push(scoped.sql)
+    params.push(...scoped.params)
+  }
+  if (spec.afterId !== undefined) {
+    where.push('r.id > ?')
+    params.push(spec.afterId)
+  }
+  for (const f of spec.filters) {
+    if (f.op === 'like') {
+      if (fromRanges.has(f) && f.field.column && f.columnRanges && spec.tableName !== undefined) {
+        const candidates = rangeCandidates(dbId, spec.tableName, f.field.column, f.columnRanges)
+        where.push(`r.id IN (${candidates.sql})`)
+        params.push(...candidates.params)
+      }
+      where.push(`json_extract(r.data, ?) LIKE ? ESCAPE '\\'`)
+      params.push(jsonPath(f.field.name), f.values[0])
+      continue
+    }
+    if (f.field.column && f.columnValue !== undefined) {
+      where.push(`${recordColumn(f.field.column)} = ?`)
+      params.push(f.columnValue)
+    }
+    if (!(f.field.column && f.columnExact)) {
+      where.push(`json_extract(r.data, ?) IN (${f.values.map(() => '?').join(', ')})`)
+      params.push(jsonPath(f.field.name), ...f.values)
+    }
+  }
+  if (spec.q) {
+    if (spec.useFts !== false && spec.q.literals.length) {
+      where.push(`r.id IN (${FTS_CANDIDATES})`)
+      params.push(spec.q.literals.map(phrase).join(' AND '))
+    }
+    if (spec.q.fields === 'all') {
+      where.push(`EXISTS (SELECT 1 FROM json_each(r.data) j WHERE j.type IN ('text', 'integer', 'real') AND j.value LIKE ? ESCAPE '\\')`)
+      params.push(spec.q.pattern)
+    } else {
+      where.push(`(${spec.q.fields.map(() => `json_extract(r.data, ?) LIKE ? ESCAPE '\\'`).join(' OR ')})`)
+      for (const f of spec.q.fields) params.push(jsonPath(f.name), spec.q.pattern)
+    }
+  }
+  const dir = spec.desc ? 'DESC' : 'ASC'
+  let order: string
+  if (spec.sort.kind === 'column') order = spec.sort.column === 'id' ? `r.id ${dir}` : `${recordColumn(spec.sort.column)} ${dir}, r.id ${dir}`
+  else {
+    order = `json_extract(r.data, ?) ${dir}, r.id ${dir}`
+    params.push(jsonPath(spec.sort.field))
+  }
+  params.push(spec.limit, spec.offset)
+  return {
+    sql: `SELECT r.id, r.table_name, r.data, r.created_at, r.updated_at FROM db_records r WHERE ${where.join(' AND ')} ORDER BY ${order} LIMIT ? OFFSET ?`,
+    params,
+  }
+}
+

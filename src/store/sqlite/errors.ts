@@ -22,30 +22,3 @@ function withCause(mapped: SvcError, cause: unknown): SvcError {
   Object.defineProperty(mapped, 'cause', {value: cause, enumerable: false})
   return mapped
 }
-
-/**
- * The repository with every method's failure mapped by mapSqliteError (a throw, or a rejection of
- * the promise it returns): for the repositories of this driver that run SQLite themselves.
- */
-export function mappingErrors<T extends object>(repo: T): T {
-  const wrapped = new Map<PropertyKey, unknown>()
-  return new Proxy(repo, {
-    get(target, key) {
-      const value = Reflect.get(target, key, target) as unknown
-      if (typeof value !== 'function') return value
-      let method = wrapped.get(key)
-      if (!method) {
-        method = (...args: unknown[]) => {
-          try {
-            const result = (value as (...a: unknown[]) => unknown).apply(target, args)
-            return result instanceof Promise ? result.catch((error: unknown) => Promise.reject(mapSqliteError(error))) : result
-          } catch (error) {
-            throw mapSqliteError(error)
-          }
-        }
-        wrapped.set(key, method)
-      }
-      return method
-    },
-  })
-}

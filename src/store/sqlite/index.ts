@@ -4,8 +4,8 @@ import type {Store} from '../types.js'
 import {startCheckpointer} from './checkpointer.js'
 import {sqliteCluster} from './cluster.js'
 import {openSqlite} from './connection.js'
-import {SqliteDbsRepo} from './dbs.js'
-import {mappingErrors} from './errors.js'
+import {SqlDbsRepo} from '../dbs/repo.js'
+import {sqliteDbsSearch} from './dbs-search.js'
 import {SqlitePort} from './port.js'
 
 /** Opens the SQLite store of a data dir (`DIR/svc.sqlite`), running pending migrations. */
@@ -16,7 +16,7 @@ export function openSqliteStore(dataDir: string): Store {
   return {
     driver: 'sqlite',
     ...sqlRepos(sql),
-    dbs: mappingErrors(new SqliteDbsRepo(db)),
+    dbs: new SqlDbsRepo(sql, sqliteDbsSearch(sql, db)),
     cluster: sqliteCluster(),
     dataDir: resolve(dataDir),
     maintenance: (options = {}) => startCheckpointer(dataDir, options),
