@@ -1,7 +1,7 @@
 /**
  * The db and record rows as both drivers read them, and the statements on them that are the same
- * in SQLite and PostgreSQL (JSON as text in both). Search, filters and inserts differ by dialect
- * and stay in each driver.
+ * in SQLite and PostgreSQL (JSON as text in both), used by repo.ts; the search's statements are
+ * each driver's (DbsSearch).
  */
 import type {IndexValues} from '../../core/dbs/records.js'
 import {INDEX_COLUMNS, INT_COLUMNS, type IndexColumn} from '../../core/dbs/schema.js'
