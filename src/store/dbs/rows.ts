@@ -5,7 +5,8 @@
  */
 import type {IndexValues} from '../../core/dbs/records.js'
 import {INDEX_COLUMNS, INT_COLUMNS, type IndexColumn} from '../../core/dbs/schema.js'
-import type {DbView, RecordView} from './types.js'
+import type {QuerySpec} from '../../core/dbs/query.js'
+import type {DbsSearch, DbView, RecordView} from './types.js'
 
 export interface DbRow {
   id: number; account_id: number; name: string; code: string | null; app_id: string | null; schema: string | null
@@ -55,3 +56,29 @@ export const indexParams = (index: IndexValues) => INDEX_COLUMNS.map((c) => inde
 /** Binds table name (as the driver stores it), data, the index columns, updated_at, account, db, id. */
 export const UPDATE_RECORD = `UPDATE db_records SET table_name = ?, data = ?, ${INDEX_COLUMNS.map((c) => `${c} = ?`).join(', ')}, updated_at = ?
   WHERE account_id = ? AND db_id = ? AND id = ? RETURNING ${RECORD_COLUMNS}`
+
+/**
+ * The conditions (on `r`) every record query of a spec starts with, and their values: its account,
+ * db and table, the visitor's scope, the page's start. Null when no record can match.
+ */
+export function recordPlace(
+  fields: Pick<DbsSearch, 'tableIs' | 'tableKey' | 'scope'>, accountId: number, dbId: number, spec: QuerySpec,
+): {where: string[]; params: unknown[]} | null {
+  const where = ['r.account_id = ?', 'r.db_id = ?']
+  const params: unknown[] = [accountId, dbId]
+  if (spec.tableName !== undefined) {
+    where.push(fields.tableIs)
+    params.push(fields.tableKey(spec.tableName))
+  }
+  if (spec.scope) {
+    if (spec.scope.value === '') return null
+    const scoped = fields.scope(spec.scope.field, spec.scope.value)
+    where.push(scoped.sql)
+    params.push(...scoped.params)
+  }
+  if (spec.afterId !== undefined) {
+    where.push('r.id > ?')
+    params.push(spec.afterId)
+  }
+  return {where, params}
+}

@@ -7,7 +7,7 @@
 import type {QuerySpec} from '../../core/dbs/query.js'
 import {INDEX_COLUMNS} from '../../core/dbs/schema.js'
 import {inRanges} from '../dbs/ranges.js'
-import {recordColumn, type RecordRow} from '../dbs/rows.js'
+import {recordColumn, recordPlace, type RecordRow} from '../dbs/rows.js'
 import type {Condition, DbsSearch} from '../dbs/types.js'
 import {likeEscape} from '../like-escape.js'
 import type {SqlPort} from '../sql/port.js'
@@ -19,12 +19,11 @@ const tableKey = (tableName: string | null) => tableName ?? ''
 const scope = (field: string, value: string): Condition => ({
   sql: `json_typeof(${FIELD}) = 'string' AND r.data ->> (?::text) = ?`, params: [field, field, value],
 })
+const PLACE = {tableIs: TABLE_IS, tableKey, scope}
 
 export function pgDbsSearch(sql: SqlPort): DbsSearch {
   return {
-    tableKey,
-    tableIs: TABLE_IS,
-    scope,
+    ...PLACE,
     fieldSet: (field): Condition => ({sql: `json_typeof(${FIELD}) <> 'null'`, params: [field]}),
     query: (accountId, dbId, spec) => query(sql, accountId, dbId, spec),
   }
@@ -100,22 +99,9 @@ interface QueryParts {base: Conditions; literals: string[]; exact: Conditions; o
 
 /** Identifiers from whitelists, every value and field name bound; null: no record can match. */
 function queryParts(accountId: number, dbId: number, spec: QuerySpec): QueryParts | null {
-  const where = ['r.account_id = ?', 'r.db_id = ?']
-  const params: unknown[] = [accountId, dbId]
-  if (spec.tableName !== undefined) {
-    where.push(TABLE_IS)
-    params.push(tableKey(spec.tableName))
-  }
-  if (spec.scope) {
-    if (spec.scope.value === '') return null
-    const scoped = scope(spec.scope.field, spec.scope.value)
-    where.push(scoped.sql)
-    params.push(...scoped.params)
-  }
-  if (spec.afterId !== undefined) {
-    where.push('r.id > ?')
-    params.push(spec.afterId)
-  }
+  const place = recordPlace(PLACE, accountId, dbId, spec)
+  if (!place) return null
+  const {where, params} = place
   for (const f of spec.filters) {
     if (f.op === 'like') {
       if (f.field.column && f.columnRanges) {

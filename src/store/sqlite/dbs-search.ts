@@ -6,7 +6,7 @@
 import type {TextRange} from '../../core/dbs/prefix-ranges.js'
 import type {Filter, QuerySpec} from '../../core/dbs/query.js'
 import {INDEX_COLUMNS, type IndexColumn} from '../../core/dbs/schema.js'
-import {recordColumn, type RecordRow} from '../dbs/rows.js'
+import {recordColumn, recordPlace, type RecordRow} from '../dbs/rows.js'
 import type {Condition, DbsSearch, SearchUpkeep} from '../dbs/types.js'
 import type {SqlPort} from '../sql/port.js'
 import type {Sqlite} from './connection.js'
@@ -17,13 +17,12 @@ const jsonPath = (name: string) => `$."${name}"`
 /** An FTS5 phrase for a literal: double quotes doubled. */
 const phrase = (literal: string) => `"${literal.replace(/"/g, '""')}"`
 const scope = (field: string, value: string): Condition => ({sql: 'json_extract(r.data, ?) = ?', params: [jsonPath(field), value]})
+const PLACE = {tableIs: 'r.table_name IS ?', tableKey: (tableName: string | null) => tableName, scope}
 
 /** `sql`: the port over `db`, the connection the FTS indexer writes on. */
 export function sqliteDbsSearch(sql: SqlPort, db: Sqlite): DbsSearch {
   return {
-    tableKey: (tableName) => tableName,
-    tableIs: 'r.table_name IS ?',
-    scope,
+    ...PLACE,
     fieldSet: (field): Condition => ({sql: `json_type(r.data, ?) != 'null'`, params: [jsonPath(field)]}),
     async query(accountId, dbId, spec) {
       const select = buildSelect(accountId, dbId, spec, await narrowRanges(sql, dbId, spec))
@@ -93,22 +92,9 @@ function rangeCandidates(dbId: number, tableName: string | null, column: IndexCo
 export function buildSelect(
   accountId: number, dbId: number, spec: QuerySpec, fromRanges: ReadonlySet<Filter> = new Set(),
 ): {sql: string | null; params: unknown[]} {
-  const where = ['r.account_id = ?', 'r.db_id = ?']
-  const params: unknown[] = [accountId, dbId]
-  if (spec.tableName !== undefined) {
-    where.push('r.table_name IS ?')
-    params.push(spec.tableName)
-  }
-  if (spec.scope) {
-    if (spec.scope.value === '') return {sql: null, params: []}
-    const scoped = scope(spec.scope.field, spec.scope.value)
-    where.push(scoped.sql)
-    params.push(...scoped.params)
-  }
-  if (spec.afterId !== undefined) {
-    where.push('r.id > ?')
-    params.push(spec.afterId)
-  }
+  const place = recordPlace(PLACE, accountId, dbId, spec)
+  if (!place) return {sql: null, params: []}
+  const {where, params} = place
   for (const f of spec.filters) {
     if (f.op === 'like') {
       if (fromRanges.has(f) && f.field.column && f.columnRanges && spec.tableName !== undefined) {
