@@ -31,6 +31,7 @@ const SCREENS = [
     await page.getByTestId('add-tile').locator('option', {hasText: 'Tasks'}).waitFor({state: 'attached'})
     await page.getByRole('button', {name: 'Move Activity earlier'}).click()
     await page.getByTestId('not-offered').locator('summary').click()
+    await page.evaluate(() => window.scrollTo(0, 0))
   }],
   ['prompts', '#/prompts', '[data-testid=prompts] tr[data-id]'],
   ['prompts-system', '#/prompts?scope=system', '[data-testid=system-prompts] a'],
@@ -56,6 +57,7 @@ const SCREENS = [
   ['apps', '#/apps', '[data-testid=apps] [data-app-edit]'],
   ['app-editor', () => `#/apps/${made.app}`, '[data-testid=app-form]', async (page) => {
     await page.frameLocator('[data-testid=preview]').getByText('books to read').waitFor()
+    await page.getByTestId('preview').scrollIntoViewIfNeeded()
   }],
   ['flow-runs', '#/flows', '[data-testid=runs] tr[data-run]'],
   ['flow-run', () => `#/flows/runs/${made.run}`, '[data-testid=run-status]:text("finished")'],
@@ -125,6 +127,7 @@ const api = async (method, path, body) => {
 }
 
 let browser
+const profile = mkdtempSync(join(tmpdir(), 'svc-chromium-'))
 try {
   const db = await api('POST', '/svc/dbs.json', {db: {name: 'Library', code: 'library', schema: {
     fields: {title: {type: 'string', required: true}, author: 'string', pages: 'integer', note: 'text'}, indexed_fields: ['title', 'author', 'pages'],
@@ -163,7 +166,6 @@ try {
   await api('POST', '/svc/users.json', {user: {login: 'grace', role: 'manager', teams: ['catalogue'], department: 'north'}})
 
   const {chromium} = await import('playwright-core')
-  const profile = mkdtempSync(join(tmpdir(), 'svc-chromium-'))
   // Headless Chromium refuses third-party cookies; desktop Chrome's default keeps them, and an app
   // tile (a frame of the app's own origin) needs its sign-in cookie there to show the app.
   mkdirSync(join(profile, 'Default'))
@@ -206,4 +208,5 @@ try {
   await browser?.close()
   server.stop()
   rmSync(dataDir, {recursive: true, force: true})
+  rmSync(profile, {recursive: true, force: true})
 }
