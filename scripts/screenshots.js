@@ -56,8 +56,8 @@ const SCREENS = [
   ['public-methods', '#/dbs/library/public', '[data-testid=public-summary]'],
   ['apps', '#/apps', '[data-testid=apps] [data-app-edit]'],
   ['app-editor', () => `#/apps/${made.app}`, '[data-testid=app-form]', async (page) => {
-    await page.frameLocator('[data-testid=preview]').getByText('books to read').waitFor()
     await page.getByTestId('preview').scrollIntoViewIfNeeded()
+    await page.frameLocator('[data-testid=preview]').getByText('books to read').waitFor()
   }],
   ['flow-runs', '#/flows', '[data-testid=runs] tr[data-run]'],
   ['flow-run', () => `#/flows/runs/${made.run}`, '[data-testid=run-status]:text("finished")'],
