@@ -6,7 +6,7 @@
 // runs some and keeps the other scripts' last figures (bench/results.json holds every script's
 // last result with its date and the machine's load when it ran).
 import {spawnSync} from 'node:child_process'
-import {existsSync, readFileSync, writeFileSync} from 'node:fs'
+import {existsSync, readdirSync, readFileSync, writeFileSync} from 'node:fs'
 import {cpus, loadavg, release, totalmem} from 'node:os'
 import {fileURLToPath} from 'node:url'
 
@@ -26,6 +26,8 @@ const SCRIPTS = [
   {id: 'compile', title: 'App compile per engine', script: 'apps-compile.mjs', args: [quick ? '5' : '9']},
   {id: 'dev', title: '`svc app dev`: save → update in the browser', script: 'apps-dev.mjs', args: ['all', quick ? '6' : '10']},
   {id: 'jsonServer', title: 'Side by side with json-server', script: 'json-server.js', args: [quick ? '5000' : '10000', quick ? '5' : '10']},
+  {id: 'consoleGrid', title: 'Console records grid in Chromium (SQLite)', script: 'console-grid.mjs', args: [quick ? '100000' : '1000000', 'sqlite']},
+  {id: 'consoleGridPg', title: 'Console records grid in Chromium (PostgreSQL)', script: 'console-grid.mjs', args: [quick ? '100000' : '1000000', 'pg']},
   {id: 'noisy', title: 'Noisy neighbour: account A while one, two and three hostile accounts attack', script: 'noisy-neighbour.mjs', args: [quick ? '400' : '1000']},
 ]
 
@@ -129,6 +131,16 @@ function summary(r) {
     add(`noisy neighbour, ${hostile} hostile account(s): A prompt render p99, ms (baseline: quiet p99)`, get(c, 'noisy.render.p99_ms'),
       get(c, 'quiet.render.p99_ms'), '≤ 3×', get(c, 'render_p99_ratio') <= 3)
   }
+  for (const [id, store] of [['consoleGrid', 'SQLite'], ['consoleGridPg', 'PostgreSQL']]) {
+    const g = r[id]
+    if (!g) continue
+    const n = fmt(get(g, 'records'))
+    add(`console grid, ${store}, ${n} records: first page painted after navigation, median ms`, get(g, 'first_paint_ms.median'), undefined, '≤ 500 ms',
+      get(g, 'first_paint_ms.median') <= 500)
+    add(`console grid, ${store}, ${n} records: next page, median ms`, get(g, 'next_page_ms.median'), undefined, '≤ 300 ms', get(g, 'next_page_ms.median') <= 300)
+    add(`console grid, ${store}, ${n} records: sort by an index column, median ms`, get(g, 'sort_index_column_ms.median'), undefined, '≤ 300 ms',
+      get(g, 'sort_index_column_ms.median') <= 300)
+  }
   const j = r.jsonServer
   add('create, req/s (baseline: json-server)', get(j, 'svc.create.req_per_s'), get(j, 'json_server.create.req_per_s'), '—')
   add('list newest 20, req/s (baseline: json-server)', get(j, 'svc.list.req_per_s'), get(j, 'json_server.list.req_per_s'), '—')
@@ -180,6 +192,14 @@ for (const s of SCRIPTS.filter((x) => runs[x.id])) {
   sections.push(`### ${s.title}\n\n\`${command}\`, ${seconds} s, run ${date} UTC at load average ${load}\n\n${body}\n${notes}`)
 }
 
+// Figures measured by scripts that need a checkout to compare with or a database's data dir
+// (bench/dbs-search.mjs, bench/pg-cpu-per-request.mjs) are written by hand, whole, in
+// bench/notes/by-hand/*.md (in name order), and kept here when the others rerun.
+const byHand = new URL('./notes/by-hand/', import.meta.url)
+for (const name of existsSync(byHand) ? readdirSync(byHand).filter((f) => f.endsWith('.md')).sort() : []) {
+  sections.push(`${readFileSync(new URL(name, byHand), 'utf8').trim()}\n`)
+}
+
 const cpu = cpus()
 const doc = `# Benchmarks
 
@@ -209,7 +229,7 @@ ${sections.join('\n')}
 
 \`npm ci && npm run bench\` on a fresh clone (\`npm run bench -- --quick\` for a shorter run;
 \`npm run bench -- --only=dbs,compile\` reruns some scripts and keeps the others' last figures from
-\`bench/results.json\`; each script's notes are \`bench/notes/<id>.md\`). Each script
+\`bench/results.json\`; each script's notes are \`bench/notes/<id>.md\`, figures measured by hand \`bench/notes/by-hand/\`). Each script
 also runs alone (see the command above each table); \`bench/apps-dev.mjs\` needs \`/usr/bin/chromium\`
 (\`apt-get install -y chromium\`).
 `

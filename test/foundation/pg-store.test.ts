@@ -9,6 +9,7 @@ import {join} from 'node:path'
 import {afterAll, afterEach, beforeAll, describe, expect, it} from 'vitest'
 import {SvcError} from '../../src/core/errors.js'
 import {openStoreAt, type Store} from '../../src/store/index.js'
+import {MIGRATIONS} from '../../src/store/pg/migrations/index.js'
 import {adminQuery, createTestDatabase, pg} from '../helpers/pg.js'
 
 describe.runIf(pg)('PostgreSQL store: N instances over one database', () => {
@@ -53,7 +54,9 @@ describe.runIf(pg)('PostgreSQL store: N instances over one database', () => {
     await client.connect()
     try {
       const rows = (await client.query('SELECT id, count(*)::int AS n FROM schema_migrations GROUP BY id ORDER BY id')).rows
-      expect(rows.map((r) => r.id)).toEqual([1, 20, 30, 40, 50, 51, 52, 60, 90, 91])
+      // Every migration the driver has, each once.
+      expect(rows.map((r) => r.id)).toEqual(MIGRATIONS.map((m) => m.id))
+      expect(rows.length).toBeGreaterThan(10)
       expect(rows.every((r) => r.n === 1)).toBe(true)
     } finally {
       await client.end()
