@@ -11,8 +11,8 @@ export const TRACE_LIMITS = {
   maxValueBytes: 4 * 1024,
   /** JSON size of the whole trace. */
   maxTraceBytes: 64 * 1024,
-  /** Room kept at the end of the trace for the failing step (its entry without input/output fits in it). */
-  errorReserveBytes: 4 * 1024,
+  /** Room kept at the end of the trace for the failing step (its entry without input/output fits in it, escapes included). */
+  errorReserveBytes: 8 * 1024,
   /** Characters of a step's label and of its error text. */
   maxLabelLength: 120,
   maxErrorLength: 1000,
@@ -55,12 +55,20 @@ export interface StepRecord {
 
 const clip = (text: string, max: number) => (text.length > max ? `${text.slice(0, max - 1)}…` : text)
 
-/** A value bounded to `max` bytes of JSON: itself, or the start of its JSON text (cut on a character boundary). */
+/**
+ * A value bounded to `max` bytes of JSON: itself, or the start of its JSON text ending in `…` (cut
+ * on a character boundary, short enough that the preview's own JSON, escapes included, fits).
+ */
 export function boundValue(value: unknown, max: number): {value: unknown; truncated: boolean} {
   const text = JSON.stringify(value) ?? 'null'
   if (Buffer.byteLength(text, 'utf8') <= max) return {value, truncated: false}
-  const head = Buffer.from(text, 'utf8').subarray(0, max - 16).toString('utf8').replace(/\uFFFD$/, '')
-  return {value: `${head}…`, truncated: true}
+  const bytes = Buffer.from(text, 'utf8')
+  for (let size = max - 8; ; ) {
+    const preview = `${bytes.subarray(0, Math.max(0, size)).toString('utf8').replace(/\uFFFD$/, '')}…`
+    const previewBytes = jsonBytes(preview)
+    if (previewBytes <= max || size <= 0) return {value: preview, truncated: true}
+    size = Math.floor((size * max) / previewBytes) - 8
+  }
 }
 
 /** Collects the entries of one run within the bounds. */
@@ -68,7 +76,7 @@ export class TraceRecorder {
   private readonly trace: FlowTrace = {steps: [], omitted_steps: 0}
   private bytes = jsonBytes(this.trace)
 
-  constructor(private readonly limits: typeof TRACE_LIMITS = TRACE_LIMITS) {}
+  constructor(private readonly limits: {[K in keyof typeof TRACE_LIMITS]: number} = TRACE_LIMITS) {}
 
   record(step: StepRecord): void {
     const entry: TraceStep = {path: step.path, type: step.type, label: clip(step.label, this.limits.maxLabelLength), duration_ms: 0}
