@@ -12,7 +12,7 @@ import {
 } from './common.js'
 import {ContextQuery, Dashboard, DashboardBody, DashboardPatchBody, SelectBody, Selection, TileChoice, Widget, WidgetQuery, Widgets} from './dashboards.js'
 import {
-  Db, DbBody, DbPatchBody, DbReplaceBody, DbUsage, FlatRecord, ImportBody, ImportQuery, ImportResult, PUBLIC_METHOD_NAMES, PublicCallBody,
+  Db, DbBody, DbPatchBody, DbReplaceBody, DbUsage, UsageQuery, FlatRecord, ImportBody, ImportQuery, ImportResult, PUBLIC_METHOD_NAMES, PublicCallBody,
   PublicCallQuery, PublicDeleted, PublicRecord, Record_, RecordBody, RecordPatchBody, RecordsQuery, SearchQuery,
 } from './dbs.js'
 import {
@@ -373,7 +373,7 @@ export const dbRoutes = {
   }),
   getDbUsage: createRoute({
     ...operation('getDbUsage'), tags: ['dbs'], security: PRIVATE, summary: 'Record counts per table and field',
-    request: {params: dbId},
+    request: {params: dbId, query: UsageQuery},
     responses: {200: json(DbUsage, 'Usage'), ...ERRORS},
   }),
   listRecords: createRoute({
