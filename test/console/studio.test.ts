@@ -262,12 +262,38 @@ describeWithChromium('console studio in Chromium', () => {
       expect(JSON.parse((await page.getByTestId('run-input').textContent())!)).toEqual({name: 'Ada'})
       expect(JSON.parse((await page.getByTestId('run-output').textContent())!)).toMatchObject({greeting: 'Hello Ada'})
       expect(await page.getByTestId('steps').textContent()).toContain('set greeting')
+      // The trace: each step that ran, closed until opened, with its resolved input.
+      const ran = page.locator('[data-testid=trace] li[data-step]')
+      expect(await ran.count()).toBe(1)
+      const summary = ran.first().locator('summary')
+      expect(await summary.getAttribute('aria-label')).toMatch(/^Step 1: set greeting, \d+ ms$/)
+      expect(await ran.first().locator('details').getAttribute('open')).toBeNull()
+      await summary.click()
+      await ran.first().locator('dt', {hasText: 'Input'}).waitFor()
+      expect(JSON.parse((await ran.first().locator('dd pre').first().textContent())!)).toEqual({greeting: 'Hello Ada'})
       // Filter the list by status, kept in the URL.
       await page.goto(`${site()}/#/flows?status=error`)
       await poll(() => page.locator('[data-testid=runs] tr[data-run]').count()).toBe(0)
       await page.getByTestId('status').selectOption('finished')
       await page.waitForURL(/status=finished/)
       await poll(() => page.locator('[data-testid=runs] tr[data-run]').count()).toBe(runsBefore + 2)
+      // A failed run: the failing step (nested in an if) is marked, open, with its error; the steps before it are not.
+      const failing = await api('POST', '/svc/resources.json', {resource: {kind: 'svc/custom_flow', code: 'failing_greeter', fields: {program: [
+        {type: 'mutation', set: {n: 1}},
+        {type: 'if', condition: '{n} > 0', then: [{type: 'connector', connector: 'nowhere', method: 'hello', params: {who: 'n={n}'}}]},
+      ]}}})
+      expect(failing.status).toBe(201)
+      const failed = await api('POST', `/svc/resources/${failing.json.id}/run.json`, {input: {}})
+      await page.goto(`${site()}/#/flows/runs/${failed.json.id}`)
+      await poll(() => page.getByTestId('run-status').textContent()).toBe('error')
+      await page.getByTestId('trace').waitFor()
+      expect(await ran.evaluateAll((items) => items.map((li) => `${li.getAttribute('data-step')}${li.classList.contains('failed') ? '!' : ''}`)))
+        .toEqual(['1', '2', '2.then.1!'])
+      const bad = page.locator('[data-testid=trace] li[data-step="2.then.1"]')
+      expect(await bad.locator('details').getAttribute('open')).not.toBeNull()
+      expect(await bad.locator('summary').getAttribute('aria-label')).toMatch(/^Step 2\.then\.1: nowhere\.hello, \d+ ms, failed$/)
+      expect(await bad.locator('pre.error').textContent()).toBe('connector "nowhere" not found')
+      expect(JSON.parse((await bad.locator('dd pre').first().textContent())!)).toEqual({connector: 'nowhere', method: 'hello', params: {who: 'n=1'}})
     } finally {
       await browser.close()
     }
@@ -341,7 +367,7 @@ describeWithChromium('console studio in Chromium', () => {
         ['#/prompts/axe_hello/new?scope=user', (p) => p.getByTestId('prompt-form').waitFor()],
         ['#/apps', (p) => p.getByTestId('apps').waitFor()],
         ['#/flows', (p) => p.locator('[data-testid=runs] tr[data-run]').first().waitFor()],
-        [`#/flows/runs/${run.id}`, (p) => p.getByTestId('run-status').waitFor()],
+        [`#/flows/runs/${run.id}`, (p) => p.getByTestId('trace').waitFor()],
         ['#/flows/list', (p) => p.getByTestId('flows').waitFor()],
         [`#/flows/${flow.id}`, (p) => p.getByTestId('run-form').waitFor()],
         ['#/flows/connectors', (p) => p.locator('[data-connector=axe_api]').waitFor()],

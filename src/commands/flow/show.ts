@@ -2,7 +2,7 @@ import {Args} from '#oclif'
 import {BackendCommand} from '../../cli/base-command.js'
 import type {Client} from '../../client/backend.js'
 import {SvcError} from '../../core/errors.js'
-import type {FlowProcess} from '../../core/flows/processes.js'
+import type {FlowProcess, FlowProcessDetail} from '../../core/flows/processes.js'
 import type {Resource} from '../../core/flows/resources.js'
 
 /** Polls until a reply is no longer `pending` (every 500 ms, at most `timeoutSeconds`). */
@@ -18,7 +18,7 @@ export async function pollUntilEnded<T extends {status: string}>(read: () => Pro
 }
 
 /** Waits for a flow process to end. */
-export const waitForProcess = (client: Client, run: FlowProcess, timeoutSeconds: number) =>
+export const waitForProcess = (client: Client, run: FlowProcessDetail, timeoutSeconds: number) =>
   pollUntilEnded(() => client.call('getFlowProcess', {params: {id: run.id}}), run, timeoutSeconds)
 
 /** The flow (svc/custom_flow) with this code, or a 404 with a hint. */

@@ -16,7 +16,7 @@ import {
   PublicCallQuery, PublicDeleted, PublicRecord, Record_, RecordBody, RecordPatchBody, RecordsQuery, SearchQuery,
 } from './dbs.js'
 import {
-  Cron, CronBody, CronPatchBody, FlowProcess, ProcessQuery, Resource, ResourceBody, ResourcePatchBody, ResourceQuery, RunBody,
+  Cron, CronBody, CronPatchBody, FlowProcess, FlowProcessDetail, ProcessQuery, Resource, ResourceBody, ResourcePatchBody, ResourceQuery, RunBody,
 } from './flows.js'
 import {operation} from './operations.js'
 import {Explanation, ExplainQuery, Preview, PreviewBody, Prompt, PromptBody, PromptListQuery, PromptPatchBody, RenderQuery, SystemPrompt} from './prompts.js'
@@ -466,7 +466,7 @@ export const flowRoutes = {
   runFlow: createRoute({
     ...operation('runFlow'), tags: ['flows'], security: PRIVATE, summary: 'Run a flow by hand',
     request: {params: resourceId, body: body(RunBody)},
-    responses: {201: json(FlowProcess, 'The run'), ...WRITE_ERRORS},
+    responses: {201: json(FlowProcessDetail, 'The run'), ...WRITE_ERRORS},
   }),
   callConnectorGet: createRoute({
     ...operation('callConnectorGet'), tags: ['flows'], security: PUBLIC,
@@ -507,7 +507,7 @@ export const flowRoutes = {
   runCron: createRoute({
     ...operation('runCron'), tags: ['crons'], security: PRIVATE, summary: 'Run a cron now',
     request: {params: cronId},
-    responses: {201: json(FlowProcess, 'The run'), ...WRITE_ERRORS},
+    responses: {201: json(FlowProcessDetail, 'The run'), ...WRITE_ERRORS},
   }),
   listFlowProcesses: createRoute({
     ...operation('listFlowProcesses'), tags: ['flows'], security: PRIVATE, summary: 'Flow runs, newest first',
@@ -517,7 +517,7 @@ export const flowRoutes = {
   getFlowProcess: createRoute({
     ...operation('getFlowProcess'), tags: ['flows'], security: PRIVATE, summary: 'A flow run',
     request: {params: idParam('Run id (UUID)')},
-    responses: {200: json(FlowProcess, 'The run'), ...ERRORS},
+    responses: {200: json(FlowProcessDetail, 'The run'), ...ERRORS},
   }),
 }
 
