@@ -35,6 +35,15 @@ export function processLines(p: FlowProcess): string[] {
   lines.push(`input: ${JSON.stringify(p.input)}`)
   if (p.error) lines.push(`error: ${p.error}`)
   if (p.output) lines.push(`output: ${JSON.stringify(p.output, null, 2)}`)
+  const trace = (p as Partial<FlowProcessDetail>).trace
+  if (trace?.steps.length) {
+    // What ran, step by step (the whole trace, inputs and outputs included, is in --json).
+    lines.push('steps:')
+    for (const step of trace.steps) {
+      lines.push(`  ${step.path}  ${step.label}  ${step.duration_ms} ms${step.error ? `  failed: ${step.error}` : ''}`)
+    }
+    if (trace.omitted_steps) lines.push(`  … ${trace.omitted_steps} more steps not kept (the trace is at most 64 KB)`)
+  }
   return lines
 }
 
