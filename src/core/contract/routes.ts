@@ -41,6 +41,10 @@ const IfMatch = z.object({'if-match': z.string().optional().openapi({
 })})
 const Stale = json(ErrorBody.extend({etag: z.string(), current: Record_}), 'If-Match no longer matches: nothing was written; `current` is the record now, `etag` its tag')
 const StaleDb = json(ErrorBody.extend({etag: z.string(), current: Db}), 'If-Match no longer matches: nothing was written; `current` is the database now, `etag` its tag')
+/** An answer of `schema` with its ETag, and the 412 of a write whose If-Match no longer matches (`current` is `what` now). */
+const taggedAs = <S extends z.ZodType>(schema: S, description: string) => ({...json(schema, description), headers: ETAG_HEADER})
+const staleAs = <S extends z.ZodType>(schema: S, what: string) =>
+  json(ErrorBody.extend({etag: z.string(), current: schema}), `If-Match no longer matches: nothing was written; \`current\` is the ${what} now, \`etag\` its tag`)
 const recordParams = dbParam.extend({id: z.string().openapi({param: {name: 'id', in: 'path'}, pattern: '^[0-9]+$'})})
 
 // ---------------------------------------------------------------------------------- me, account
@@ -93,7 +97,7 @@ export const promptRoutes = {
   createPrompt: createRoute({
     ...operation('createPrompt'), tags: ['prompts'], security: PRIVATE, summary: 'Create a prompt',
     request: {body: body(PromptBody)},
-    responses: {201: json(Prompt, 'Created'), ...WRITE_ERRORS},
+    responses: {201: taggedAs(Prompt, 'Created'), ...WRITE_ERRORS},
   }),
   listSystemPrompts: createRoute({
     ...operation('listSystemPrompts'), tags: ['prompts'], security: PRIVATE, summary: 'System prompt files of the server',
@@ -119,7 +123,7 @@ export const promptRoutes = {
   getPrompt: createRoute({
     ...operation('getPrompt'), tags: ['prompts'], security: PRIVATE, summary: 'A prompt',
     request: {params: idParam('Prompt id (UUID)')},
-    responses: {200: json(Prompt, 'The prompt'), ...ERRORS},
+    responses: {200: taggedAs(Prompt, 'The prompt'), ...ERRORS},
   }),
   getPromptContent: createRoute({
     ...operation('getPromptContent'), tags: ['prompts'], security: PRIVATE, summary: 'A prompt\'s raw content (unrendered)',
@@ -128,13 +132,13 @@ export const promptRoutes = {
   }),
   updatePrompt: createRoute({
     ...operation('updatePrompt'), tags: ['prompts'], security: PRIVATE, summary: 'Change a prompt (its creator or an admin)',
-    request: {params: idParam('Prompt id (UUID)'), body: body(PromptPatchBody)},
-    responses: {200: json(Prompt, 'The full prompt'), ...WRITE_ERRORS},
+    request: {params: idParam('Prompt id (UUID)'), headers: IfMatch, body: body(PromptPatchBody)},
+    responses: {200: taggedAs(Prompt, 'The full prompt'), 412: staleAs(Prompt, 'prompt'), ...WRITE_ERRORS},
   }),
   deletePrompt: createRoute({
     ...operation('deletePrompt'), tags: ['prompts'], security: PRIVATE, summary: 'Delete a prompt (its creator or an admin)',
-    request: {params: idParam('Prompt id (UUID)')},
-    responses: {204: noContent, ...ERRORS},
+    request: {params: idParam('Prompt id (UUID)'), headers: IfMatch},
+    responses: {204: noContent, 412: staleAs(Prompt, 'prompt'), ...ERRORS},
   }),
   renderPrompt: createRoute({
     ...operation('renderPrompt'), tags: ['prompts'], security: PRIVATE,
