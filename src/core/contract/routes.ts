@@ -210,27 +210,27 @@ export const appRoutes = {
   createApp: createRoute({
     ...operation('createApp'), tags: ['apps'], security: PRIVATE, summary: 'Create an app (compiled now; header `X-Svc-Build`)',
     request: {body: body(AppBody)},
-    responses: {201: json(App, 'Created'), ...WRITE_ERRORS},
+    responses: {201: taggedAs(App, 'Created'), ...WRITE_ERRORS},
   }),
   getApp: createRoute({
     ...operation('getApp'), tags: ['apps'], security: PRIVATE, summary: 'An app',
     request: {params: appId},
-    responses: {200: json(App, 'The app'), ...ERRORS},
+    responses: {200: taggedAs(App, 'The app'), ...ERRORS},
   }),
   updateApp: createRoute({
     ...operation('updateApp'), tags: ['apps'], security: PRIVATE, summary: 'Change an app (recompiled when the source changes)',
-    request: {params: appId, body: body(AppPatchBody)},
-    responses: {200: json(App, 'The full app'), ...WRITE_ERRORS},
+    request: {params: appId, headers: IfMatch, body: body(AppPatchBody)},
+    responses: {200: taggedAs(App, 'The full app'), 412: staleAs(App, 'app'), ...WRITE_ERRORS},
   }),
   replaceInApp: createRoute({
     ...operation('replaceInApp'), tags: ['apps'], security: PRIVATE, summary: 'Replace a string in source_code, prompt or fields',
-    request: {params: appId, body: body(AppReplaceBody)},
-    responses: {200: json(App, 'The full app'), ...WRITE_ERRORS},
+    request: {params: appId, headers: IfMatch, body: body(AppReplaceBody)},
+    responses: {200: taggedAs(App, 'The full app'), 412: staleAs(App, 'app'), ...WRITE_ERRORS},
   }),
   deleteApp: createRoute({
     ...operation('deleteApp'), tags: ['apps'], security: PRIVATE, summary: 'Delete an app',
-    request: {params: appId},
-    responses: {204: noContent, ...ERRORS},
+    request: {params: appId, headers: IfMatch},
+    responses: {204: noContent, 412: staleAs(App, 'app'), ...ERRORS},
   }),
   listAppAssets: createRoute({
     ...operation('listAppAssets'), tags: ['apps'], security: PRIVATE, summary: 'The assets of an app (images, sounds, fonts, data)',
