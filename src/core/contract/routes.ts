@@ -159,7 +159,7 @@ export const dashboardRoutes = {
   createDashboard: createRoute({
     ...operation('createDashboard'), tags: ['dashboards'], security: PRIVATE, summary: 'Create a dashboard',
     request: {body: body(DashboardBody)},
-    responses: {201: json(Dashboard, 'Created'), ...WRITE_ERRORS},
+    responses: {201: taggedAs(Dashboard, 'Created'), ...WRITE_ERRORS},
   }),
   selectDashboard: createRoute({
     ...operation('selectDashboard'), tags: ['dashboards'], security: PRIVATE, summary: 'Choose the dashboard shown in a context',
@@ -184,17 +184,17 @@ export const dashboardRoutes = {
   getDashboard: createRoute({
     ...operation('getDashboard'), tags: ['dashboards'], security: PRIVATE, summary: 'A dashboard',
     request: {params: dashboardId},
-    responses: {200: json(Dashboard, 'The dashboard'), ...ERRORS},
+    responses: {200: taggedAs(Dashboard, 'The dashboard'), ...ERRORS},
   }),
   updateDashboard: createRoute({
     ...operation('updateDashboard'), tags: ['dashboards'], security: PRIVATE, summary: 'Change a dashboard',
-    request: {params: dashboardId, body: body(DashboardPatchBody)},
-    responses: {200: json(Dashboard, 'The full dashboard'), ...WRITE_ERRORS},
+    request: {params: dashboardId, headers: IfMatch, body: body(DashboardPatchBody)},
+    responses: {200: taggedAs(Dashboard, 'The full dashboard'), 412: staleAs(Dashboard, 'dashboard'), ...WRITE_ERRORS},
   }),
   deleteDashboard: createRoute({
     ...operation('deleteDashboard'), tags: ['dashboards'], security: PRIVATE, summary: 'Delete a dashboard',
-    request: {params: dashboardId},
-    responses: {204: noContent, ...ERRORS},
+    request: {params: dashboardId, headers: IfMatch},
+    responses: {204: noContent, 412: staleAs(Dashboard, 'dashboard'), ...ERRORS},
   }),
 }
 
