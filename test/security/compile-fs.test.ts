@@ -177,7 +177,16 @@ describeBothTransports('app compiles read no server file (issue 24 H1)', undefin
         outcomes.refused++
         expect(Object.keys(r.json), what).toEqual(['source_code'])
         expect(r.json.source_code[0], what).toEqual(expect.any(String))
-        for (const leak of [markerDir, world.dataDir, 'svc-build-', 'node_modules', '/work/', '/etc/', '/proc/', ...FORBIDDEN]) expect(r.text, what).not.toContain(leak)
+        // The error's code frame (issue 30) quotes the app's own source, and only that: each of its
+        // lines is a line of the source or the caret under it. The rest names no server path.
+        const [message, ...frame] = r.json.source_code[0].split('\n')
+        const sourceLines = new Set(c.source.split('\n'))
+        for (const line of frame) {
+          const quoted = /^[> ] *\d+ \| (.*)$/.exec(line)
+          expect(quoted ? sourceLines.has(quoted[1]!) : /^ +\| [\t ]*\^$/.test(line), `${what}\nframe line: ${line}`).toBe(true)
+        }
+        const rest = JSON.stringify({...r.json, source_code: [message]})
+        for (const leak of [markerDir, world.dataDir, 'svc-build-', 'node_modules', '/work/', '/etc/', '/proc/', ...FORBIDDEN]) expect(rest, what).not.toContain(leak)
         return
       }
       expect(r.status, what).toBe(201)
