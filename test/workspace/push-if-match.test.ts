@@ -19,6 +19,8 @@ let proxyUrl = ''
 let token = ''
 /** Runs once, before the first write (PATCH or DELETE) of a prompt or an app passes through the proxy: someone else's change. */
 let meanwhile: (() => Promise<void>) | undefined
+/** Runs once, before the first GET of one prompt passes through the proxy (after the lists the diff is made from). */
+let beforeRead: (() => Promise<void>) | undefined
 
 const direct = (method: string, path: string, body?: unknown) => fetch(`${server!.url}${path}`, {
   method, headers: {authorization: `Bearer ${token}`, 'content-type': 'application/json'}, body: body === undefined ? undefined : JSON.stringify(body),
@@ -34,6 +36,11 @@ beforeAll(async () => {
     if ((req.method === 'PATCH' || req.method === 'DELETE') && /^\/svc\/(prompts|apps)\/[0-9a-f-]{36}\.json$/.test(req.url ?? '') && meanwhile) {
       const change = meanwhile
       meanwhile = undefined
+      await change()
+    }
+    if (req.method === 'GET' && /^\/svc\/prompts\/[0-9a-f-]{36}\.json$/.test(req.url ?? '') && beforeRead) {
+      const change = beforeRead
+      beforeRead = undefined
       await change()
     }
     const headers = Object.fromEntries(Object.entries(req.headers).filter(([k]) => !['host', 'connection', 'content-length'].includes(k)).map(([k, v]) => [k, String(v)]))
@@ -90,4 +97,20 @@ it('svc app push: an app changed between the diff and the apply is not overwritt
   expect(r.stderr).toContain('tagged changed on the backend after the diff was made: nothing was pushed')
   expect(r.stderr).toContain('run svc app push again')
   expect((await direct('GET', `/svc/apps/${created.json.id}.json`)).json).toMatchObject({description: 'theirs', source_code: "document.title = 'one'\n"})
+})
+
+it('svc push: a prompt changed between the lists and the read of its tag stops the push before anything is applied', async () => {
+  const ws = tempDir()
+  const created = await direct('POST', '/svc/prompts.json', {prompt: {name: 'Early', code: 'early', kind: 'chat', scope: 'account', content: 'Early one'}})
+  expect(created.status).toBe(201)
+  mkdirSync(join(ws, 'prompts'))
+  writeFileSync(join(ws, 'prompts', 'early.md'), '---\nname: Early\nkind: chat\nscope: account\n---\nEarly from the folder')
+  beforeRead = async () => {
+    expect((await direct('PATCH', `/svc/prompts/${created.json.id}.json`, {prompt: {content: 'Early theirs'}})).status).toBe(200)
+  }
+  const r = await remote(['push', ws, '--yes'])
+  expect(beforeRead).toBeUndefined()
+  expect(r.code, r.stdout + r.stderr).toBe(1)
+  expect(r.stderr).toContain('prompts/early.md changed on the backend while the diff was made: nothing was applied to it')
+  expect((await direct('GET', `/svc/prompts/${created.json.id}.json`)).json.content).toBe('Early theirs')
 })
