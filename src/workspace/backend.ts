@@ -1,7 +1,7 @@
 /** The backend side of a workspace: its resources in file form, and applying a planned change. */
 import type {Client} from '../client/backend.js'
 import {operationRequest, readAnswer} from '../client/typed.js'
-import {SvcError} from '../core/errors.js'
+import {isSvcError, SvcError} from '../core/errors.js'
 import type {OperationId} from '../core/contract/operations.js'
 import type {Change, RemoteResource} from '../core/workspace/plan.js'
 import {appResource, connectorResource, dashboardResource, dbResource, flowResource, promptResource, secretEnvName, slug, type Kind, type PromptBody, type Resource} from '../core/workspace/resources.js'
@@ -54,7 +54,9 @@ export async function tagChanges(client: Client, changes: Change[], remote: Remo
     const there = byKey.get(change.key)
     if (!get || change.action === 'create' || !there?.row) return
     const {method, path, options} = operationRequest(get, {params: {id: String(there.id)}})
-    const res = await client.raw(method, path, options)
+    const res = await client.raw(method, path, options).catch((error: unknown) => {
+      throw isSvcError(error) && error.code === 'not_found' ? changedMeanwhile(change, 'while the diff was made (deleted)') : error
+    })
     const now = await readAnswer(res)
     if (version(change.kind, now) !== version(change.kind, there.row)) throw changedMeanwhile(change, 'while the diff was made')
     change.etag = res.headers.get('etag') ?? undefined

@@ -21,6 +21,8 @@ let token = ''
 let meanwhile: (() => Promise<void>) | undefined
 /** Runs once, before the first GET of one prompt passes through the proxy (after the lists the diff is made from). */
 let beforeRead: (() => Promise<void>) | undefined
+/** The If-Match of every write that passed through the proxy, by `METHOD path`. */
+const ifMatchOf = new Map<string, string | undefined>()
 
 const direct = (method: string, path: string, body?: unknown) => fetch(`${server!.url}${path}`, {
   method, headers: {authorization: `Bearer ${token}`, 'content-type': 'application/json'}, body: body === undefined ? undefined : JSON.stringify(body),
@@ -43,6 +45,7 @@ beforeAll(async () => {
       beforeRead = undefined
       await change()
     }
+    if (req.method === 'PATCH' || req.method === 'DELETE') ifMatchOf.set(`${req.method} ${req.url}`, req.headers['if-match'])
     const headers = Object.fromEntries(Object.entries(req.headers).filter(([k]) => !['host', 'connection', 'content-length'].includes(k)).map(([k, v]) => [k, String(v)]))
     const upstream = await fetch(`${server!.url}${req.url}`, {method: req.method, headers, body: chunks.length ? Buffer.concat(chunks) : undefined})
     res.writeHead(upstream.status, Object.fromEntries([...upstream.headers].filter(([k]) => !['content-encoding', 'content-length', 'transfer-encoding'].includes(k))))
@@ -113,4 +116,27 @@ it('svc push: a prompt changed between the lists and the read of its tag stops t
   expect(r.code, r.stdout + r.stderr).toBe(1)
   expect(r.stderr).toContain('prompts/early.md changed on the backend while the diff was made: nothing was applied to it')
   expect((await direct('GET', `/svc/prompts/${created.json.id}.json`)).json.content).toBe('Early theirs')
+})
+
+it('svc push: updates of a prompt, a db, an app and a dashboard pulled unchanged apply, each with the If-Match of its version', async () => {
+  const ws = tempDir()
+  const prompt = (await direct('POST', '/svc/prompts.json', {prompt: {name: 'Every', code: 'every', kind: 'chat', scope: 'account', content: 'Every one'}})).json
+  const db = (await direct('POST', '/svc/dbs.json', {db: {name: 'Books', code: 'books', schema: {fields: {title: 'string'}}}})).json
+  const app = (await direct('POST', '/svc/apps.json', {app: {name: 'Every app', url_code: 'every-app', app_engine: 'js', css_engine: 'none', source_code: "document.title = 'x'\n"}})).json
+  const board = (await direct('POST', '/toolkit/dashboards.json', {dashboard: {name: 'Every board', layout: [{key: 'activity', size: 'half'}]}})).json
+  expect((await remote(['pull', ws])).code).toBe(0)
+  const edit = (path: string, change: (text: string) => string) => writeFileSync(join(ws, path), change(readFileSync(join(ws, path), 'utf8')))
+  edit('prompts/every.md', (t) => t.replace('Every one', 'Every two'))
+  edit('dbs/books.json', (t) => t.replace('"Books"', '"Books 2"'))
+  edit('apps/every-app/app.js', (t) => t.replace("'x'", "'y'"))
+  edit('dashboards/every-board.json', (t) => t.replace('"half"', '"full"'))
+  const r = await remote(['push', ws, '--yes'])
+  expect(r.code, r.stdout + r.stderr).toBe(0)
+  expect(r.stdout).toContain('Done: 4 change(s) applied.')
+  expect(ifMatchOf.get(`PATCH /svc/prompts/${prompt.id}.json`)).toMatch(/^"p/)
+  expect(ifMatchOf.get(`PATCH /svc/dbs/${db.id}.json`)).toMatch(/^"d/)
+  expect(ifMatchOf.get(`PATCH /svc/apps/${app.id}.json`)).toMatch(/^"a/)
+  expect(ifMatchOf.get(`PATCH /toolkit/dashboards/${board.id}.json`)).toMatch(/^"b/)
+  expect((await direct('GET', `/svc/dbs/${db.id}.json`)).json.name).toBe('Books 2')
+  expect((await direct('GET', `/toolkit/dashboards/${board.id}.json`)).json.layout).toMatchObject([{key: 'activity', size: 'full'}])
 })
