@@ -49,7 +49,7 @@ const version = (kind: Kind, row: unknown) => JSON.stringify(kind === 'db' ? {..
  */
 export async function tagChanges(client: Client, changes: Change[], remote: RemoteResource[]): Promise<void> {
   const byKey = new Map(remote.map((r) => [r.key, r]))
-  await Promise.all(changes.map(async (change) => {
+  const tagOne = async (change: Change) => {
     const get = TAGGED_GETS[change.kind]
     const there = byKey.get(change.key)
     if (!get || change.action === 'create' || !there?.row) return
@@ -60,7 +60,9 @@ export async function tagChanges(client: Client, changes: Change[], remote: Remo
     const now = await readAnswer(res)
     if (version(change.kind, now) !== version(change.kind, there.row)) throw changedMeanwhile(change, 'while the diff was made')
     change.etag = res.headers.get('etag') ?? undefined
-  }))
+  }
+  // A few at a time: a large push does not flood the server (or its rate limit).
+  for (let i = 0; i < changes.length; i += 8) await Promise.all(changes.slice(i, i + 8).map(tagOne))
 }
 
 /** The refusal of a change whose resource changed on the backend after its diff was made. */
