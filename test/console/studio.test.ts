@@ -233,6 +233,73 @@ describeWithChromium('console studio in Chromium', () => {
     }
   }, 300_000)
 
+  it('a prompt changed through the CLI while it is open: saving shows the 412 view (theirs beside mine), "keep mine" saves over it', async () => {
+    const prompt = (await api('POST', '/svc/prompts.json', {prompt: {name: 'Race hello', code: 'race_hello', content: 'Hello one'}})).json
+    const browser = await launchChromium({bypassCSP: true})
+    try {
+      const page = await browser.context.newPage()
+      page.setDefaultTimeout(60_000)
+      await signedIn(page, `#/prompts/race_hello/${prompt.id}`)
+      await poll(() => page.getByTestId('preview').textContent()).toBe('Hello one')
+      await page.getByRole('textbox', {name: 'Content (Liquid)'}).fill('Hello mine')
+      // Meanwhile, someone changes it with the CLI.
+      const cli = await svc(['prompt', 'update', prompt.id, '--content', 'Hello theirs', '--name', 'Their hello', '--url', site(), '--token', admin])
+      expect(cli.code, cli.stderr).toBe(0)
+      await page.getByTestId('save').click()
+      const view = page.getByRole('region', {name: 'Changed by someone else'})
+      await view.waitFor()
+      expect(await page.getByTestId('editor-error').textContent()).toContain('Nothing was saved')
+      const row = (field: string) => view.locator(`tr[data-field=${field}] td`).allTextContents()
+      expect(await row('content')).toEqual(['Hello one', 'Hello theirs', 'Hello mine'])
+      expect(await row('name')).toEqual(['Race hello', 'Their hello', 'Race hello'])
+      expect((await api('GET', `/svc/prompts/${prompt.id}.json`)).json.content).toBe('Hello theirs')
+      expect(await scan(page, 'prompt editor 412 view')).toEqual([])
+      // Keep mine: my content is saved over theirs; the name I did not touch takes theirs.
+      await view.getByRole('button', {name: 'Keep my edits (save them over theirs)'}).click()
+      await poll(() => page.getByTestId('status').textContent()).toContain('Saved')
+      await poll(() => view.count()).toBe(0)
+      expect((await api('GET', `/svc/prompts/${prompt.id}.json`)).json).toMatchObject({content: 'Hello mine', name: 'Their hello'})
+      // The editor now holds the saved version's tag: the next save applies.
+      await page.getByRole('textbox', {name: 'Content (Liquid)'}).fill('Hello again')
+      await page.keyboard.press('Control+s')
+      await poll(async () => (await api('GET', `/svc/prompts/${prompt.id}.json`)).json.content).toBe('Hello again')
+    } finally {
+      await browser.close()
+    }
+  }, 300_000)
+
+  it('an app changed while it is open: saving shows the 412 view and nothing is saved; "take theirs" reloads the form with their version', async () => {
+    const app = (await api('POST', '/svc/apps.json', {app: {name: 'Race app', app_engine: 'js', css_engine: 'none', source_code: "document.title = 'one'\n"}})).json
+    const browser = await launchChromium({bypassCSP: true})
+    try {
+      const page = await browser.context.newPage()
+      page.setDefaultTimeout(60_000)
+      await signedIn(page, `#/apps/${app.id}`)
+      const source = page.getByRole('textbox', {name: 'Source'})
+      await poll(() => source.inputValue()).toBe("document.title = 'one'\n")
+      await source.fill("document.title = 'mine'\n")
+      expect((await api('PATCH', `/svc/apps/${app.id}.json`, {app: {name: 'Their app', source_code: "document.title = 'theirs'\n"}})).status).toBe(200)
+      await page.getByTestId('save').click()
+      const view = page.getByRole('region', {name: 'Changed by someone else'})
+      await view.waitFor()
+      expect(await view.locator('tr[data-field=source_code] td').allTextContents()).toEqual(["document.title = 'one'\n", "document.title = 'theirs'\n", "document.title = 'mine'\n"])
+      expect(await view.locator('tr[data-field=name] td').allTextContents()).toEqual(['Race app', 'Their app', 'Race app'])
+      expect((await api('GET', `/svc/apps/${app.id}.json`)).json.source_code).toBe("document.title = 'theirs'\n")
+      expect(await scan(page, 'app editor 412 view')).toEqual([])
+      await view.getByRole('button', {name: 'Use their version (drop my edits)'}).click()
+      await poll(() => view.count()).toBe(0)
+      expect(await source.inputValue()).toBe("document.title = 'theirs'\n")
+      expect(await page.getByRole('textbox', {name: 'Name'}).inputValue()).toBe('Their app')
+      // Their version's tag: a save now applies.
+      await page.getByRole('textbox', {name: 'Name'}).fill('Our app')
+      await page.getByTestId('save').click()
+      await poll(() => page.getByTestId('status').textContent()).toBe('Saved.')
+      expect((await api('GET', `/svc/apps/${app.id}.json`)).json).toMatchObject({name: 'Our app', source_code: "document.title = 'theirs'\n"})
+    } finally {
+      await browser.close()
+    }
+  }, 300_000)
+
   it('runs a flow by hand with JSON input and opens its run; new runs appear in the list without a reload', async () => {
     const flow = await api('POST', '/svc/resources.json', {resource: {kind: 'svc/custom_flow', code: 'greeter', name: 'Greeter',
       fields: {program: [{type: 'mutation', set: {greeting: 'Hello {name}'}}]}}})
