@@ -3,7 +3,7 @@
 // data dir, `svc admin user add`, `svc serve --port 0`, a little data made through the API, then
 // Debian's Chromium (CHROMIUM_PATH overrides /usr/bin/chromium) through playwright-core.
 import {spawn, spawnSync} from 'node:child_process'
-import {mkdirSync, mkdtempSync, rmSync} from 'node:fs'
+import {mkdirSync, mkdtempSync, rmSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {fileURLToPath} from 'node:url'
@@ -13,10 +13,30 @@ const bin = join(root, 'bin', 'run.js')
 const out = join(root, 'docs', 'console')
 const chromiumPath = process.env.CHROMIUM_PATH || '/usr/bin/chromium'
 
+/** The ids the setup below makes through the API (a screen's hash may need one). */
+const made = {}
+/** The variable input of the prompt editor drives its live preview. */
+async function previewFor(page, who) {
+  await page.getByRole('textbox', {name: 'who', exact: true}).fill(who)
+  await page.getByTestId('preview').filter({hasText: who}).waitFor()
+  await page.getByTestId('preview').scrollIntoViewIfNeeded()
+}
+
 /** name, hash, what shows it is ready (a CSS selector), and an optional step before the shot. */
 const SCREENS = [
-  ['dashboards', '#/dashboards', '[data-testid=dashboard-name]'],
-  ['prompts', '#/prompts?code=greeting', '[data-testid=playground]'],
+  ['dashboards', '#/dashboards', '[data-testid=grid] [data-key=kpi]', async (page) => {
+    await page.frameLocator('[data-testid=grid] iframe').getByText('books to read').waitFor()
+  }],
+  ['dashboard-layout', '#/dashboards/edit', '[data-testid=layout-editor] [data-key=kpi]', async (page) => {
+    await page.getByTestId('add-tile').locator('option', {hasText: 'Tasks'}).waitFor({state: 'attached'})
+    await page.getByRole('button', {name: 'Move Activity earlier'}).click()
+    await page.getByTestId('not-offered').locator('summary').click()
+    await page.evaluate(() => window.scrollTo(0, 0))
+  }],
+  ['prompts', '#/prompts', '[data-testid=prompts] tr[data-id]'],
+  ['prompts-system', '#/prompts?scope=system', '[data-testid=system-prompts] a'],
+  ['prompt-cascade', '#/prompts/crm_dashboard', '[data-testid=cascade-render]'],
+  ['prompt-editor', () => `#/prompts/greeting/${made.greeting}`, '[data-testid=prompt-form]', (page) => previewFor(page, 'Grace')],
   ['databases', '#/dbs', '[data-testid=dbs] a[data-db=library]'],
   ['records-grid', '#/dbs/library?sort=-pages', '[data-testid=records] tbody tr[data-id]'],
   ['records-queue', '#/dbs/library?sort=-pages', '[data-testid=records] tbody tr[data-id]', async (page) => {
@@ -34,14 +54,51 @@ const SCREENS = [
   }],
   ['new-database', '#/new/db', '[data-testid=schema-form]'],
   ['public-methods', '#/dbs/library/public', '[data-testid=public-summary]'],
+  ['apps', '#/apps', '[data-testid=apps] [data-app-edit]'],
+  ['app-editor', () => `#/apps/${made.app}`, '[data-testid=app-form]', async (page) => {
+    await page.getByTestId('preview').scrollIntoViewIfNeeded()
+    await page.frameLocator('[data-testid=preview]').getByText('books to read').waitFor()
+  }],
+  ['flow-runs', '#/flows', '[data-testid=runs] tr[data-run]'],
+  ['flow-run', () => `#/flows/runs/${made.run}`, '[data-testid=run-status]:text("finished")'],
+  ['flows', '#/flows/list', '[data-testid=flows] a'],
+  ['flow', () => `#/flows/${made.flow}`, '[data-testid=run-form]', async (page) => {
+    await page.getByLabel('Input (a JSON object)').fill('{"name": "Grace"}')
+    await page.getByTestId('flow-runs').locator('a').first().waitFor()
+  }],
+  ['connectors', '#/flows/connectors', '[data-connector=weather]'],
+  ['crons', '#/flows/crons', '[data-testid=crons] tbody tr'],
   ['account', '#/account', '[data-testid=users]'],
-  ['apps', '#/apps', '[data-testid=apps]'],
-  ['flow-runs', '#/runs', '[data-testid=runs]'],
   ['command-palette', '#/dbs', '[data-testid=dbs]', async (page) => {
     await page.keyboard.press('Control+k')
     await page.getByRole('dialog', {name: 'Jump to'}).getByRole('option').first().waitFor()
   }],
 ]
+/** `npm run screenshots -- prompt-editor apps` shoots only those screens. */
+const wanted = process.argv.slice(2)
+const unknown = wanted.filter((name) => !SCREENS.some(([n]) => n === name))
+if (unknown.length) throw new Error(`No screen named ${unknown.join(', ')}; screens: ${SCREENS.map(([n]) => n).join(', ')}`)
+/** The small Svelte app of the app editor and of a dashboard tile. */
+const READING_LIST = `<script>
+  let books = $state(['Dune', 'Emma', 'Middlemarch'])
+  let title = $state('')
+  function add(event) {
+    event.preventDefault()
+    if (title.trim()) books = [...books, title.trim()]
+    title = ''
+  }
+</script>
+
+<h1>Reading list</h1>
+<form onsubmit={add}>
+  <label>Book <input bind:value={title}></label>
+  <button>Add</button>
+</form>
+<ol>
+  {#each books as book}<li>{book}</li>{/each}
+</ol>
+<p>{books.length} books to read.</p>
+`
 const SIZES = [['desktop', {width: 1280, height: 800}], ['phone', {width: 360, height: 740}]]
 
 function serve(dataDir) {
@@ -59,7 +116,7 @@ function serve(dataDir) {
 }
 
 const dataDir = mkdtempSync(join(tmpdir(), 'svc-screenshots-'))
-const added = spawnSync(process.execPath, [bin, 'admin', 'user', 'add', 'ada', '--role', 'admin', '--name', 'Ada Lovelace', '--data', dataDir, '--json'], {encoding: 'utf8'})
+const added = spawnSync(process.execPath, [bin, 'admin', 'user', 'add', 'ada', '--role', 'admin', '--name', 'Ada Lovelace', '--team', 'catalogue', '--department', 'north', '--data', dataDir, '--json'], {encoding: 'utf8'})
 if (added.status !== 0) throw new Error(`svc admin user add failed: ${added.stderr}`)
 const token = JSON.parse(added.stdout).token
 const server = await serve(dataDir)
@@ -70,6 +127,7 @@ const api = async (method, path, body) => {
 }
 
 let browser
+const profile = mkdtempSync(join(tmpdir(), 'svc-chromium-'))
 try {
   const db = await api('POST', '/svc/dbs.json', {db: {name: 'Library', code: 'library', schema: {
     fields: {title: {type: 'string', required: true}, author: 'string', pages: 'integer', note: 'text'}, indexed_fields: ['title', 'author', 'pages'],
@@ -79,13 +137,41 @@ try {
     title: `Book ${String(i + 1).padStart(2, '0')}`, author: authors[i % authors.length], pages: 80 + ((i * 37) % 400), note: i % 5 ? null : 'first edition',
   }}))})
   await api('POST', '/svc/dbs.json', {db: {name: 'Shop', code: 'shop', schema: {tables: {orders: {fields: {total: 'number'}}, customers: {fields: {email: 'string'}}}}}})
-  await api('POST', '/svc/prompts.json', {prompt: {name: 'Greeting', code: 'greeting', content: 'Hello {{ who }}, welcome to the library.'}})
+  made.greeting = (await api('POST', '/svc/prompts.json', {prompt: {name: 'Greeting', code: 'greeting', content: 'Hello {{ who }}, welcome to the library.\nToday is {{ date }}.'}})).id
+  // A code in four layers: the user's wins over the team's and the account's, the system file underneath; an _extra appended.
+  const me = await api('GET', '/svc/me.json')
+  for (const prompt of [
+    {name: 'CRM assistant (account)', code: 'crm_dashboard', content: 'You help the sales team of the library with its CRM dashboard.'},
+    {name: 'CRM assistant (catalogue)', code: 'crm_dashboard', scope: 'team', scope_id: me.team_ids[0], content: 'You help the catalogue team keep its CRM tiles tidy.'},
+    {name: 'My CRM assistant', code: 'crm_dashboard', scope: 'user', content: 'You help Ada with the CRM dashboard of {{ account_url }}. Answer in short sentences; today is {{ date }}.'},
+    {name: 'CRM house rules', code: 'crm_dashboard_extra', content: 'Never delete a tile without asking first.'},
+  ]) await api('POST', '/svc/prompts.json', {prompt})
+  made.app = (await api('POST', '/svc/apps.json', {app: {name: 'Reading list', url_code: 'reading-list', app_engine: 'svelte', css_engine: 'none', public: true, dashboard_widget: true,
+    source_code: READING_LIST, actions: [{action: 'greet', flow_code: 'greeter', description: 'Greet a reader'}]}})).id
+  made.flow = (await api('POST', '/svc/resources.json', {resource: {kind: 'svc/custom_flow', code: 'greeter', name: 'Greeter',
+    fields: {program: [{type: 'mutation', set: {greeting: 'Hello {name}'}}, {type: 'if', condition: '{name} == "Ada"', then: [{type: 'mutation', set: {vip: true}}]}]}}})).id
+  await api('POST', '/svc/resources.json', {resource: {kind: 'svc/custom_connector', code: 'weather', name: 'Weather', url: 'http://127.0.0.1:9', secret_token: 'a-long-secret-never-shown',
+    fields: {methods: [{name: 'current', http_method: 'GET', path: '/current'}]}}})
+  const forecast = await api('POST', '/svc/resources.json', {resource: {kind: 'svc/custom_flow', code: 'forecast', name: 'Forecast',
+    fields: {program: [{type: 'mutation', set: {city: 'Cairo'}}, {type: 'connector', connector: 'weather', method: 'current', params: {city: '{city}'}, into: 'weather'}]}}})
+  for (const name of ['Ada', 'Alan', 'Grace']) made.run = (await api('POST', `/svc/resources/${made.flow}/run.json`, {input: {name}})).id
+  await api('POST', `/svc/resources/${forecast.id}/run.json`, {input: {}})
+  const cron = await api('POST', '/account/crons.json', {cron: {kind: 'flow', target_code: 'greeter', schedule: '0 7 * * 1-5', active: true}})
+  await api('POST', `/account/crons/${cron.id}/run.json`)
+  await api('POST', '/account/crons.json', {cron: {kind: 'flow', target_code: 'forecast', schedule: '*/30 * * * *', active: false}})
+  const board = await api('POST', '/toolkit/dashboards.json', {dashboard: {name: 'Library desk', context: 'main', layout: [
+    {key: 'kpi', size: 'full'}, {key: 'activity', size: 'half'}, {key: `svc_app:${made.app}`, size: 'half'}, {key: 'tasks', size: 'half'}, {key: 'ai_request', size: 'quarter'}, {key: 'todo', size: 'quarter'},
+  ]}})
+  await api('PATCH', '/toolkit/dashboards/select.json', {context: 'main', dashboard_id: board.id})
   await api('POST', '/svc/users.json', {user: {login: 'grace', role: 'manager', teams: ['catalogue'], department: 'north'}})
 
   const {chromium} = await import('playwright-core')
-  const profile = mkdtempSync(join(tmpdir(), 'svc-chromium-'))
+  // Headless Chromium refuses third-party cookies; desktop Chrome's default keeps them, and an app
+  // tile (a frame of the app's own origin) needs its sign-in cookie there to show the app.
+  mkdirSync(join(profile, 'Default'))
+  writeFileSync(join(profile, 'Default', 'Preferences'), JSON.stringify({profile: {cookie_controls_mode: 0, block_third_party_cookies: false}}))
   browser = await chromium.launchPersistentContext(profile, {
-    executablePath: chromiumPath, headless: true, args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
+    executablePath: chromiumPath, headless: true, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
   })
   const page = await browser.newPage()
   page.setDefaultTimeout(60_000)
@@ -100,11 +186,19 @@ try {
     for (const scheme of ['light', 'dark']) {
       await page.emulateMedia({colorScheme: scheme})
       for (const [name, hash, ready, step] of SCREENS) {
-        await page.goto(`${server.url}/${hash}`)
+        if (wanted.length && !wanted.includes(name)) continue
+        await page.goto(`${server.url}/${typeof hash === 'function' ? hash() : hash}`)
         await page.reload()
-        await page.locator(ready).first().waitFor()
-        if (step) await step(page)
-        await page.screenshot({path: join(out, `${name}-${scheme}-${size}.png`)})
+        const file = `${name}-${scheme}-${size}.png`
+        try {
+          await page.locator(ready).first().waitFor()
+          if (step) await step(page)
+        } catch (error) {
+          const seen = join(tmpdir(), file)
+          await page.screenshot({path: seen})
+          throw new Error(`Screen ${name} (${scheme}, ${size}) never got ready; what it showed: ${seen}`, {cause: error})
+        }
+        await page.screenshot({path: join(out, file)})
         n++
       }
     }
@@ -114,4 +208,5 @@ try {
   await browser?.close()
   server.stop()
   rmSync(dataDir, {recursive: true, force: true})
+  rmSync(profile, {recursive: true, force: true})
 }

@@ -22,7 +22,7 @@ export type {PromptView, PromptInput, SystemPromptInfo} from './core/contract/pr
 export type {DashboardView, WidgetsView, WidgetView, SelectView} from './core/contract/dashboards.js'
 export type {AppView} from './core/contract/apps.js'
 export type {DbView, RecordView, TableUsage} from './core/contract/dbs.js'
-export type {ResourceView, CronView, FlowProcessView} from './core/contract/flows.js'
+export type {ResourceView, CronView, FlowProcessView, FlowProcessDetailView} from './core/contract/flows.js'
 export type {UserView, MeView} from './core/contract/account.js'
 
 export interface ClientOptions {

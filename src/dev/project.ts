@@ -14,6 +14,7 @@ import type {AppView} from '../core/contract/apps.js'
 import {isSvcError, SvcError} from '../core/errors.js'
 import {appResource, type Resource} from '../core/workspace/resources.js'
 import type {Client} from '../client/backend.js'
+import {operationRequest, readAnswer} from '../client/typed.js'
 import {PACKAGE_TEMPLATES} from '../paths.js'
 
 export const PROJECT_FILE = 'app.json'
@@ -98,9 +99,19 @@ export function projectResource(loaded: LoadedProject, remote: AppView | null): 
 
 /** The backend's app of a folder: by `id` (legacy svc-app.json), else by `url_code`; null when there is none. */
 export async function findApp(client: Client, project: AppProject): Promise<AppView | null> {
+  return (await findAppVersion(client, project))?.app ?? null
+}
+
+/** `findApp` with the ETag of the version read (null from a server that answers none): a write sends it as If-Match. */
+export async function findAppVersion(client: Client, project: AppProject): Promise<{app: AppView; etag: string | null} | null> {
+  const read = async (id: string) => {
+    const {method, path, options} = operationRequest('getApp', {params: {id}})
+    const res = await client.raw(method, path, options)
+    return {app: await readAnswer(res) as AppView, etag: res.headers.get('etag')}
+  }
   if (project.id) {
     try {
-      return await client.call('getApp', {params: {id: project.id}})
+      return await read(project.id)
     } catch (error) {
       if (!isSvcError(error) || error.code !== 'not_found') throw error
     }
@@ -108,7 +119,7 @@ export async function findApp(client: Client, project: AppProject): Promise<AppV
   if (!project.url_code) return null
   const apps = await client.call('listApps', {query: {q: project.url_code}})
   const found = apps.find((a) => a.url_code === project.url_code)
-  return found ? client.call('getApp', {params: {id: found.id}}) : null
+  return found ? read(found.id) : null
 }
 
 /** The starter source of an engine (templates/<engine>/<its template file>, the registry's `template`). */

@@ -3,7 +3,7 @@ import type {Client} from '../client/backend.js'
 import {SvcError} from '../core/errors.js'
 import {planPush, type Change, type Plan, type RemoteResource} from '../core/workspace/plan.js'
 import {parseWorkspace, type Resource} from '../core/workspace/resources.js'
-import {remoteResources, applyChange} from './backend.js'
+import {applyChange, changedMeanwhile, remoteResources, tagChanges} from './backend.js'
 import {readFolder, readSecrets} from './folder.js'
 import {SyncState} from './sync-state.js'
 
@@ -30,6 +30,7 @@ export async function planFolder(client: Client, dir: string, options: {prune: b
   if (problems.length) throw new SvcError('usage', 0, `the workspace has ${problems.length} problem(s):\n  ${problems.join('\n  ')}`, undefined, 'fix the files, then push again')
   const remote = await remoteResources(client)
   const plan = planPush(resources, remote, options)
+  await tagChanges(client, plan.changes, remote)
   const state = await SyncState.load(dir, client.backend.description)
   return {...plan, local: resources, remote, conflicts: conflictsOf(plan.changes, remote, state), state}
 }
@@ -49,6 +50,7 @@ export async function applyPlan(client: Client, dir: string, changes: Change[], 
     try {
       await applyChange(client, change, secrets)
     } catch (error) {
+      if (error instanceof SvcError && error.status === 412) throw changedMeanwhile(change, 'after the diff was made')
       if (error instanceof SvcError) error.message = `${change.key}: ${error.message}`
       throw error
     }

@@ -113,7 +113,8 @@ describeWithChromium('console in Chromium', () => {
       expect(await page.getAttribute(`.tile[data-key="svc_app:${appId}"]`, 'data-size')).toBe('three_quarters')
       const tile = page.frameLocator('.tile iframe')
       // The tile runs the app on its own origin, signed in there (a cookie a cross-site frame keeps).
-      await tile.getByText('hello').waitFor({timeout: 15_000})
+      // Exactly the app's text ("Hello app" alone is the name on the sign-in-not-kept page).
+      await tile.getByText('hello', {exact: true}).waitFor({timeout: 15_000})
       expect(page.frames().map((f) => new URL(f.url()).hostname)).toContain('hello-app.localhost')
 
       await page.click('[data-tab=apps]')
@@ -122,7 +123,7 @@ describeWithChromium('console in Chromium', () => {
       expect(await page.getAttribute('[data-testid=apps] a[data-app-page]', 'href')).toBe('/a/hello-app')
       // The link opens the app on its own origin, signed in there through the hand-over (issue 15).
       const [appTab] = await Promise.all([page.context().waitForEvent('page'), page.click('[data-testid=apps] a[data-app-page]')])
-      await appTab.getByText('hello').waitFor({timeout: 15_000})
+      await appTab.getByText('hello', {exact: true}).waitFor({timeout: 15_000})
       expect(new URL(appTab.url()).hostname).toBe('hello-app.localhost')
       expect(new URL(appTab.url()).pathname).toBe('/')
       await appTab.close()

@@ -233,6 +233,73 @@ describeWithChromium('console studio in Chromium', () => {
     }
   }, 300_000)
 
+  it('a prompt changed through the CLI while it is open: saving shows the 412 view (theirs beside mine), "keep mine" saves over it', async () => {
+    const prompt = (await api('POST', '/svc/prompts.json', {prompt: {name: 'Race hello', code: 'race_hello', content: 'Hello one'}})).json
+    const browser = await launchChromium({bypassCSP: true})
+    try {
+      const page = await browser.context.newPage()
+      page.setDefaultTimeout(60_000)
+      await signedIn(page, `#/prompts/race_hello/${prompt.id}`)
+      await poll(() => page.getByTestId('preview').textContent()).toBe('Hello one')
+      await page.getByRole('textbox', {name: 'Content (Liquid)'}).fill('Hello mine')
+      // Meanwhile, someone changes it with the CLI.
+      const cli = await svc(['prompt', 'update', prompt.id, '--content', 'Hello theirs', '--name', 'Their hello', '--url', site(), '--token', admin])
+      expect(cli.code, cli.stderr).toBe(0)
+      await page.getByTestId('save').click()
+      const view = page.getByRole('region', {name: 'Changed by someone else'})
+      await view.waitFor()
+      expect(await page.getByTestId('editor-error').textContent()).toContain('Nothing was saved')
+      const row = (field: string) => view.locator(`tr[data-field=${field}] td`).allTextContents()
+      expect(await row('content')).toEqual(['Hello one', 'Hello theirs', 'Hello mine'])
+      expect(await row('name')).toEqual(['Race hello', 'Their hello', 'Race hello'])
+      expect((await api('GET', `/svc/prompts/${prompt.id}.json`)).json.content).toBe('Hello theirs')
+      expect(await scan(page, 'prompt editor 412 view')).toEqual([])
+      // Keep mine: my content is saved over theirs; the name I did not touch takes theirs.
+      await view.getByRole('button', {name: 'Keep my edits (save them over theirs)'}).click()
+      await poll(() => page.getByTestId('status').textContent()).toContain('Saved')
+      await poll(() => view.count()).toBe(0)
+      expect((await api('GET', `/svc/prompts/${prompt.id}.json`)).json).toMatchObject({content: 'Hello mine', name: 'Their hello'})
+      // The editor now holds the saved version's tag: the next save applies.
+      await page.getByRole('textbox', {name: 'Content (Liquid)'}).fill('Hello again')
+      await page.keyboard.press('Control+s')
+      await poll(async () => (await api('GET', `/svc/prompts/${prompt.id}.json`)).json.content).toBe('Hello again')
+    } finally {
+      await browser.close()
+    }
+  }, 300_000)
+
+  it('an app changed while it is open: saving shows the 412 view and nothing is saved; "take theirs" reloads the form with their version', async () => {
+    const app = (await api('POST', '/svc/apps.json', {app: {name: 'Race app', app_engine: 'js', css_engine: 'none', source_code: "document.title = 'one'\n"}})).json
+    const browser = await launchChromium({bypassCSP: true})
+    try {
+      const page = await browser.context.newPage()
+      page.setDefaultTimeout(60_000)
+      await signedIn(page, `#/apps/${app.id}`)
+      const source = page.getByRole('textbox', {name: 'Source'})
+      await poll(() => source.inputValue()).toBe("document.title = 'one'\n")
+      await source.fill("document.title = 'mine'\n")
+      expect((await api('PATCH', `/svc/apps/${app.id}.json`, {app: {name: 'Their app', source_code: "document.title = 'theirs'\n"}})).status).toBe(200)
+      await page.getByTestId('save').click()
+      const view = page.getByRole('region', {name: 'Changed by someone else'})
+      await view.waitFor()
+      expect(await view.locator('tr[data-field=source_code] td').allTextContents()).toEqual(["document.title = 'one'\n", "document.title = 'theirs'\n", "document.title = 'mine'\n"])
+      expect(await view.locator('tr[data-field=name] td').allTextContents()).toEqual(['Race app', 'Their app', 'Race app'])
+      expect((await api('GET', `/svc/apps/${app.id}.json`)).json.source_code).toBe("document.title = 'theirs'\n")
+      expect(await scan(page, 'app editor 412 view')).toEqual([])
+      await view.getByRole('button', {name: 'Use their version (drop my edits)'}).click()
+      await poll(() => view.count()).toBe(0)
+      expect(await source.inputValue()).toBe("document.title = 'theirs'\n")
+      expect(await page.getByRole('textbox', {name: 'Name'}).inputValue()).toBe('Their app')
+      // Their version's tag: a save now applies.
+      await page.getByRole('textbox', {name: 'Name'}).fill('Our app')
+      await page.getByTestId('save').click()
+      await poll(() => page.getByTestId('status').textContent()).toBe('Saved.')
+      expect((await api('GET', `/svc/apps/${app.id}.json`)).json).toMatchObject({name: 'Our app', source_code: "document.title = 'theirs'\n"})
+    } finally {
+      await browser.close()
+    }
+  }, 300_000)
+
   it('runs a flow by hand with JSON input and opens its run; new runs appear in the list without a reload', async () => {
     const flow = await api('POST', '/svc/resources.json', {resource: {kind: 'svc/custom_flow', code: 'greeter', name: 'Greeter',
       fields: {program: [{type: 'mutation', set: {greeting: 'Hello {name}'}}]}}})
@@ -262,12 +329,38 @@ describeWithChromium('console studio in Chromium', () => {
       expect(JSON.parse((await page.getByTestId('run-input').textContent())!)).toEqual({name: 'Ada'})
       expect(JSON.parse((await page.getByTestId('run-output').textContent())!)).toMatchObject({greeting: 'Hello Ada'})
       expect(await page.getByTestId('steps').textContent()).toContain('set greeting')
+      // The trace: each step that ran, closed until opened, with its resolved input.
+      const ran = page.locator('[data-testid=trace] li[data-step]')
+      expect(await ran.count()).toBe(1)
+      const summary = ran.first().locator('summary')
+      expect(await summary.getAttribute('aria-label')).toMatch(/^Step 1: set greeting, \d+ ms$/)
+      expect(await ran.first().locator('details').getAttribute('open')).toBeNull()
+      await summary.click()
+      await ran.first().locator('dt', {hasText: 'Input'}).waitFor()
+      expect(JSON.parse((await ran.first().locator('dd pre').first().textContent())!)).toEqual({greeting: 'Hello Ada'})
       // Filter the list by status, kept in the URL.
       await page.goto(`${site()}/#/flows?status=error`)
       await poll(() => page.locator('[data-testid=runs] tr[data-run]').count()).toBe(0)
       await page.getByTestId('status').selectOption('finished')
       await page.waitForURL(/status=finished/)
       await poll(() => page.locator('[data-testid=runs] tr[data-run]').count()).toBe(runsBefore + 2)
+      // A failed run: the failing step (nested in an if) is marked, open, with its error; the steps before it are not.
+      const failing = await api('POST', '/svc/resources.json', {resource: {kind: 'svc/custom_flow', code: 'failing_greeter', fields: {program: [
+        {type: 'mutation', set: {n: 1}},
+        {type: 'if', condition: '{n} > 0', then: [{type: 'connector', connector: 'nowhere', method: 'hello', params: {who: 'n={n}'}}]},
+      ]}}})
+      expect(failing.status).toBe(201)
+      const failed = await api('POST', `/svc/resources/${failing.json.id}/run.json`, {input: {}})
+      await page.goto(`${site()}/#/flows/runs/${failed.json.id}`)
+      await poll(() => page.getByTestId('run-status').textContent()).toBe('error')
+      await page.getByTestId('trace').waitFor()
+      expect(await ran.evaluateAll((items) => items.map((li) => `${li.getAttribute('data-step')}${li.classList.contains('failed') ? '!' : ''}`)))
+        .toEqual(['1', '2', '2.then.1!'])
+      const bad = page.locator('[data-testid=trace] li[data-step="2.then.1"]')
+      expect(await bad.locator('details').getAttribute('open')).not.toBeNull()
+      expect(await bad.locator('summary').getAttribute('aria-label')).toMatch(/^Step 2\.then\.1: nowhere\.hello, \d+ ms, failed$/)
+      expect(await bad.locator('pre.error').textContent()).toBe('connector "nowhere" not found')
+      expect(JSON.parse((await bad.locator('dd pre').first().textContent())!)).toEqual({connector: 'nowhere', method: 'hello', params: {who: 'n=1'}})
     } finally {
       await browser.close()
     }
@@ -341,7 +434,7 @@ describeWithChromium('console studio in Chromium', () => {
         ['#/prompts/axe_hello/new?scope=user', (p) => p.getByTestId('prompt-form').waitFor()],
         ['#/apps', (p) => p.getByTestId('apps').waitFor()],
         ['#/flows', (p) => p.locator('[data-testid=runs] tr[data-run]').first().waitFor()],
-        [`#/flows/runs/${run.id}`, (p) => p.getByTestId('run-status').waitFor()],
+        [`#/flows/runs/${run.id}`, (p) => p.getByTestId('trace').waitFor()],
         ['#/flows/list', (p) => p.getByTestId('flows').waitFor()],
         [`#/flows/${flow.id}`, (p) => p.getByTestId('run-form').waitFor()],
         ['#/flows/connectors', (p) => p.locator('[data-connector=axe_api]').waitFor()],

@@ -731,6 +731,12 @@ describeWithChromium('console workbench in Chromium', () => {
       }
       // The table scrolls inside its own box.
       expect(await page.evaluate(() => getComputedStyle(document.querySelector('[data-testid=records]')!.parentElement!).overflowX)).toBe('auto')
+      // The header's sections wrap in rows (not one per line beside the brand), and a table keeps its
+      // words whole (scrolling in its box) instead of breaking a name letter by letter.
+      const rows = await page.locator('header nav a').evaluateAll((links) => new Set(links.map((a) => Math.round(a.getBoundingClientRect().top))).size)
+      expect(rows).toBeLessThanOrEqual(2)
+      await page.goto(`${http.origin}/#/dbs`)
+      expect(await page.locator('[data-testid=dbs] a[data-db=library]').evaluate((a) => a.getClientRects().length)).toBe(1)
     } finally {
       await browser.close()
     }

@@ -148,6 +148,16 @@ describeBothTransports('records', undefined, (ctx) => {
       {table_name: 'products', records_count: 1, fields: {sku: 1, stock: 1}},
       {table_name: 'orders', records_count: 1, fields: {number: 1, placed: 1}},
     ]))
+    // fields=false: the counts without the per-field count (which reads every record); the console's grid asks this.
+    const counts = await c.call('GET', `/svc/dbs/${shopId}/usage.json?fields=false`)
+    expect(counts.json.records_count).toBe(2)
+    expect(counts.json.tables).toEqual(expect.arrayContaining([
+      {table_name: 'products', records_count: 1, fields: {}},
+      {table_name: 'orders', records_count: 1, fields: {}},
+    ]))
+    const bad = await c.call('GET', `/svc/dbs/${shopId}/usage.json?fields=maybe`)
+    expect(bad.status).toBe(400)
+    expect(bad.json).toEqual({error: 'fields must be true or false'})
   })
 
   it('import inserts a batch all or nothing', async () => {

@@ -54,6 +54,16 @@ describe.skipIf(pg)('SQLite: a prefix wildcard filter on a string index column',
     expect(plan).toMatch(/SEARCH r USING .*\browid=\?/)
   })
 
+  it('a sort by an index column walks its index, up or down: no sort of the table (records without a value included)', async () => {
+    for (const sort of ['name', '-name', 'email']) {
+      const sorted = {...spec({sort}), limit: 20, offset: 40}
+      const {sql, params} = buildSelect(ids.accountId, ids.dbId, sorted)
+      const plan = (raw.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as {detail: string}[]).map((r) => r.detail).join('\n')
+      expect(plan, sort).toMatch(/USING INDEX db_records_str_[12] \(db_id=\? AND table_name=\?\)/)
+      expect(plan, sort).not.toMatch(/TEMP B-TREE/)
+    }
+  })
+
   it('and finds the same records', async () => {
     const found = (await store.dbs.query(ids.accountId, ids.dbId, spec({filters: {email: 'USER1234*'}, limit: '100'}))).map((r) => r.data.email)
     expect(found).toEqual(['user12349@x.org', 'user12348@x.org', 'user12347@x.org', 'user12346@x.org', 'user12345@x.org',

@@ -84,6 +84,8 @@ describe('svc connector | flow | cron | app action (embedded and remote)', {time
     const human = await run(['flow', 'run', 'heat_check', '--data', data])
     expect(human.stdout).toMatch(/finished/)
     expect(human.stdout).toContain('"alert": "hot in Cairo"')
+    // Each step that ran, in order, with its label and time (the trace; inputs and outputs are in --json).
+    expect(human.stdout).toMatch(/^steps:\n {2}1 {2}.+ ms\n {2}2 {2}weather\.current.+ ms\n {2}3 {2}.+ ms\n/m)
 
     const runs = await remote('flow', 'runs', '--flow', 'heat_check', '--trigger', 'manual')
     expect(runs.json).toHaveLength(3)

@@ -7,7 +7,8 @@ import {FLOW_LIMITS} from '../../src/core/flows/limits.js'
 import {checkProgram} from '../../src/core/flows/program.js'
 import {RateLimiter} from '../../src/core/flows/rate-limit.js'
 import {resourceData} from '../../src/core/flows/resources.js'
-import {runProgram, type ConnectorCall} from '../../src/core/flows/run.js'
+import {runProgram, type ConnectorCall, type ConnectorSeen} from '../../src/core/flows/run.js'
+import {boundValue, TRACE_LIMITS, TraceRecorder, type StepRecord, type TraceStep} from '../../src/core/flows/trace.js'
 import {SvcError} from '../../src/core/errors.js'
 import {cronContext, CronInput, ResourceInput} from '../../src/core/contract/flows.js'
 import {svcMessage} from '../../src/core/contract/messages.js'
@@ -140,6 +141,12 @@ describe('runProgram', () => {
     expect(result).toEqual({
       steps: 4,
       data: {kind: 'cron', cron_id: 1, city: 'Oslo', json_object: {temperature: 33}, alert: 'hot in Oslo', temperature: 33},
+      trace: {omitted_steps: 0, steps: [
+        expect.objectContaining({path: '1', type: 'mutation', input: {city: 'Oslo'}}),
+        expect.objectContaining({path: '2', type: 'connector', output: {status: null, value: {temperature: 33}}}),
+        expect.objectContaining({path: '3', type: 'if', input: {condition: '{json_object.temperature} > 30', result: true}, output: {branch: 'then'}}),
+        expect.objectContaining({path: '3.then.1', type: 'mutation', input: {alert: 'hot in Oslo', temperature: 33}}),
+      ]},
     })
     const cold = await runProgram(weather, {}, {callConnector: async () => ({temperature: 3})}, limits, signal())
     expect(cold.data.alert).toBe(false)
@@ -152,6 +159,21 @@ describe('runProgram', () => {
     expect(error.message).toBe('weather.current answered 503: down')
     expect(error.steps).toBe(2)
     expect(error.data).toEqual({city: 'Oslo'})
+    expect(error.trace.steps.map((s: TraceStep) => [s.path, s.error])).toEqual([['1', undefined], ['2', 'weather.current answered 503: down']])
+  })
+
+  it('traces what the host saw of a connector call (its request and the status), even when the call fails', async () => {
+    const hooks = {callConnector: async (_call: ConnectorCall, _signal: AbortSignal, seen: ConnectorSeen) => {
+      seen.request = {http_method: 'GET', path_params: {city: 'Oslo'}, query: {}}
+      seen.status = 500
+      throw new FlowRunError('weather.current answered 500')
+    }}
+    const error = await runProgram(weather, {}, hooks, limits, signal()).catch((e) => e)
+    expect(error.trace.steps[1]).toEqual({
+      path: '2', type: 'connector', label: 'weather.current → json_object', duration_ms: expect.any(Number),
+      input: {connector: 'weather', method: 'current', http_method: 'GET', path_params: {city: 'Oslo'}, query: {}},
+      output: {status: 500}, error: 'weather.current answered 500',
+    })
   })
 
   it('stops when the data grows too large', async () => {
@@ -165,14 +187,51 @@ describe('runProgram', () => {
   })
 })
 
+describe('trace bounds', () => {
+  const limits = {...TRACE_LIMITS, maxValueBytes: 100, maxTraceBytes: 2000, errorReserveBytes: 600, maxErrorLength: 200}
+  const step = (i: number, extra: Partial<StepRecord> = {}): StepRecord =>
+    ({path: String(i), type: 'mutation', label: `set v${i}`, input: {[`v${i}`]: 'x'.repeat(60)}, durationMs: 1.4, ...extra})
+
+  it('cuts a value beyond its bound to a JSON text preview on a character boundary', () => {
+    expect(boundValue({a: 1}, 100)).toEqual({value: {a: 1}, truncated: false})
+    const cut = boundValue({text: 'é'.repeat(100)}, 100)
+    expect(cut.truncated).toBe(true)
+    expect(cut.value).toMatch(/^\{"text":"é+…$/)
+    expect(Buffer.byteLength(JSON.stringify(cut.value))).toBeLessThanOrEqual(100)
+    // Quotes and control characters are escaped again in the preview's own JSON: still within the bound.
+    for (const nasty of ['"'.repeat(500), '\u0001'.repeat(500), '\\'.repeat(500)]) {
+      const bounded = boundValue({nasty}, 100)
+      expect(bounded.truncated).toBe(true)
+      expect(Buffer.byteLength(JSON.stringify(bounded.value))).toBeLessThanOrEqual(100)
+      expect((bounded.value as string).length).toBeGreaterThan(10)
+    }
+  })
+
+  it('keeps the trace within its bound: values dropped, then steps omitted, the failing step kept', () => {
+    const recorder = new TraceRecorder(limits)
+    for (let i = 1; i <= 40; i++) recorder.record(step(i))
+    recorder.record(step(41, {input: {long: 'y'.repeat(500)}, error: 'e'.repeat(5000)}))
+    const trace = recorder.result()
+    expect(Buffer.byteLength(JSON.stringify(trace))).toBeLessThanOrEqual(limits.maxTraceBytes)
+    expect(trace.steps[0]).toEqual({path: '1', type: 'mutation', label: 'set v1', input: {v1: 'x'.repeat(60)}, duration_ms: 1})
+    expect(trace.steps.some((s) => s.truncated && s.input === undefined)).toBe(true)
+    expect(trace.omitted_steps).toBeGreaterThan(0)
+    expect(trace.steps.length + trace.omitted_steps).toBe(41)
+    const last = trace.steps.at(-1)!
+    expect(last).toMatchObject({path: '41', truncated: true})
+    expect(last.error).toHaveLength(200)
+  })
+})
+
 describe('connector requests', () => {
   const method = {name: 'current', http_method: 'GET' as const, path: '/weather/{city}', public: false}
 
   it('fills the path, encodes, and sends the rest as query or JSON body', () => {
     expect(buildConnectorRequest('http://h/api/', method, {city: 'New York', units: 'metric'}, 'w.current'))
-      .toEqual({url: 'http://h/api/weather/New%20York?units=metric', method: 'GET'})
+      .toEqual({url: 'http://h/api/weather/New%20York?units=metric', method: 'GET',
+        view: {http_method: 'GET', path_params: {city: 'New York'}, query: {units: 'metric'}}})
     expect(buildConnectorRequest('http://h', {...method, http_method: 'POST'}, {city: 'a/b', n: 1}, 'w.current'))
-      .toEqual({url: 'http://h/weather/a%2Fb', method: 'POST', body: '{"n":1}'})
+      .toEqual({url: 'http://h/weather/a%2Fb', method: 'POST', body: '{"n":1}', view: {http_method: 'POST', path_params: {city: 'a/b'}, body: {n: 1}}})
     expect(() => buildConnectorRequest('http://h', method, {}, 'w.current')).toThrow(/parameter "city" is required/)
   })
 

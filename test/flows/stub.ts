@@ -57,6 +57,8 @@ export async function startStub(): Promise<Stub> {
         res.writeHead(302, {location: 'http://127.0.0.1:1/elsewhere'})
         return res.end()
       }
+      // Echoes the request's headers with a 200: the secret must still appear nowhere in a run.
+      if (url.pathname === '/api/whoami') return json(200, {headers: req.headers})
       if (url.pathname === '/api/echo') return json(200, {method: req.method, query: Object.fromEntries(url.searchParams), body: body ? JSON.parse(body) : null})
       json(404, {error: 'no such stub route'})
     })

@@ -3,7 +3,7 @@
 // - Missing locally: the browser tests are skipped LOUDLY — a skipped test named after the fix
 //   and a warning in the output — so `npm test` passes on a fresh machine.
 // - Missing under CI=true: the browser tests run and fail ("required under CI").
-import {existsSync, mkdtempSync, rmSync} from 'node:fs'
+import {existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import type {BrowserContext} from 'playwright-core'
@@ -45,6 +45,10 @@ export async function launchChromium(options: {bypassCSP?: boolean} = {}): Promi
   }
   const {chromium} = await import('playwright-core')
   const profile = mkdtempSync(join(tmpdir(), 'svc-chromium-'))
+  // Desktop Chrome's default keeps third-party cookies; headless Chromium refuses them, and an app
+  // tile (a frame of the app's own origin) needs its sign-in cookie there (scripts/screenshots.js too).
+  mkdirSync(join(profile, 'Default'), {recursive: true})
+  writeFileSync(join(profile, 'Default', 'Preferences'), JSON.stringify({profile: {cookie_controls_mode: 0, block_third_party_cookies: false}}))
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM_PATH,
     headless: true,

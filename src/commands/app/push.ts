@@ -1,12 +1,12 @@
 import {Args, Flags} from '#oclif'
 import {BackendCommand} from '../../cli/base-command.js'
 import type {AppView} from '../../core/contract/apps.js'
-import {SvcError} from '../../core/errors.js'
+import {isSvcError, SvcError} from '../../core/errors.js'
 import {planPush} from '../../core/workspace/plan.js'
 import {appResource} from '../../core/workspace/resources.js'
 import {describeApp} from '../../dev/app-flags.js'
 import {pushAssets} from '../../dev/assets.js'
-import {findApp, LEGACY_PROJECT_FILE, projectResource, readProject, writeProject} from '../../dev/project.js'
+import {findAppVersion, LEGACY_PROJECT_FILE, projectResource, readProject, writeProject} from '../../dev/project.js'
 import {conflictsOf} from '../../workspace/push.js'
 import {appSyncState} from '../../workspace/sync-state.js'
 import {colorDiff} from '../push.js'
@@ -22,7 +22,8 @@ export default class AppPush extends BackendCommand {
     const {args, flags} = await this.parse(AppPush)
     const loaded = await readProject(args.dir)
     const client = await this.client(flags)
-    const remote = await findApp(client, loaded.project)
+    const found = await findAppVersion(client, loaded.project)
+    const remote = found?.app ?? null
     const local = projectResource(loaded, remote)
     const {state} = await appSyncState(args.dir, client.backend.description)
     let app: AppView
@@ -42,7 +43,14 @@ export default class AppPush extends BackendCommand {
             'svc app pull to take the backend\'s version, or push --force to overwrite it (the diff above shows what would be lost)')
         }
         this.say(colorDiff(change.diff))
-        app = await client.call('updateApp', {params: {id: remote.id}, body: {app: local.body}})
+        // If-Match: the version the diff above was made on; a change made on the backend since is never overwritten.
+        try {
+          app = await client.call('updateApp', {params: {id: remote.id}, headers: found?.etag ? {'if-match': found.etag} : {}, body: {app: local.body}})
+        } catch (error) {
+          if (!isSvcError(error) || error.status !== 412) throw error
+          throw new SvcError('conflict', 412, `${remote.url_code} changed on the backend after the diff was made: nothing was pushed`, {url_code: remote.url_code},
+            'run svc app push again to see the diff against the current version')
+        }
       }
     }
     const assets = await pushAssets(client, app.id, loaded.dir, loaded.sourceFile)

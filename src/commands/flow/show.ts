@@ -2,7 +2,7 @@ import {Args} from '#oclif'
 import {BackendCommand} from '../../cli/base-command.js'
 import type {Client} from '../../client/backend.js'
 import {SvcError} from '../../core/errors.js'
-import type {FlowProcess} from '../../core/flows/processes.js'
+import type {FlowProcess, FlowProcessDetail} from '../../core/flows/processes.js'
 import type {Resource} from '../../core/flows/resources.js'
 
 /** Polls until a reply is no longer `pending` (every 500 ms, at most `timeoutSeconds`). */
@@ -18,7 +18,7 @@ export async function pollUntilEnded<T extends {status: string}>(read: () => Pro
 }
 
 /** Waits for a flow process to end. */
-export const waitForProcess = (client: Client, run: FlowProcess, timeoutSeconds: number) =>
+export const waitForProcess = (client: Client, run: FlowProcessDetail, timeoutSeconds: number) =>
   pollUntilEnded(() => client.call('getFlowProcess', {params: {id: run.id}}), run, timeoutSeconds)
 
 /** The flow (svc/custom_flow) with this code, or a 404 with a hint. */
@@ -35,6 +35,15 @@ export function processLines(p: FlowProcess): string[] {
   lines.push(`input: ${JSON.stringify(p.input)}`)
   if (p.error) lines.push(`error: ${p.error}`)
   if (p.output) lines.push(`output: ${JSON.stringify(p.output, null, 2)}`)
+  const trace = (p as Partial<FlowProcessDetail>).trace
+  if (trace?.steps.length) {
+    // What ran, step by step (the whole trace, inputs and outputs included, is in --json).
+    lines.push('steps:')
+    for (const step of trace.steps) {
+      lines.push(`  ${step.path}  ${step.label}  ${step.duration_ms} ms${step.error ? `  failed: ${step.error}` : ''}`)
+    }
+    if (trace.omitted_steps) lines.push(`  … ${trace.omitted_steps} more steps not kept (the trace is at most 64 KB)`)
+  }
   return lines
 }
 

@@ -246,6 +246,12 @@ export const DbUsage = z.object({
   })),
 }).openapi('DbUsage')
 
+/** `fields=false`: the record counts only, without the per-field count (which reads every record). */
+export const UsageQuery = z.object({
+  fields: z.enum(['true', 'false'], {error: () => 'fields must be true or false'}).transform((v) => v === 'true').optional()
+    .openapi({description: 'false: record counts per table only (no per-field count, which reads every record of the db)'}),
+})
+
 // -------------------------------------------------------------------------------------- records
 export const Record_ = z.object({
   id: z.number().int(),

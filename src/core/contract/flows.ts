@@ -187,6 +187,27 @@ export const FlowProcess = z.object({
   created_at: Timestamp,
 }).openapi('FlowProcess')
 
+export const FlowTraceStep = z.object({
+  path: z.string().openapi({description: 'Where the step is in the program, 1-based', example: '3.then.1'}),
+  type: z.enum(['connector', 'mutation', 'if']),
+  label: z.string().openapi({example: 'weather.current → json_object'}),
+  input: z.unknown().optional().openapi({description: 'Connector: method, path_params and query or body (never a header or the secret); mutation: the values set; if: the condition and its result'}),
+  output: z.unknown().optional().openapi({description: 'Connector: the upstream status and the value stored into the data; if: the branch taken'}),
+  error: z.string().optional().openapi({description: 'Why the step failed (the last step of a failed run)'}),
+  duration_ms: z.number().int(),
+  truncated: z.literal(true).optional().openapi({description: 'Input or output cut to a JSON text preview of 4 KB, or left out to keep the trace within 64 KB'}),
+}).openapi('FlowTraceStep')
+
+export const FlowTrace = z.object({
+  steps: z.array(FlowTraceStep),
+  omitted_steps: z.number().int().openapi({description: 'Executed steps left out because the trace reached 64 KB'}),
+}).openapi('FlowTrace')
+
+/** One run as `getFlowProcess` (and a run started by hand or by a cron) answers it: with its trace. */
+export const FlowProcessDetail = FlowProcess.extend({
+  trace: FlowTrace.nullable().openapi({description: 'Each executed step in order; null while pending and for runs recorded before traces existed'}),
+}).openapi('FlowProcessDetail')
+
 /** An integer query value from `min` to `max` (`limit must be an integer from 1 to 100`). */
 const intQuery = (name: string, min: number, max: number) =>
   z.string().refine((v) => /^\d+$/.test(v) && Number(v) >= min && Number(v) <= max, `${name} must be an integer from ${min} to ${max}`)
@@ -206,6 +227,7 @@ export const ProcessQuery = z.object({
 export type ResourceView = z.infer<typeof Resource>
 export type CronView = z.infer<typeof Cron>
 export type FlowProcessView = z.infer<typeof FlowProcess>
+export type FlowProcessDetailView = z.infer<typeof FlowProcessDetail>
 export type ResourceCreate = z.output<typeof ResourceInput>
 export type ResourcePatch = z.output<typeof ResourcePatch>
 export type CronCreate = z.output<typeof CronInput>

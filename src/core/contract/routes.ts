@@ -12,11 +12,11 @@ import {
 } from './common.js'
 import {ContextQuery, Dashboard, DashboardBody, DashboardPatchBody, SelectBody, Selection, TileChoice, Widget, WidgetQuery, Widgets} from './dashboards.js'
 import {
-  Db, DbBody, DbPatchBody, DbReplaceBody, DbUsage, FlatRecord, ImportBody, ImportQuery, ImportResult, PUBLIC_METHOD_NAMES, PublicCallBody,
+  Db, DbBody, DbPatchBody, DbReplaceBody, DbUsage, UsageQuery, FlatRecord, ImportBody, ImportQuery, ImportResult, PUBLIC_METHOD_NAMES, PublicCallBody,
   PublicCallQuery, PublicDeleted, PublicRecord, Record_, RecordBody, RecordPatchBody, RecordsQuery, SearchQuery,
 } from './dbs.js'
 import {
-  Cron, CronBody, CronPatchBody, FlowProcess, ProcessQuery, Resource, ResourceBody, ResourcePatchBody, ResourceQuery, RunBody,
+  Cron, CronBody, CronPatchBody, FlowProcess, FlowProcessDetail, ProcessQuery, Resource, ResourceBody, ResourcePatchBody, ResourceQuery, RunBody,
 } from './flows.js'
 import {operation} from './operations.js'
 import {Explanation, ExplainQuery, Preview, PreviewBody, Prompt, PromptBody, PromptListQuery, PromptPatchBody, RenderQuery, SystemPrompt} from './prompts.js'
@@ -41,6 +41,10 @@ const IfMatch = z.object({'if-match': z.string().optional().openapi({
 })})
 const Stale = json(ErrorBody.extend({etag: z.string(), current: Record_}), 'If-Match no longer matches: nothing was written; `current` is the record now, `etag` its tag')
 const StaleDb = json(ErrorBody.extend({etag: z.string(), current: Db}), 'If-Match no longer matches: nothing was written; `current` is the database now, `etag` its tag')
+/** An answer of `schema` with its ETag, and the 412 of a write whose If-Match no longer matches (`current` is `what` now). */
+const taggedAs = <S extends z.ZodType>(schema: S, description: string) => ({...json(schema, description), headers: ETAG_HEADER})
+const staleAs = <S extends z.ZodType>(schema: S, what: string) =>
+  json(ErrorBody.extend({etag: z.string(), current: schema}), `If-Match no longer matches: nothing was written; \`current\` is the ${what} now, \`etag\` its tag`)
 const recordParams = dbParam.extend({id: z.string().openapi({param: {name: 'id', in: 'path'}, pattern: '^[0-9]+$'})})
 
 // ---------------------------------------------------------------------------------- me, account
@@ -93,7 +97,7 @@ export const promptRoutes = {
   createPrompt: createRoute({
     ...operation('createPrompt'), tags: ['prompts'], security: PRIVATE, summary: 'Create a prompt',
     request: {body: body(PromptBody)},
-    responses: {201: json(Prompt, 'Created'), ...WRITE_ERRORS},
+    responses: {201: taggedAs(Prompt, 'Created'), ...WRITE_ERRORS},
   }),
   listSystemPrompts: createRoute({
     ...operation('listSystemPrompts'), tags: ['prompts'], security: PRIVATE, summary: 'System prompt files of the server',
@@ -119,7 +123,7 @@ export const promptRoutes = {
   getPrompt: createRoute({
     ...operation('getPrompt'), tags: ['prompts'], security: PRIVATE, summary: 'A prompt',
     request: {params: idParam('Prompt id (UUID)')},
-    responses: {200: json(Prompt, 'The prompt'), ...ERRORS},
+    responses: {200: taggedAs(Prompt, 'The prompt'), ...ERRORS},
   }),
   getPromptContent: createRoute({
     ...operation('getPromptContent'), tags: ['prompts'], security: PRIVATE, summary: 'A prompt\'s raw content (unrendered)',
@@ -128,13 +132,13 @@ export const promptRoutes = {
   }),
   updatePrompt: createRoute({
     ...operation('updatePrompt'), tags: ['prompts'], security: PRIVATE, summary: 'Change a prompt (its creator or an admin)',
-    request: {params: idParam('Prompt id (UUID)'), body: body(PromptPatchBody)},
-    responses: {200: json(Prompt, 'The full prompt'), ...WRITE_ERRORS},
+    request: {params: idParam('Prompt id (UUID)'), headers: IfMatch, body: body(PromptPatchBody)},
+    responses: {200: taggedAs(Prompt, 'The full prompt'), 412: staleAs(Prompt, 'prompt'), ...WRITE_ERRORS},
   }),
   deletePrompt: createRoute({
     ...operation('deletePrompt'), tags: ['prompts'], security: PRIVATE, summary: 'Delete a prompt (its creator or an admin)',
-    request: {params: idParam('Prompt id (UUID)')},
-    responses: {204: noContent, ...ERRORS},
+    request: {params: idParam('Prompt id (UUID)'), headers: IfMatch},
+    responses: {204: noContent, 412: staleAs(Prompt, 'prompt'), ...ERRORS},
   }),
   renderPrompt: createRoute({
     ...operation('renderPrompt'), tags: ['prompts'], security: PRIVATE,
@@ -155,7 +159,7 @@ export const dashboardRoutes = {
   createDashboard: createRoute({
     ...operation('createDashboard'), tags: ['dashboards'], security: PRIVATE, summary: 'Create a dashboard',
     request: {body: body(DashboardBody)},
-    responses: {201: json(Dashboard, 'Created'), ...WRITE_ERRORS},
+    responses: {201: taggedAs(Dashboard, 'Created'), ...WRITE_ERRORS},
   }),
   selectDashboard: createRoute({
     ...operation('selectDashboard'), tags: ['dashboards'], security: PRIVATE, summary: 'Choose the dashboard shown in a context',
@@ -180,17 +184,17 @@ export const dashboardRoutes = {
   getDashboard: createRoute({
     ...operation('getDashboard'), tags: ['dashboards'], security: PRIVATE, summary: 'A dashboard',
     request: {params: dashboardId},
-    responses: {200: json(Dashboard, 'The dashboard'), ...ERRORS},
+    responses: {200: taggedAs(Dashboard, 'The dashboard'), ...ERRORS},
   }),
   updateDashboard: createRoute({
     ...operation('updateDashboard'), tags: ['dashboards'], security: PRIVATE, summary: 'Change a dashboard',
-    request: {params: dashboardId, body: body(DashboardPatchBody)},
-    responses: {200: json(Dashboard, 'The full dashboard'), ...WRITE_ERRORS},
+    request: {params: dashboardId, headers: IfMatch, body: body(DashboardPatchBody)},
+    responses: {200: taggedAs(Dashboard, 'The full dashboard'), 412: staleAs(Dashboard, 'dashboard'), ...WRITE_ERRORS},
   }),
   deleteDashboard: createRoute({
     ...operation('deleteDashboard'), tags: ['dashboards'], security: PRIVATE, summary: 'Delete a dashboard',
-    request: {params: dashboardId},
-    responses: {204: noContent, ...ERRORS},
+    request: {params: dashboardId, headers: IfMatch},
+    responses: {204: noContent, 412: staleAs(Dashboard, 'dashboard'), ...ERRORS},
   }),
 }
 
@@ -206,27 +210,27 @@ export const appRoutes = {
   createApp: createRoute({
     ...operation('createApp'), tags: ['apps'], security: PRIVATE, summary: 'Create an app (compiled now; header `X-Svc-Build`)',
     request: {body: body(AppBody)},
-    responses: {201: json(App, 'Created'), ...WRITE_ERRORS},
+    responses: {201: taggedAs(App, 'Created'), ...WRITE_ERRORS},
   }),
   getApp: createRoute({
     ...operation('getApp'), tags: ['apps'], security: PRIVATE, summary: 'An app',
     request: {params: appId},
-    responses: {200: json(App, 'The app'), ...ERRORS},
+    responses: {200: taggedAs(App, 'The app'), ...ERRORS},
   }),
   updateApp: createRoute({
     ...operation('updateApp'), tags: ['apps'], security: PRIVATE, summary: 'Change an app (recompiled when the source changes)',
-    request: {params: appId, body: body(AppPatchBody)},
-    responses: {200: json(App, 'The full app'), ...WRITE_ERRORS},
+    request: {params: appId, headers: IfMatch, body: body(AppPatchBody)},
+    responses: {200: taggedAs(App, 'The full app'), 412: staleAs(App, 'app'), ...WRITE_ERRORS},
   }),
   replaceInApp: createRoute({
     ...operation('replaceInApp'), tags: ['apps'], security: PRIVATE, summary: 'Replace a string in source_code, prompt or fields',
-    request: {params: appId, body: body(AppReplaceBody)},
-    responses: {200: json(App, 'The full app'), ...WRITE_ERRORS},
+    request: {params: appId, headers: IfMatch, body: body(AppReplaceBody)},
+    responses: {200: taggedAs(App, 'The full app'), 412: staleAs(App, 'app'), ...WRITE_ERRORS},
   }),
   deleteApp: createRoute({
     ...operation('deleteApp'), tags: ['apps'], security: PRIVATE, summary: 'Delete an app',
-    request: {params: appId},
-    responses: {204: noContent, ...ERRORS},
+    request: {params: appId, headers: IfMatch},
+    responses: {204: noContent, 412: staleAs(App, 'app'), ...ERRORS},
   }),
   listAppAssets: createRoute({
     ...operation('listAppAssets'), tags: ['apps'], security: PRIVATE, summary: 'The assets of an app (images, sounds, fonts, data)',
@@ -373,7 +377,7 @@ export const dbRoutes = {
   }),
   getDbUsage: createRoute({
     ...operation('getDbUsage'), tags: ['dbs'], security: PRIVATE, summary: 'Record counts per table and field',
-    request: {params: dbId},
+    request: {params: dbId, query: UsageQuery},
     responses: {200: json(DbUsage, 'Usage'), ...ERRORS},
   }),
   listRecords: createRoute({
@@ -466,7 +470,7 @@ export const flowRoutes = {
   runFlow: createRoute({
     ...operation('runFlow'), tags: ['flows'], security: PRIVATE, summary: 'Run a flow by hand',
     request: {params: resourceId, body: body(RunBody)},
-    responses: {201: json(FlowProcess, 'The run'), ...WRITE_ERRORS},
+    responses: {201: json(FlowProcessDetail, 'The run'), ...WRITE_ERRORS},
   }),
   callConnectorGet: createRoute({
     ...operation('callConnectorGet'), tags: ['flows'], security: PUBLIC,
@@ -507,7 +511,7 @@ export const flowRoutes = {
   runCron: createRoute({
     ...operation('runCron'), tags: ['crons'], security: PRIVATE, summary: 'Run a cron now',
     request: {params: cronId},
-    responses: {201: json(FlowProcess, 'The run'), ...WRITE_ERRORS},
+    responses: {201: json(FlowProcessDetail, 'The run'), ...WRITE_ERRORS},
   }),
   listFlowProcesses: createRoute({
     ...operation('listFlowProcesses'), tags: ['flows'], security: PRIVATE, summary: 'Flow runs, newest first',
@@ -517,7 +521,7 @@ export const flowRoutes = {
   getFlowProcess: createRoute({
     ...operation('getFlowProcess'), tags: ['flows'], security: PRIVATE, summary: 'A flow run',
     request: {params: idParam('Run id (UUID)')},
-    responses: {200: json(FlowProcess, 'The run'), ...ERRORS},
+    responses: {200: json(FlowProcessDetail, 'The run'), ...ERRORS},
   }),
 }
 

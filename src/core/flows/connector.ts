@@ -17,6 +17,8 @@ export interface ConnectorRequest {
   method: HttpMethod
   /** JSON body (POST, PUT, PATCH), else undefined. */
   body?: string
+  /** What went where, for a run's trace: the path parameters, and the other params as query or body. */
+  view: JsonObject
 }
 
 const PATH_PARAM_RE = /\{([A-Za-z0-9_-]+)\}/g
@@ -46,20 +48,23 @@ export function pathParamProblem(value: unknown): string | undefined {
  */
 export function buildConnectorRequest(baseUrl: string, method: ConnectorMethod, params: JsonObject, label: string): ConnectorRequest {
   const rest: JsonObject = {...params}
+  const used: JsonObject = {}
   const path = method.path.replace(PATH_PARAM_RE, (_m, name: string) => {
     const value = params[name]
     const problem = pathParamProblem(value)
     if (problem === 'is required') throw new FlowRunError(`${label}: parameter "${name}" is required by the path`)
     if (problem) throw new FlowRunError(`${label}: parameter "${name}" ${problem}`)
+    used[name] = value
     delete rest[name]
     return encodeURIComponent(asParam(value))
   })
   const url = new URL(baseUrl.replace(/\/+$/, '') + path)
   if (method.http_method === 'GET' || method.http_method === 'DELETE') {
     for (const [key, value] of Object.entries(rest)) if (value !== undefined) url.searchParams.append(key, asParam(value))
-    return {url: url.toString(), method: method.http_method}
+    return {url: url.toString(), method: method.http_method, view: {http_method: method.http_method, path_params: used, query: rest}}
   }
-  return {url: url.toString(), method: method.http_method, body: JSON.stringify(rest)}
+  const view = {http_method: method.http_method, path_params: used, body: rest}
+  return {url: url.toString(), method: method.http_method, body: JSON.stringify(rest), view}
 }
 
 /**

@@ -2,14 +2,16 @@
  * The flow's data: a JSON object the steps read with `{path.to.value}` placeholders and write
  * with `into` / `set`. Only own properties are read; prototype names are refused.
  */
+import type {FlowTrace} from './trace.js'
 
 export type JsonObject = Record<string, unknown>
 
 /** Thrown while running a program; its message is the run's error text. */
 export class FlowRunError extends Error {
-  /** Set by the runner: steps executed and the data when the run failed. */
+  /** Set by the runner: steps executed, the data and the trace when the run failed. */
   steps?: number
   data?: JsonObject
+  trace?: FlowTrace
   constructor(message: string) {
     super(message)
     this.name = 'FlowRunError'

@@ -6,6 +6,8 @@ export type Trigger = (typeof TRIGGERS)[number]
 
 /** As the API shows it: the contract's (src/core/contract/flows.ts). */
 export type {FlowProcessView as FlowProcess} from '../contract/flows.js'
+/** One run with its trace (core/flows/trace.ts), as `getFlowProcess` answers it. */
+export type {FlowProcessDetailView as FlowProcessDetail} from '../contract/flows.js'
 
 /** The query of `GET /connect/flow_processes.json` as its schema (ProcessQuery) parsed it, defaults filled. */
 export type {ProcessFilter} from '../contract/flows.js'

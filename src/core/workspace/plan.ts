@@ -13,6 +13,8 @@ export interface Change {
   key: string
   /** The backend's id of the resource (update, delete). */
   id?: string | number
+  /** The ETag of the backend's version the diff was made on (update, delete): sent as If-Match, so a change made since is never overwritten. */
+  etag?: string
   local?: Resource
   diff: string
 }
@@ -26,6 +28,8 @@ export interface Plan {
 
 export interface RemoteResource extends Resource {
   id: string | number
+  /** The backend's answer the files were made from. */
+  row?: Record<string, unknown>
 }
 
 function fileDiff(before: Record<string, string>, after: Record<string, string>): string {

@@ -9,6 +9,7 @@ import {appRoutes as routes} from '../../core/contract/routes.js'
 import {replaceText} from '../../core/replace.js'
 import {badRequest, notFound, validation} from '../../core/errors.js'
 import {quotasOf} from '../../core/quotas.js'
+import {appEtag, ifMatchCheck} from '../../core/etag.js'
 import type {AppData, AppRecord} from '../../store/apps/types.js'
 import type {AppEnv, Deps} from '../env.js'
 import {allowedTo, requireCan, requireUser, userRequired} from '../middleware/auth.js'
@@ -55,13 +56,28 @@ export function appsRoutes(deps: Deps) {
     throw badRequest('cannot find a free url_code; give one')
   }
 
-  /** Stores a write of `current` (compiled as needed) and answers the full app with `X-Svc-Build`. */
+  /** An app answer with its ETag (docs/api.md "ETag and If-Match"). */
+  const tagged = (c: Context, record: AppRecord, status: 200 | 201 = 200) => {
+    const view = appView(record)
+    c.header('ETag', appEtag(view))
+    return c.json(view, status)
+  }
+  /** The write's If-Match: a check of a stored app, a 412 with its view when it no longer matches. */
+  const ifMatch = (c: Context) => ifMatchCheck(c.req.header('if-match'), 'app', (a: AppRecord) => appEtag(appView(a)), appView)
+
+  /**
+   * Stores a write of `current` (compiled as needed) and answers the full app with `X-Svc-Build`.
+   * If-Match is checked before the compile (no compile for a write that cannot apply) and again
+   * inside the store's write (the app may change while it compiles).
+   */
   async function update(c: Context<AppEnv>, input: AppData, current: AppRecord) {
     const user = requireCan(c, 'app.write')
+    const check = ifMatch(c)
+    check?.(current)
     const {build, status} = await buildFor(input, user.accountId, current)
-    const updated = await apps.update(user.accountId, current.id, user.id, input, build)
+    const updated = await apps.update(user.accountId, current.id, user.id, input, build, check)
     c.header('X-Svc-Build', status)
-    return c.json(appView(updated))
+    return tagged(c, updated)
   }
 
   handle(app, routes.listApps, reader, async (c, {query}) => {
@@ -70,7 +86,7 @@ export function appsRoutes(deps: Deps) {
     return c.json(list.map(appView))
   })
 
-  handle(app, routes.getApp, visible, async (c) => c.json(appView(loaded.get(c))))
+  handle(app, routes.getApp, visible, async (c) => tagged(c, loaded.get(c)))
 
   handle(app, routes.createApp, writer, async (c, {body}) => {
     const user = requireCan(c, 'app.write')
@@ -80,7 +96,7 @@ export function appsRoutes(deps: Deps) {
     const {build, status} = await buildFor(input, user.accountId)
     const created = await apps.create(user.accountId, user.id, input, build)
     c.header('X-Svc-Build', status)
-    return c.json(appView(created), 201)
+    return tagged(c, created, 201)
   })
 
   handle(app, routes.updateApp, writer, visible, async (c, {body}) => {
@@ -103,7 +119,7 @@ export function appsRoutes(deps: Deps) {
   })
 
   handle(app, routes.deleteApp, writer, visible, async (c) => {
-    await apps.delete(loaded.get(c).account_id, loaded.get(c).id)
+    if (!(await apps.delete(loaded.get(c).account_id, loaded.get(c).id, ifMatch(c)))) throw notFound('app not found')
     return c.body(null, 204)
   })
 

@@ -7,6 +7,7 @@ import {canView, changeRefusal, isEditable, tileAvailable, tileRefusal, type Vie
 import {patchRules, pathId} from '../../core/dashboards/input.js'
 import {builtinLayout, normalizeLayout} from '../../core/dashboards/layout.js'
 import {appIdOf, appTile, type DashboardContext, DEFAULT_CONTEXT, defaultConfig, publicSettings, tileDef, TILES} from '../../core/dashboards/tiles.js'
+import {dashboardEtag, ifMatchCheck} from '../../core/etag.js'
 import {FieldErrorBag, forbidden, notFound, validation} from '../../core/errors.js'
 import type {DashboardRecord} from '../../store/dashboards/types.js'
 import {createRouter, handle, param, queryErrorsAsFields, slot, validationError} from '../contract.js'
@@ -132,6 +133,14 @@ export function dashboardsRoutes(deps: Deps) {
     }
   }
 
+  /** A dashboard answer with the ETag of its stored version (docs/api.md "ETag and If-Match"). */
+  const tagged = (c: Context, who: Caller, d: DashboardRecord, status: 200 | 201 = 200) => {
+    c.header('ETag', dashboardEtag(d))
+    return json(c, present(who, d), status)
+  }
+  /** The write's If-Match, checked by the store inside its write; the 412 shows the dashboard as this caller sees it. */
+  const ifMatch = (c: Context<AppEnv>) => ifMatchCheck(c.req.header('if-match'), 'dashboard', dashboardEtag, (d: DashboardRecord) => present(caller.get(c), d))
+
   const selectionValue = (s: SelectionTarget) => (s.kind === 'dashboard' ? s.id : s.kind === 'builtin' ? 'builtin' : '')
   const json = (c: Context, value: unknown, status: 200 | 201 = 200) => c.json(value, status)
 
@@ -150,7 +159,7 @@ export function dashboardsRoutes(deps: Deps) {
     const created = await repo.create(who.user.accountId, who.user.id, {
       name: input.name, context: input.context, layout, shared: input.shared, is_default: input.is_default,
     })
-    return json(c, present(who, created), 201)
+    return tagged(c, who, created, 201)
   })
 
   // The fixed paths before `{id}.json`, which would match them too.
@@ -194,7 +203,7 @@ export function dashboardsRoutes(deps: Deps) {
     return json(c, {key: tile.key, name: tile.name, settings: publicSettings(tile), config: defaultConfig(tile)})
   })
 
-  handle(app, routes.getDashboard, who, visible, async (c) => json(c, present(caller.get(c), loaded.get(c))))
+  handle(app, routes.getDashboard, who, visible, async (c) => tagged(c, caller.get(c), loaded.get(c)))
 
   handle(app, routes.updateDashboard, who, visible, changeable, fixedMembers, async (c, {body: {dashboard: patch}}) => {
     const who = caller.get(c)
@@ -203,14 +212,14 @@ export function dashboardsRoutes(deps: Deps) {
       name: patch.name,
       is_default: patch.is_default,
       layout: patch.layout === undefined ? undefined : normalize(who, patch.layout, current.shared),
-    })
+    }, ifMatch(c))
     if (!updated) throw notFound('dashboard not found')
-    return json(c, present(who, updated))
+    return tagged(c, who, updated)
   })
 
   handle(app, routes.deleteDashboard, who, visible, changeable, async (c) => {
     const who = caller.get(c)
-    if (!(await repo.delete(who.user.accountId, loaded.get(c).id))) throw notFound('dashboard not found')
+    if (!(await repo.delete(who.user.accountId, loaded.get(c).id, ifMatch(c)))) throw notFound('dashboard not found')
     return c.body(null, 204)
   })
 

@@ -113,10 +113,10 @@ export function dbsRoutes(deps: Deps) {
   })
 
   /** Record counts per table and per schema field (non-null values): what `svc db push` checks before dropping. */
-  handle(app, routes.getDbUsage, reader, async (c) => {
+  handle(app, routes.getDbUsage, reader, async (c, {query}) => {
     const loaded = db(c)
     const byTable = new Map<string | null, string[]>()
-    for (const [key, t] of loaded.plan.tables) byTable.set(loaded.plan.multi ? key : null, Object.keys(t.fields))
+    for (const [key, t] of loaded.plan.tables) byTable.set(loaded.plan.multi ? key : null, query.fields === false ? [] : Object.keys(t.fields))
     const tables = await deps.store.dbs.usage(loaded.accountId, loaded.db.id, byTable)
     return c.json({id: loaded.db.id, records_count: tables.reduce((n, t) => n + t.records_count, 0), tables})
   })

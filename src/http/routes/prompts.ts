@@ -6,6 +6,7 @@ import {promptRoutes as routes} from '../../core/contract/routes.js'
 import {toView, viewerOf, type PromptRecord, type Viewer} from '../../core/prompts/types.js'
 import {can} from '../../core/auth/permissions.js'
 import {isUuid} from '../../core/prompts/uuid.js'
+import {ifMatchCheck, promptEtag} from '../../core/etag.js'
 import {listFilters, mayChange, promptData} from '../../core/prompts/validate.js'
 import {findSystemFile, listSystemFiles} from '../../store/prompts/system-files.js'
 import {HIDE_TOKEN_HEADER} from '../agent-headers.js'
@@ -118,7 +119,7 @@ export function promptsRoutes(deps: Deps) {
     const user = requireCan(c, 'prompt.write')
     const data = promptData(body.prompt, user)
     mayWriteScope(user, data.scope)
-    return json(c, toView(await repo.create(user.accountId, user.id, data)), 201)
+    return tagged(c, await repo.create(user.accountId, user.id, data), 201)
   })
 
   /** Not in platform-api.md: the system prompt files the server has (code, kind, name, placeholder, source). */
@@ -209,7 +210,16 @@ export function promptsRoutes(deps: Deps) {
     }
   })
 
-  handle(app, routes.getPrompt, visible, async (c) => json(c, toView(loaded.get(c))))
+  /** A prompt answer with its ETag (docs/api.md "ETag and If-Match"). */
+  const tagged = (c: Context, record: PromptRecord, status: 200 | 201 = 200) => {
+    const view = toView(record)
+    c.header('ETag', promptEtag(view))
+    return json(c, view, status)
+  }
+  /** The write's If-Match, checked by the store inside its write against the prompt it is about to change. */
+  const ifMatch = (c: Context) => ifMatchCheck(c.req.header('if-match'), 'prompt', (p: PromptRecord) => promptEtag(toView(p)), toView)
+
+  handle(app, routes.getPrompt, visible, async (c) => tagged(c, loaded.get(c)))
   handle(app, routes.getPromptContent, visible, async (c) => markdown(c, loaded.get(c).content))
 
   handle(app, routes.updatePrompt, writer, changeable, async (c, {body}) => {
@@ -218,15 +228,15 @@ export function promptsRoutes(deps: Deps) {
     mayWriteScope(user, existing.scope)
     const data = promptData(body.prompt, user, existing)
     mayWriteScope(user, data.scope)
-    const updated = await repo.update(user.accountId, existing.id, data)
+    const updated = await repo.update(user.accountId, existing.id, data, ifMatch(c))
     if (!updated) throw notFound('prompt not found')
-    return json(c, toView(updated))
+    return tagged(c, updated)
   })
 
   handle(app, routes.deletePrompt, writer, changeable, async (c) => {
     const user = requireCan(c, 'prompt.write')
     mayWriteScope(user, loaded.get(c).scope)
-    if (!(await repo.delete(user.accountId, loaded.get(c).id))) throw notFound('prompt not found')
+    if (!(await repo.delete(user.accountId, loaded.get(c).id, ifMatch(c)))) throw notFound('prompt not found')
     return c.body(null, 204)
   })
 

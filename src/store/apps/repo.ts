@@ -79,18 +79,29 @@ export class SqlAppsRepo implements AppsRepo {
     return (await this.get(accountId, id))!
   }
 
-  async update(accountId: number, id: string, userId: number, input: AppData, build: AppBuild): Promise<AppRecord> {
+  async update(accountId: number, id: string, userId: number, input: AppData, build: AppBuild, check?: (current: AppRecord) => void): Promise<AppRecord> {
+    const {forUpdate} = this.sql.dialect
     await this.write(function* (q) {
       yield* q.lock(`app_url_code:${input.url_code}`)
-      if (!(yield* q.get('SELECT 1 FROM apps WHERE account_id = ? AND id = ?', [accountId, id]))) throw notFound()
+      // Locked: an If-Match check sees the version this write replaces.
+      const current = yield* q.get<AppRow>(`SELECT * FROM apps WHERE account_id = ? AND id = ?${forUpdate}`, [accountId, id])
+      if (!current) throw notFound()
+      check?.(toAppRecord(current))
       if (yield* q.get('SELECT 1 FROM apps WHERE url_code = ? AND id != ?', [input.url_code, id])) throw urlCodeTaken()
       yield* q.run(UPDATE_APP, updateAppParams(accountId, id, userId, input, build, nowWithOffset()))
     })
     return (await this.get(accountId, id))!
   }
 
-  async delete(accountId: number, id: string): Promise<boolean> {
-    return (await this.sql.run('DELETE FROM apps WHERE account_id = ? AND id = ?', [accountId, id])) > 0
+  async delete(accountId: number, id: string, check?: (current: AppRecord) => void): Promise<boolean> {
+    if (!check) return (await this.sql.run('DELETE FROM apps WHERE account_id = ? AND id = ?', [accountId, id])) > 0
+    const {forUpdate} = this.sql.dialect
+    return this.sql.tx(function* (q) {
+      const current = yield* q.get<AppRow>(`SELECT * FROM apps WHERE account_id = ? AND id = ?${forUpdate}`, [accountId, id])
+      if (!current) return false
+      check(toAppRecord(current))
+      return (yield* q.run('DELETE FROM apps WHERE account_id = ? AND id = ?', [accountId, id])) > 0
+    })
   }
 
   async listAssets(appId: string): Promise<AppAsset[]> {

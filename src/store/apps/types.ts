@@ -46,10 +46,13 @@ export interface AppsRepo {
   /** Whether the url_code is used by another app (of any account: url_codes are unique server-wide). */
   urlCodeTaken(accountId: number, urlCode: string, exceptId?: string): Promise<boolean>
   create(accountId: number, userId: number, input: AppData, build: AppBuild): Promise<AppRecord>
-  /** Replaces the user fields and the build; 404 when the app is not in the account. */
-  update(accountId: number, id: string, userId: number, input: AppData, build: AppBuild): Promise<AppRecord>
-  /** True when a row was removed. */
-  delete(accountId: number, id: string): Promise<boolean>
+  /**
+   * Replaces the user fields and the build; 404 when the app is not in the account. `check` sees the
+   * stored app inside the write, before it changes, and may throw (If-Match).
+   */
+  update(accountId: number, id: string, userId: number, input: AppData, build: AppBuild, check?: (current: AppRecord) => void): Promise<AppRecord>
+  /** True when a row was removed; `check` as in update. */
+  delete(accountId: number, id: string, check?: (current: AppRecord) => void): Promise<boolean>
 
   /** The app's assets, by path. */
   listAssets(appId: string): Promise<AppAsset[]>

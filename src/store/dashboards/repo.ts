@@ -39,19 +39,27 @@ export class SqlDashboardsRepo implements DashboardsRepo {
     return toDashboard(row)
   }
 
-  async update(accountId: number, id: number, patch: DashboardPatch): Promise<DashboardRecord | null> {
+  async update(accountId: number, id: number, patch: DashboardPatch, check?: (current: DashboardRecord) => void): Promise<DashboardRecord | null> {
     const {forUpdate} = this.sql.dialect
     const row = await this.sql.tx(function* (q) {
       const current = yield* q.get<DashboardRow>(`SELECT * FROM dashboards WHERE account_id = ? AND id = ?${forUpdate}`, [accountId, id])
       if (!current) return undefined
+      check?.(toDashboard(current))
       if (becomesDefault(current, patch)) yield* q.run(CLEAR_DEFAULT, [now(), accountId, current.context])
       return yield* q.get<DashboardRow>(UPDATE_DASHBOARD, updateDashboardParams(current, patch, now()))
     })
     return row ? toDashboard(row) : null
   }
 
-  async delete(accountId: number, id: number): Promise<boolean> {
-    return (await this.sql.run('DELETE FROM dashboards WHERE account_id = ? AND id = ?', [accountId, id])) > 0
+  async delete(accountId: number, id: number, check?: (current: DashboardRecord) => void): Promise<boolean> {
+    if (!check) return (await this.sql.run('DELETE FROM dashboards WHERE account_id = ? AND id = ?', [accountId, id])) > 0
+    const {forUpdate} = this.sql.dialect
+    return this.sql.tx(function* (q) {
+      const current = yield* q.get<DashboardRow>(`SELECT * FROM dashboards WHERE account_id = ? AND id = ?${forUpdate}`, [accountId, id])
+      if (!current) return false
+      check(toDashboard(current))
+      return (yield* q.run('DELETE FROM dashboards WHERE account_id = ? AND id = ?', [accountId, id])) > 0
+    })
   }
 
   async companyDefault(accountId: number, context: string): Promise<DashboardRecord | null> {

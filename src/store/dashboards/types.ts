@@ -37,10 +37,13 @@ export interface DashboardsRepo {
   get(accountId: number, id: number): Promise<DashboardRecord | null>
   /** Creates it; with `is_default` clears the previous default of the context; makes it the author's selection in its context. */
   create(accountId: number, userId: number, input: NewDashboard): Promise<DashboardRecord>
-  /** Applies the patch (`is_default: true` clears the previous default of the context); null when not in the account. */
-  update(accountId: number, id: number, patch: DashboardPatch): Promise<DashboardRecord | null>
-  /** Removes it (selections of it revert to empty); false when not in the account. */
-  delete(accountId: number, id: number): Promise<boolean>
+  /**
+   * Applies the patch (`is_default: true` clears the previous default of the context); null when not in the account.
+   * `check` sees the stored dashboard inside the write, before it changes, and may throw (If-Match).
+   */
+  update(accountId: number, id: number, patch: DashboardPatch, check?: (current: DashboardRecord) => void): Promise<DashboardRecord | null>
+  /** Removes it (selections of it revert to empty); false when not in the account. `check` as in update. */
+  delete(accountId: number, id: number, check?: (current: DashboardRecord) => void): Promise<boolean>
   /** The company default of a context, or null. */
   companyDefault(accountId: number, context: string): Promise<DashboardRecord | null>
   getSelection(accountId: number, userId: number, context: string): Promise<Selection>

@@ -1,12 +1,15 @@
 /** The flows area's repository (resources, flow processes, crons), written once over the SQL port. */
 import {randomUUID} from 'node:crypto'
 import type {CronJob, CronWrite} from '../../core/flows/crons.js'
-import type {FlowProcess, ProcessFilter} from '../../core/flows/processes.js'
+import type {FlowProcess, FlowProcessDetail, ProcessFilter} from '../../core/flows/processes.js'
 import {CONNECTOR_KIND, type Resource, type ResourceKind, type ResourceWrite} from '../../core/flows/resources.js'
 import {cronQuotaReached} from '../../core/quotas.js'
 import {likeEscape} from '../like-escape.js'
 import {isRowId, type SqlPort, type TxBody, type TxSql, txUnique} from '../sql/port.js'
-import {codeTaken, type CronRow, type ProcessRow, RESOURCE_COLUMNS, type ResourceRow, toCron, toProcess, toResource} from './rows.js'
+import {
+  codeTaken, type CronRow, PROCESS_COLUMNS, PROCESS_DETAIL_COLUMNS, type ProcessRow, RESOURCE_COLUMNS, type ResourceRow, toCron, toProcess,
+  toProcessDetail, toResource,
+} from './rows.js'
 import type {DueCron, FlowsRepo, NewProcess, ProcessResult, ResourceFilter} from './types.js'
 
 const now = () => new Date().toISOString()
@@ -97,7 +100,7 @@ export class SqlFlowsRepo implements FlowsRepo {
 
   // ---- flow processes --------------------------------------------------------------------
 
-  async createProcess(input: NewProcess): Promise<FlowProcess> {
+  async createProcess(input: NewProcess): Promise<FlowProcessDetail> {
     const id = input.id ?? randomUUID()
     const at = now()
     await this.sql.run(
@@ -110,7 +113,7 @@ export class SqlFlowsRepo implements FlowsRepo {
     return (await this.getProcess(input.accountId, id))!
   }
 
-  async finishProcess(accountId: number, id: string, result: ProcessResult): Promise<FlowProcess | null> {
+  async finishProcess(accountId: number, id: string, result: ProcessResult): Promise<FlowProcessDetail | null> {
     const {forUpdate} = this.sql.dialect
     // Only a pending run finishes, once, whichever instance asks (the row locked while it is read).
     await this.sql.tx(function* (q) {
@@ -119,18 +122,18 @@ export class SqlFlowsRepo implements FlowsRepo {
       if (!row) return
       const end = new Date()
       yield* q.run(
-        `UPDATE flow_processes SET status = ?, output = ?, error = ?, steps = ?, finished_at = ?, duration_ms = ?
+        `UPDATE flow_processes SET status = ?, output = ?, error = ?, steps = ?, trace = ?, finished_at = ?, duration_ms = ?
          WHERE account_id = ? AND id = ? AND status = 'pending'`,
         [result.status, result.output === null ? null : JSON.stringify(result.output), result.error, result.steps,
-          end.toISOString(), Math.max(0, end.getTime() - Date.parse(row.started_at)), accountId, id],
+          result.trace === null ? null : JSON.stringify(result.trace), end.toISOString(), Math.max(0, end.getTime() - Date.parse(row.started_at)), accountId, id],
       )
     })
     return this.getProcess(accountId, id)
   }
 
-  async getProcess(accountId: number, id: string): Promise<FlowProcess | null> {
-    const row = await this.sql.get<ProcessRow>('SELECT * FROM flow_processes WHERE account_id = ? AND id = ?', [accountId, id])
-    return row ? toProcess(row) : null
+  async getProcess(accountId: number, id: string): Promise<FlowProcessDetail | null> {
+    const row = await this.sql.get<ProcessRow>(`SELECT ${PROCESS_DETAIL_COLUMNS} FROM flow_processes WHERE account_id = ? AND id = ?`, [accountId, id])
+    return row ? toProcessDetail(row) : null
   }
 
   async listProcesses(accountId: number, filter: ProcessFilter): Promise<FlowProcess[]> {
@@ -141,7 +144,7 @@ export class SqlFlowsRepo implements FlowsRepo {
     if (filter.flow_code) where.push('flow_code = ?'), values.push(filter.flow_code)
     if (filter.cron_id) where.push('cron_id = ?'), values.push(filter.cron_id)
     if (filter.app_id) where.push('app_id = ?'), values.push(filter.app_id)
-    const rows = await this.sql.all<ProcessRow>(`SELECT * FROM flow_processes WHERE ${where.join(' AND ')} ORDER BY seq DESC LIMIT ? OFFSET ?`,
+    const rows = await this.sql.all<ProcessRow>(`SELECT ${PROCESS_COLUMNS} FROM flow_processes WHERE ${where.join(' AND ')} ORDER BY seq DESC LIMIT ? OFFSET ?`,
       [...values, filter.limit, filter.offset])
     return rows.map(toProcess)
   }

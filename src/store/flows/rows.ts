@@ -5,7 +5,7 @@
  */
 import {validation} from '../../core/errors.js'
 import type {CronJob} from '../../core/flows/crons.js'
-import type {FlowProcess} from '../../core/flows/processes.js'
+import type {FlowProcess, FlowProcessDetail} from '../../core/flows/processes.js'
 import type {Resource, ResourceKind} from '../../core/flows/resources.js'
 
 /** A resource as RESOURCE_COLUMNS selects it: `has_secret` is 0/1 from SQLite, a boolean from PostgreSQL. */
@@ -18,6 +18,8 @@ export interface ProcessRow {
   trigger_kind: string; cron_id: number | null; app_id: string | null; action: string | null; user_id: number | null
   input: string; output: string | null; error: string | null; steps: number; runner: string | null
   started_at: string; finished_at: string | null; duration_ms: number | null; created_at: string
+  /** Only in PROCESS_DETAIL_COLUMNS: a list does not read the traces. */
+  trace?: string | null
 }
 export interface CronRow {
   id: number; account_id: number; kind: string; target_code: string; schedule: string; timezone: string | null
@@ -27,6 +29,11 @@ export interface CronRow {
 
 // The secret column is never selected by a listing: it is read only by resourceSecret().
 export const RESOURCE_COLUMNS = 'id, account_id, kind, code, name, url, secret_token IS NOT NULL AS has_secret, fields, created_by_id, created_at, updated_at'
+
+/** The columns of a run in a list (every one but the trace, up to 64 KB each). */
+export const PROCESS_COLUMNS = 'seq, id, account_id, flow_id, flow_code, status, trigger_kind, cron_id, app_id, action, user_id, input, output, '
+  + 'error, steps, runner, started_at, finished_at, duration_ms, created_at'
+export const PROCESS_DETAIL_COLUMNS = `${PROCESS_COLUMNS}, trace`
 
 export function toResource(row: ResourceRow): Resource {
   return {
@@ -44,6 +51,10 @@ export function toProcess(row: ProcessRow): FlowProcess {
     error: row.error, steps: row.steps, started_at: row.started_at, finished_at: row.finished_at,
     duration_ms: row.duration_ms, created_at: row.created_at,
   }
+}
+
+export function toProcessDetail(row: ProcessRow): FlowProcessDetail {
+  return {...toProcess(row), trace: row.trace ? JSON.parse(row.trace) : null}
 }
 
 export function toCron(row: CronRow): CronJob {

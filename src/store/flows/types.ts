@@ -1,10 +1,11 @@
 /** Repository interface of the flows area: what http needs from storage, implementation-neutral. */
 import type {CronJob, CronWrite} from '../../core/flows/crons.js'
 import type {JsonObject} from '../../core/flows/data.js'
-import type {FlowProcess, ProcessFilter, ProcessStatus, Trigger} from '../../core/flows/processes.js'
+import type {FlowProcess, FlowProcessDetail, ProcessFilter, ProcessStatus, Trigger} from '../../core/flows/processes.js'
+import type {FlowTrace} from '../../core/flows/trace.js'
 import type {Resource, ResourceKind, ResourceWrite} from '../../core/flows/resources.js'
 
-export type {CronJob, CronWrite, FlowProcess, ProcessFilter, Resource, ResourceKind, ResourceWrite}
+export type {CronJob, CronWrite, FlowProcess, FlowProcessDetail, ProcessFilter, Resource, ResourceKind, ResourceWrite}
 
 export interface ResourceFilter {
   kind?: ResourceKind
@@ -34,6 +35,8 @@ export interface ProcessResult {
   output: JsonObject | null
   error: string | null
   steps: number
+  /** The steps as executed (bounded by the runner), or null when the run failed before any. */
+  trace: FlowTrace | null
 }
 
 /** A cron with its account, as the scheduler sees it (across accounts). */
@@ -52,11 +55,12 @@ export interface FlowsRepo {
   updateResource(accountId: number, id: number, write: ResourceWrite): Promise<Resource | null>
   deleteResource(accountId: number, id: number): Promise<boolean>
 
-  createProcess(input: NewProcess): Promise<FlowProcess>
+  createProcess(input: NewProcess): Promise<FlowProcessDetail>
   /** Records the end of a pending run; a run already ended is left as it is (returns it). */
-  finishProcess(accountId: number, id: string, result: ProcessResult): Promise<FlowProcess | null>
-  getProcess(accountId: number, id: string): Promise<FlowProcess | null>
-  /** Newest first. */
+  finishProcess(accountId: number, id: string, result: ProcessResult): Promise<FlowProcessDetail | null>
+  /** One run with its trace. */
+  getProcess(accountId: number, id: string): Promise<FlowProcessDetail | null>
+  /** Newest first, without their traces. */
   listProcesses(accountId: number, filter: ProcessFilter): Promise<FlowProcess[]>
   /** Pending runs (of one account, or all) with their runner, to find runs whose process died. */
   pendingRuns(accountId?: number): Promise<{id: string; account_id: number; runner: string | null}[]>

@@ -71,16 +71,30 @@ export class SqlPromptsRepo implements PromptsRepo {
     return toPromptRecord(row!)
   }
 
-  async update(accountId: number, id: string, data: PromptData): Promise<PromptRecord | null> {
+  async update(accountId: number, id: string, data: PromptData, check?: (current: PromptRecord) => void): Promise<PromptRecord | null> {
+    const {forUpdate} = this.sql.dialect
     const row = await this.write(function* (q) {
+      if (check) {
+        // If-Match: the prompt is read and locked, checked, then changed in one transaction.
+        const current = yield* q.get<PromptRow>(`SELECT ${PROMPT_COLUMNS} FROM prompts WHERE account_id = ? AND id = ?${forUpdate}`, [accountId, id])
+        if (!current) return undefined
+        check(toPromptRecord(current))
+      }
       if (yield* clash(q, accountId, data, id)) throw codeTaken()
       return yield* q.get<PromptRow>(UPDATE_PROMPT, updatePromptParams(accountId, id, data, now()))
     })
     return row ? toPromptRecord(row) : null
   }
 
-  async delete(accountId: number, id: string): Promise<boolean> {
-    return (await this.sql.run('DELETE FROM prompts WHERE account_id = ? AND id = ?', [accountId, id])) > 0
+  async delete(accountId: number, id: string, check?: (current: PromptRecord) => void): Promise<boolean> {
+    if (!check) return (await this.sql.run('DELETE FROM prompts WHERE account_id = ? AND id = ?', [accountId, id])) > 0
+    const {forUpdate} = this.sql.dialect
+    return this.sql.tx(function* (q) {
+      const current = yield* q.get<PromptRow>(`SELECT ${PROMPT_COLUMNS} FROM prompts WHERE account_id = ? AND id = ?${forUpdate}`, [accountId, id])
+      if (!current) return false
+      check(toPromptRecord(current))
+      return (yield* q.run('DELETE FROM prompts WHERE account_id = ? AND id = ?', [accountId, id])) > 0
+    })
   }
 }
 

@@ -12,8 +12,11 @@ export interface PromptsRepo {
   byCodes(viewer: Viewer, codes: string[]): Promise<PromptRecord[]>
   /** Inserts (a fresh random `token` is assigned). 422 `{code: [...]}` when (account, scope, scope_id, code) is taken. */
   create(accountId: number, createdById: number, data: PromptData): Promise<PromptRecord>
-  /** Replaces the writable fields. 422 as create on a taken code; null when the id is not in the account. */
-  update(accountId: number, id: string, data: PromptData): Promise<PromptRecord | null>
-  /** True when a row was removed. */
-  delete(accountId: number, id: string): Promise<boolean>
+  /**
+   * Replaces the writable fields. 422 as create on a taken code; null when the id is not in the account.
+   * `check` sees the stored prompt inside the write, before it changes, and may throw (If-Match).
+   */
+  update(accountId: number, id: string, data: PromptData, check?: (current: PromptRecord) => void): Promise<PromptRecord | null>
+  /** True when a row was removed; `check` as in update. */
+  delete(accountId: number, id: string, check?: (current: PromptRecord) => void): Promise<boolean>
 }

@@ -1,5 +1,6 @@
 import {buildConnectorRequest, redact, redactValue, type ConnectorMethod} from '../../../core/flows/connector.js'
 import {FlowRunError, type JsonObject} from '../../../core/flows/data.js'
+import type {ConnectorSeen} from '../../../core/flows/run.js'
 import {CONNECTOR_KIND, type Resource} from '../../../core/flows/resources.js'
 import type {Store} from '../../../store/types.js'
 import {EgressRefused, egressFetch, egressPolicy, type EgressPolicy} from '../../egress.js'
@@ -17,30 +18,33 @@ export function connectorMethod(connector: Resource, name: string): ConnectorMet
   return methods.find((m) => m.name === name)
 }
 
-/** Finds a connector of the account by code and calls one of its methods. */
+/** Finds a connector of the account by code and calls one of its methods (what it sent and got noted in `seen`). */
 export async function callAccountConnector(
   store: Store, accountId: number, code: string, method: string, params: JsonObject, signal: AbortSignal, limits: ConnectorLimits,
+  seen?: ConnectorSeen,
 ): Promise<unknown> {
   const connector = await store.flows.findResource(accountId, CONNECTOR_KIND, code)
   if (!connector) throw new FlowRunError(`connector "${code}" not found`)
   const m = connectorMethod(connector, method)
   if (!m) throw new FlowRunError(`connector "${code}" has no method "${method}"`)
-  return callConnector(store, accountId, connector, m, params, signal, limits)
+  return callConnector(store, accountId, connector, m, params, signal, limits, seen)
 }
 
 /**
  * Calls a connector method over HTTP with the stored secret as `Authorization: Bearer`. The
  * answer is parsed as JSON (else kept as text). Errors are FlowRunError texts that never carry
- * the secret; redirects are refused (the bearer header must not follow them elsewhere).
+ * the secret; redirects are refused (the bearer header must not follow them elsewhere). `seen`
+ * gets the request's parameters (no header, the secret redacted) and the upstream status.
  */
 export async function callConnector(
   store: Store, accountId: number, connector: Resource, method: ConnectorMethod, params: JsonObject,
-  signal: AbortSignal, limits: ConnectorLimits,
+  signal: AbortSignal, limits: ConnectorLimits, seen: ConnectorSeen = {},
 ): Promise<unknown> {
   const label = `${connector.code}.${method.name}`
   if (!connector.url) throw new FlowRunError(`connector "${connector.code}" has no url`)
   const secret = connector.has_secret_token ? await store.flows.resourceSecret(accountId, connector.id) : null
   const request = buildConnectorRequest(connector.url, method, params, label)
+  seen.request = redactValue(request.view, secret) as JsonObject
   const headers: Record<string, string> = {accept: 'application/json, text/plain;q=0.9, */*;q=0.5', 'user-agent': 'svc-flows'}
   if (secret) headers.authorization = `Bearer ${secret}`
   if (request.body !== undefined) headers['content-type'] = 'application/json'
@@ -48,6 +52,7 @@ export async function callConnector(
   const combined = AbortSignal.any([signal, timeout])
   try {
     const res = await egressFetch(request.url, {method: request.method, headers, body: request.body, signal: combined}, limits.egress ?? egressPolicy())
+    seen.status = res.status
     if (res.status >= 300 && res.status < 400) {
       await res.body?.cancel()
       throw new FlowRunError(`${label} answered a redirect (${res.status}); redirects are not followed`)

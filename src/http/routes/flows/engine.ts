@@ -73,15 +73,15 @@ function createEngine(deps: Deps): FlowEngine {
     try {
       if (!flow) throw new FlowRunError(`flow "${process.flow_code}" not found`)
       const run = await runProgram(flow.fields.program, input, {
-        callConnector: (call, s) => callAccountConnector(deps.store, accountId, call.connector, call.method, call.params, s, limits),
+        callConnector: (call, s, seen) => callAccountConnector(deps.store, accountId, call.connector, call.method, call.params, s, limits, seen),
       }, limits, signal)
-      result = {status: 'finished', output: run.data, error: null, steps: run.steps}
+      result = {status: 'finished', output: run.data, error: null, steps: run.steps, trace: run.trace}
     } catch (error) {
       if (error instanceof FlowRunError) {
-        result = {status: 'error', output: error.data ?? null, error: error.message, steps: error.steps ?? 0}
+        result = {status: 'error', output: error.data ?? null, error: error.message, steps: error.steps ?? 0, trace: error.trace ?? null}
       } else {
         deps.log?.(`flow ${process.flow_code} run ${process.id} failed: ${(error as Error).message}`)
-        result = {status: 'error', output: null, error: 'internal error', steps: 0}
+        result = {status: 'error', output: null, error: 'internal error', steps: 0, trace: null}
       }
     }
     try {

@@ -65,4 +65,9 @@ CREATE INDEX crons_account ON crons(account_id, id);
 CREATE INDEX crons_due ON crons(next_run_at) WHERE active = 1;
 `),
   },
+  {
+    id: 61,
+    name: 'flows: the trace of a run (each executed step, bounded to 64 KB of JSON)',
+    up: 'ALTER TABLE flow_processes ADD COLUMN trace TEXT',
+  },
 ]

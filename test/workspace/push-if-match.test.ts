@@ -1,0 +1,142 @@
+// `svc push` and `svc app push` send If-Match with the version their diff was made on (issues 27
+// and 28): a change made on the server between the diff and the apply is never overwritten — the
+// push stops with a clear message (exit 1) and a second push shows the diff against the current
+// version. The change is made by a proxy between the CLI and a real `svc serve`, at the moment the
+// write passes through it (the approach of test/dbs/push-if-match.test.ts).
+import {createServer, type Server} from 'node:http'
+import {mkdirSync, readFileSync, writeFileSync} from 'node:fs'
+import {join} from 'node:path'
+import {afterAll, beforeAll, expect, it, vi} from 'vitest'
+import {svc, svcServe, type ServeProcess} from '../helpers/cli.js'
+import {tempDir} from '../helpers/world.js'
+
+vi.setConfig({testTimeout: 300_000, hookTimeout: 120_000})
+
+const data = tempDir()
+let server: ServeProcess | undefined
+let proxy: Server | undefined
+let proxyUrl = ''
+let token = ''
+/** Runs once, before the first write (PATCH or DELETE) of a prompt or an app passes through the proxy: someone else's change. */
+let meanwhile: (() => Promise<void>) | undefined
+/** Runs once, before the first GET of one prompt passes through the proxy (after the lists the diff is made from). */
+let beforeRead: (() => Promise<void>) | undefined
+/** The If-Match of every write that passed through the proxy, by `METHOD path`. */
+const ifMatchOf = new Map<string, string | undefined>()
+
+const direct = (method: string, path: string, body?: unknown) => fetch(`${server!.url}${path}`, {
+  method, headers: {authorization: `Bearer ${token}`, 'content-type': 'application/json'}, body: body === undefined ? undefined : JSON.stringify(body),
+}).then(async (r) => ({status: r.status, json: await r.json().catch(() => undefined)}))
+const remote = (args: string[]) => svc([...args, '--url', proxyUrl, '--token', token])
+
+beforeAll(async () => {
+  token = (await svc(['admin', 'user', 'add', 'admin', '--role', 'admin', '--data', data, '--json'])).json.token
+  server = await svcServe(data)
+  proxy = createServer(async (req, res) => {
+    const chunks: Buffer[] = []
+    for await (const chunk of req) chunks.push(chunk as Buffer)
+    if ((req.method === 'PATCH' || req.method === 'DELETE') && /^\/svc\/(prompts|apps)\/[0-9a-f-]{36}\.json$/.test(req.url ?? '') && meanwhile) {
+      const change = meanwhile
+      meanwhile = undefined
+      await change()
+    }
+    if (req.method === 'GET' && /^\/svc\/prompts\/[0-9a-f-]{36}\.json$/.test(req.url ?? '') && beforeRead) {
+      const change = beforeRead
+      beforeRead = undefined
+      await change()
+    }
+    if (req.method === 'PATCH' || req.method === 'DELETE') ifMatchOf.set(`${req.method} ${req.url}`, req.headers['if-match'])
+    const headers = Object.fromEntries(Object.entries(req.headers).filter(([k]) => !['host', 'connection', 'content-length'].includes(k)).map(([k, v]) => [k, String(v)]))
+    const upstream = await fetch(`${server!.url}${req.url}`, {method: req.method, headers, body: chunks.length ? Buffer.concat(chunks) : undefined})
+    res.writeHead(upstream.status, Object.fromEntries([...upstream.headers].filter(([k]) => !['content-encoding', 'content-length', 'transfer-encoding'].includes(k))))
+    res.end(Buffer.from(await upstream.arrayBuffer()))
+  })
+  await new Promise<void>((ok) => proxy!.listen(0, '127.0.0.1', ok))
+  proxyUrl = `http://127.0.0.1:${(proxy.address() as {port: number}).port}`
+})
+afterAll(async () => {
+  await new Promise((ok) => proxy?.close(ok))
+  await server?.stop()
+})
+
+it('svc push: a prompt changed between the diff and the apply is not overwritten (exit 1); pushing again applies over the current version', async () => {
+  const ws = tempDir()
+  const created = await direct('POST', '/svc/prompts.json', {prompt: {name: 'Greet', code: 'greet', kind: 'chat', scope: 'account', content: 'Hello'}})
+  expect(created.status).toBe(201)
+  mkdirSync(join(ws, 'prompts'))
+  writeFileSync(join(ws, 'prompts', 'greet.md'), '---\nname: Greet\nkind: chat\nscope: account\n---\nHello from the folder')
+  meanwhile = async () => {
+    expect((await direct('PATCH', `/svc/prompts/${created.json.id}.json`, {prompt: {content: 'Hello theirs'}})).status).toBe(200)
+  }
+  let r = await remote(['push', ws, '--yes'])
+  expect(meanwhile).toBeUndefined()
+  expect(r.code, r.stdout + r.stderr).toBe(1)
+  expect(r.stdout).toContain('+Hello from the folder')
+  expect(r.stderr).toContain('prompts/greet.md changed on the backend after the diff was made: nothing was applied to it')
+  expect(r.stderr).toContain('run svc push again')
+  expect((await direct('GET', `/svc/prompts/${created.json.id}.json`)).json.content).toBe('Hello theirs')
+  // Again: the diff is made against their version, then applied.
+  r = await remote(['push', ws, '--yes'])
+  expect(r.code, r.stderr).toBe(0)
+  expect(r.stdout).toContain('-Hello theirs')
+  expect((await direct('GET', `/svc/prompts/${created.json.id}.json`)).json.content).toBe('Hello from the folder')
+})
+
+it('svc app push: an app changed between the diff and the apply is not overwritten (exit 1); nothing of the folder is applied', async () => {
+  const work = tempDir()
+  const created = await direct('POST', '/svc/apps.json', {app: {name: 'Tagged', url_code: 'tagged', app_engine: 'js', css_engine: 'none', source_code: "document.title = 'one'\n"}})
+  expect(created.status).toBe(201)
+  const dir = join(work, 'tagged')
+  const pull = await remote(['app', 'pull', 'tagged', dir])
+  expect(pull.code, pull.stderr).toBe(0)
+  writeFileSync(join(dir, 'app.js'), readFileSync(join(dir, 'app.js'), 'utf8').replace("'one'", "'mine'"))
+  meanwhile = async () => {
+    expect((await direct('PATCH', `/svc/apps/${created.json.id}.json`, {app: {description: 'theirs'}})).status).toBe(200)
+  }
+  const r = await remote(['app', 'push', dir])
+  expect(meanwhile).toBeUndefined()
+  expect(r.code, r.stdout + r.stderr).toBe(1)
+  expect(r.stdout).toContain("+document.title = 'mine'")
+  expect(r.stderr).toContain('tagged changed on the backend after the diff was made: nothing was pushed')
+  expect(r.stderr).toContain('run svc app push again')
+  expect((await direct('GET', `/svc/apps/${created.json.id}.json`)).json).toMatchObject({description: 'theirs', source_code: "document.title = 'one'\n"})
+})
+
+it('svc push: a prompt changed between the lists and the read of its tag stops the push before anything is applied', async () => {
+  const ws = tempDir()
+  const created = await direct('POST', '/svc/prompts.json', {prompt: {name: 'Early', code: 'early', kind: 'chat', scope: 'account', content: 'Early one'}})
+  expect(created.status).toBe(201)
+  mkdirSync(join(ws, 'prompts'))
+  writeFileSync(join(ws, 'prompts', 'early.md'), '---\nname: Early\nkind: chat\nscope: account\n---\nEarly from the folder')
+  beforeRead = async () => {
+    expect((await direct('PATCH', `/svc/prompts/${created.json.id}.json`, {prompt: {content: 'Early theirs'}})).status).toBe(200)
+  }
+  const r = await remote(['push', ws, '--yes'])
+  expect(beforeRead).toBeUndefined()
+  expect(r.code, r.stdout + r.stderr).toBe(1)
+  expect(r.stderr).toContain('prompts/early.md changed on the backend while the diff was made: nothing was applied to it')
+  expect((await direct('GET', `/svc/prompts/${created.json.id}.json`)).json.content).toBe('Early theirs')
+})
+
+it('svc push: updates of a prompt, a db, an app and a dashboard pulled unchanged apply, each with the If-Match of its version', async () => {
+  const ws = tempDir()
+  const prompt = (await direct('POST', '/svc/prompts.json', {prompt: {name: 'Every', code: 'every', kind: 'chat', scope: 'account', content: 'Every one'}})).json
+  const db = (await direct('POST', '/svc/dbs.json', {db: {name: 'Books', code: 'books', schema: {fields: {title: 'string'}}}})).json
+  const app = (await direct('POST', '/svc/apps.json', {app: {name: 'Every app', url_code: 'every-app', app_engine: 'js', css_engine: 'none', source_code: "document.title = 'x'\n"}})).json
+  const board = (await direct('POST', '/toolkit/dashboards.json', {dashboard: {name: 'Every board', layout: [{key: 'activity', size: 'half'}]}})).json
+  expect((await remote(['pull', ws])).code).toBe(0)
+  const edit = (path: string, change: (text: string) => string) => writeFileSync(join(ws, path), change(readFileSync(join(ws, path), 'utf8')))
+  edit('prompts/every.md', (t) => t.replace('Every one', 'Every two'))
+  edit('dbs/books.json', (t) => t.replace('"Books"', '"Books 2"'))
+  edit('apps/every-app/app.js', (t) => t.replace("'x'", "'y'"))
+  edit('dashboards/every-board.json', (t) => t.replace('"half"', '"full"'))
+  const r = await remote(['push', ws, '--yes'])
+  expect(r.code, r.stdout + r.stderr).toBe(0)
+  expect(r.stdout).toContain('Done: 4 change(s) applied.')
+  expect(ifMatchOf.get(`PATCH /svc/prompts/${prompt.id}.json`)).toMatch(/^"p/)
+  expect(ifMatchOf.get(`PATCH /svc/dbs/${db.id}.json`)).toMatch(/^"d/)
+  expect(ifMatchOf.get(`PATCH /svc/apps/${app.id}.json`)).toMatch(/^"a/)
+  expect(ifMatchOf.get(`PATCH /toolkit/dashboards/${board.id}.json`)).toMatch(/^"b/)
+  expect((await direct('GET', `/svc/dbs/${db.id}.json`)).json.name).toBe('Books 2')
+  expect((await direct('GET', `/toolkit/dashboards/${board.id}.json`)).json.layout).toMatchObject([{key: 'activity', size: 'full'}])
+})
