@@ -5,6 +5,10 @@
 import {randomBytes, randomUUID} from 'node:crypto'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import type {AppBuild, AppData} from '../../src/core/apps/types.js'
+import type {DbInput} from '../../src/core/dbs/db.js'
+import {buildQuery} from '../../src/core/dbs/query.js'
+import {indexValues} from '../../src/core/dbs/records.js'
+import {planSchema, tablePlan} from '../../src/core/dbs/schema.js'
 import {CONNECTOR_KIND} from '../../src/core/flows/resources.js'
 import type {PromptData, Viewer} from '../../src/core/prompts/types.js'
 import type {Store} from '../../src/store/index.js'
@@ -179,6 +183,94 @@ export function describeStore(name: string, driver: StoreDriver): void {
       expect(after).toMatchObject({status: 'error', error: 'stopped'})
       expect(await store.flows.pruneProcesses(1)).toBeGreaterThanOrEqual(2)
       expect(await store.flows.listProcesses(a.id, {limit: 10, offset: 0} as never)).toHaveLength(1)
+    })
+
+    const dbInput = (code: string | null, schema: DbInput['schema'] = null, over: Partial<DbInput> = {}): DbInput =>
+      ({name: 'D', code, app_id: null, schema, public_methods: {}, fields: {}, ...over})
+
+    it('dbs: codes are unique per account and among public dbs; If-Match sees the stored db inside the write', async () => {
+      const a = await account()
+      const b = await account()
+      const code = unique('db')
+      const d = await store.dbs.create(a.id, dbInput(code))
+      await expect(store.dbs.create(a.id, dbInput(code))).rejects.toMatchObject({status: 422, details: {code: ['has already been taken']}})
+      await store.dbs.create(b.id, dbInput(code)) // another account's private db may share it
+      const pub = unique('pub')
+      await store.dbs.create(a.id, dbInput(pub, null, {public_methods: {create: true}}))
+      await expect(store.dbs.create(b.id, dbInput(pub, null, {public_methods: {create: true}}))).rejects.toMatchObject({status: 422})
+      expect((await store.dbs.findByCode(pub))?.account_id).toBe(a.id)
+      expect(await store.dbs.get(a.id, code, {count: false})).toMatchObject({id: d.id, records_count: -1})
+      const stale = new Error('stale')
+      await expect(store.dbs.update(a.id, d.id, dbInput(code, null, {name: 'E'}), undefined, (current) => {
+        expect(current.name).toBe('D')
+        throw stale
+      })).rejects.toBe(stale)
+      expect((await store.dbs.get(a.id, String(d.id)))?.name).toBe('D')
+      expect(await store.dbs.get(a.id, String(2 ** 64))).toBeNull()
+      expect(await store.dbs.update(a.id, 2 ** 53, dbInput(null))).toBeNull()
+      expect(await store.dbs.delete(b.id, d.id)).toBe(false)
+      expect(await store.dbs.delete(a.id, d.id)).toBe(true)
+      expect(await store.dbs.list(a.id)).toHaveLength(1)
+    })
+
+    it('dbs: a schema change rebuilds the index columns of every record, page after page, of that db only', async () => {
+      const a = await account()
+      const before = {fields: {name: 'string', n: 'integer'}}
+      const after = {fields: {name: 'string', n: 'integer'}, indexed_fields: ['n', 'name']}
+      const table = tablePlan(planSchema(after), null)
+      const d = await store.dbs.create(a.id, dbInput(unique('big'), before))
+      const other = await store.dbs.create(a.id, dbInput(unique('other'), before))
+      const write = (i: number) => ({tableName: null, data: {name: `r${i}`, n: i % 7}, index: {}})
+      expect(await store.dbs.createRecords(a.id, d.id, Array.from({length: 2345}, (_, i) => write(i)))).toBe(2345)
+      await store.dbs.createRecord(a.id, other.id, write(3))
+      await store.dbs.update(a.id, d.id, dbInput(d.code, after), (_tableName, data) => indexValues(table, data))
+      const spec = (filters: Record<string, string>) => ({...buildQuery({filters, sort: 'id'}, table, true), limit: 1000, tableName: null})
+      const sevens = await store.dbs.query(a.id, d.id, spec({n: '3'}))
+      expect(sevens).toHaveLength(335) // 3, 10, ... 2341: across the three pages of the rebuild, oldest first
+      expect(sevens.at(-1)?.data).toEqual({name: 'r2341', n: 3})
+      expect((await store.dbs.query(a.id, d.id, spec({name: 'r2344'}))).map((r) => r.data.n)).toEqual([2344 % 7])
+      // The other db kept its old schema: its records' columns were not rebuilt, so a query by the new plan (which reads the column) finds none.
+      expect(await store.dbs.query(a.id, other.id, spec({n: '3'}))).toEqual([])
+    })
+
+    it('dbs: records of a db deleted meanwhile, a full public db, scoped reads and deletes, usage by field', async () => {
+      const a = await account()
+      const d = await store.dbs.create(a.id, dbInput(unique('rec'), {tables: {t: {fields: {owner: 'string', x: 'integer'}}}}))
+      const gone = await store.dbs.create(a.id, dbInput(unique('gone')))
+      await store.dbs.delete(a.id, gone.id)
+      const rec = (data: Record<string, unknown>, tableName: string | null = 't') => ({tableName, data: data as never, index: {}})
+      const noLongerExists = {status: 422, details: {db: ['no longer exists']}}
+      await expect(store.dbs.createRecord(a.id, gone.id, rec({x: 1}, null))).rejects.toMatchObject(noLongerExists)
+      await expect(store.dbs.createRecord(a.id, gone.id, rec({x: 1}, null), 10)).rejects.toMatchObject(noLongerExists)
+      await expect(store.dbs.createRecords(a.id, gone.id, [rec({x: 1}, null)])).rejects.toMatchObject(noLongerExists)
+
+      const mine = await store.dbs.createRecord(a.id, d.id, rec({owner: 'v1', x: 1}), 3)
+      const number = await store.dbs.createRecord(a.id, d.id, rec({owner: 5, x: null}), 3)
+      await store.dbs.createRecord(a.id, d.id, rec({x: 2}), 3)
+      await expect(store.dbs.createRecord(a.id, d.id, rec({x: 3}), 3)).rejects.toMatchObject({status: 403})
+
+      expect(await store.dbs.getRecord(a.id, d.id, mine.id, {field: 'owner', value: 'v1'})).toMatchObject({id: mine.id, table_name: 't'})
+      expect(await store.dbs.getRecord(a.id, d.id, mine.id, {field: 'owner', value: 'v2'})).toBeNull()
+      expect(await store.dbs.getRecord(a.id, d.id, number.id, {field: 'owner', value: '5'})).toBeNull() // a number is not the string
+      expect(await store.dbs.getRecord(a.id, d.id, mine.id, {field: 'owner', value: ''})).toBeNull()
+      expect(await store.dbs.getRecord(a.id, d.id, 2 ** 53)).toBeNull()
+      expect(await store.dbs.updateRecord(a.id, d.id, mine.id, () => rec({owner: 'v1', x: 9}), {field: 'owner', value: 'v2'})).toBeNull()
+      expect(await store.dbs.updateRecord(a.id, d.id, mine.id, (old) => rec({...old.data, x: 10}), {field: 'owner', value: 'v1'}))
+        .toMatchObject({data: {owner: 'v1', x: 10}})
+
+      expect(await store.dbs.usage(a.id, d.id, new Map([['t', ['owner', 'x', 'y']]]))).toEqual([
+        {table_name: 't', records_count: 3, fields: {owner: 2, x: 2, y: 0}}, // x: null is not counted, nor a missing field
+      ])
+
+      expect(await store.dbs.deleteRecord(a.id, d.id, number.id, {field: 'owner', value: '5'})).toBe(false)
+      const refused = new Error('refused')
+      await expect(store.dbs.deleteRecord(a.id, d.id, mine.id, undefined, () => {
+        throw refused
+      })).rejects.toBe(refused)
+      expect(await store.dbs.deleteRecord(a.id, d.id, mine.id, {field: 'owner', value: 'v1'})).toBe(true)
+      expect(await store.dbs.deleteRecord(a.id, d.id, mine.id)).toBe(false)
+      expect(await store.dbs.deleteRecord(a.id, d.id, number.id, undefined, (r) => expect(r.data.owner).toBe(5))).toBe(true)
+      expect(await store.dbs.getRecord(a.id, d.id, number.id)).toBeNull()
     })
   })
 }
