@@ -10,7 +10,7 @@ import {INDEX_COLUMNS} from '../../core/dbs/schema.js'
 import {validation} from '../../core/errors.js'
 import {publicDbFull} from '../../core/quotas.js'
 import {deepFreeze} from '../cache-entries.js'
-import {type EpochCache, isRowId, type SqlPort, type TxBody, type TxSql, txUnique} from '../sql/port.js'
+import {type Dialect, type EpochCache, isRowId, type SqlPort, type TxBody, type TxSql, txUnique} from '../sql/port.js'
 import {
   DB_BY_ID, DB_BY_ID_NO_COUNT, DB_LIST, DB_SELECT_NO_COUNT, type DbRow, INDEX_LIST, indexParams, indexType, RECORD_COLUMNS, type RecordRow,
   tableNameOf, toDb, toRecordView, UPDATE_RECORD,
@@ -95,8 +95,8 @@ export class SqlDbsRepo implements DbsRepo {
 
   async update(accountId: number, id: number, input: DbInput, reindex?: Indexer, check?: (current: DbView) => void): Promise<DbView | null> {
     if (!isRowId(id)) return null
-    const {forUpdate} = this.sql.dialect
-    const reindexStatements = this.reindexStatements.bind(this)
+    const {dialect} = this.sql
+    const {forUpdate} = dialect
     const found = await txUnique(this.sql, function* (q) {
       // forUpdate: two schema changes of one db (on two instances) reindex one after the other.
       if (!(yield* q.get(`SELECT 1 FROM dbs WHERE account_id = ? AND id = ?${forUpdate}`, [accountId, id]))) return false
@@ -108,28 +108,10 @@ export class SqlDbsRepo implements DbsRepo {
         [input.name, input.code, input.app_id, input.schema === null ? null : JSON.stringify(input.schema),
           JSON.stringify(input.public_methods), JSON.stringify(input.fields), now(), accountId, id],
       )
-      if (reindex) yield* reindexStatements(q, accountId, id, reindex)
+      if (reindex) yield* rebuildIndex(q, dialect, accountId, id, reindex)
       return true
     }, codeTaken)
     return found ? this.get(accountId, String(id)) : null
-  }
-
-  /** Rebuilds the index columns of every record of a db, REINDEX_PAGE records a statement (inside the caller's transaction). */
-  private* reindexStatements(q: TxSql, accountId: number, dbId: number, indexer: Indexer): TxBody<void> {
-    const {forUpdate, typed} = this.sql.dialect
-    const row = `(${[typed('bigint'), ...INDEX_COLUMNS.map((c) => typed(indexType(c)))].join(', ')})`
-    // A VALUES list names its columns column1 (the id), column2...
-    const set = INDEX_COLUMNS.map((c, i) => `${c} = v.column${i + 2}`).join(', ')
-    let after = 0
-    for (;;) {
-      const rows = yield* q.all<{id: number; table_name: string | null; data: string}>(
-        `SELECT id, table_name, data FROM db_records WHERE account_id = ? AND db_id = ? AND id > ? ORDER BY id LIMIT ${REINDEX_PAGE}${forUpdate}`,
-        [accountId, dbId, after])
-      if (rows.length === 0) break
-      const params = rows.flatMap((r) => [r.id, ...indexParams(indexer(tableNameOf(r.table_name), JSON.parse(r.data)))])
-      yield* q.run(`UPDATE db_records AS r SET ${set} FROM (VALUES ${rows.map(() => row).join(', ')}) AS v WHERE r.id = v.column1`, params)
-      after = rows[rows.length - 1]!.id
-    }
   }
 
   async delete(accountId: number, id: number): Promise<boolean> {
@@ -190,12 +172,16 @@ export class SqlDbsRepo implements DbsRepo {
           return inserted
         })
       } else if (upkeep) {
+        // The search index is kept inside the write (SQLite): the insert and its upkeep in one body.
         created = await this.sql.queued(function* (q) {
           const inserted = yield* q.get<RecordRow>(insertRecordOfDb, [...row, accountId, dbId])
           if (inserted) yield* upkeep.created(q, inserted.id)
           return inserted
         })
-      } else created = await this.sql.write<RecordRow>(insertRecordOfDb, [...row, accountId, dbId])
+      } else {
+        // The database keeps its index (PostgreSQL): the one statement on its own, one round trip.
+        created = await this.sql.write<RecordRow>(insertRecordOfDb, [...row, accountId, dbId])
+      }
     } catch (error) {
       throw this.sql.dialect.isForeignKeyViolation(error) ? noLongerExists() : error
     }
@@ -301,5 +287,23 @@ function* assertCodeFree(q: TxSql, accountId: number, input: DbInput, exceptId: 
     (Object.keys(input.public_methods).length > 0 &&
       (yield* q.get(`SELECT 1 FROM dbs WHERE code = ? AND account_id != ? AND public_methods != '{}'`, [input.code, accountId])))) {
     throw codeTaken()
+  }
+}
+
+/** Rebuilds the index columns of every record of a db, REINDEX_PAGE records a statement (inside the caller's transaction). */
+function* rebuildIndex(q: TxSql, dialect: Dialect, accountId: number, dbId: number, indexer: Indexer): TxBody<void> {
+  const {forUpdate, typed} = dialect
+  const row = `(${[typed('bigint'), ...INDEX_COLUMNS.map((c) => typed(indexType(c)))].join(', ')})`
+  // A VALUES list names its columns column1 (the id), column2... in both databases.
+  const set = INDEX_COLUMNS.map((c, i) => `${c} = v.column${i + 2}`).join(', ')
+  let after = 0
+  for (;;) {
+    const rows = yield* q.all<{id: number; table_name: string | null; data: string}>(
+      `SELECT id, table_name, data FROM db_records WHERE account_id = ? AND db_id = ? AND id > ? ORDER BY id LIMIT ${REINDEX_PAGE}${forUpdate}`,
+      [accountId, dbId, after])
+    if (rows.length === 0) break
+    const params = rows.flatMap((r) => [r.id, ...indexParams(indexer(tableNameOf(r.table_name), JSON.parse(r.data)))])
+    yield* q.run(`UPDATE db_records AS r SET ${set} FROM (VALUES ${rows.map(() => row).join(', ')}) AS v WHERE r.id = v.column1`, params)
+    after = rows[rows.length - 1]!.id
   }
 }
