@@ -193,7 +193,7 @@ for (const s of SCRIPTS.filter((x) => runs[x.id])) {
 }
 
 // Figures measured by scripts that need a checkout to compare with or a database's data dir
-// (bench/dbs-search.mjs, bench/pg-cpu-per-request.mjs) are written by hand, whole, in
+// (bench/dbs-search.mjs, bench/pg-cpu-per-request.mjs, bench/dbs-store-ops.mjs) are written by hand, whole, in
 // bench/notes/by-hand/*.md (in name order), and kept here when the others rerun.
 const byHand = new URL('./notes/by-hand/', import.meta.url)
 for (const name of existsSync(byHand) ? readdirSync(byHand).filter((f) => f.endsWith('.md')).sort() : []) {
