@@ -19,10 +19,9 @@ export default class OpenApi extends SvcCommand {
 
   async run(): Promise<{output: string | null; paths: number; operations: number}> {
     const {flags} = await this.parse(OpenApi)
-    // The routes are described without a store: nothing is read or written.
-    const [{createApp}, {openapiDocument, packageVersion}] = await Promise.all([import('../http/app.js'), import('../http/openapi.js')])
-    const app = createApp({store: {} as never, systemPromptsDirs: []})
-    const document = openapiDocument(app, packageVersion(), flags['server-url'])
+    // From the contract's route definitions alone: no app, no store.
+    const {openapiDocument, packageVersion} = await import('../http/openapi.js')
+    const document = openapiDocument(packageVersion(), flags['server-url'])
     const text = JSON.stringify(document, null, 2) + '\n'
     const paths = Object.keys(document.paths ?? {}).length
     const operations = Object.values(document.paths ?? {}).reduce((n, item) => n + Object.keys(item ?? {}).length, 0)

@@ -1,6 +1,6 @@
 import {bodyLimit} from 'hono/body-limit'
 import {notFound, payloadTooLarge} from '../core/errors.js'
-import {createRouter, describe} from './contract.js'
+import {createRouter} from './contract.js'
 import type {Deps} from './env.js'
 import {accessLog} from './middleware/access-log.js'
 import {identify} from './middleware/auth.js'
@@ -10,7 +10,7 @@ import {securityHeaders} from './middleware/security-headers.js'
 import {appOrigin} from './app-origin/routes.js'
 import {appsFrameSrc, parseAppsUrl} from './app-origin/hosts.js'
 import {loginRoutes} from './routes/login.js'
-import {mcpDocs, mcpRoutes} from './routes/mcp.js'
+import {mcpRoutes} from './routes/mcp.js'
 import {readOnlyRequests, readOnlyTokens} from './middleware/read-only.js'
 import {notFoundHandler, onError} from './middleware/errors.js'
 import {accountRoutes} from './routes/account.js'
@@ -23,8 +23,6 @@ import {flowsRoutes} from './routes/flows.js'
 import {meRoutes} from './routes/me.js'
 import {userRoutes} from './routes/users.js'
 import {promptsRoutes} from './routes/prompts.js'
-import {registerSecuritySchemes} from './openapi.js'
-import {pageRoutes} from '../core/contract/routes.js'
 
 export type {AppEnv, Deps} from './env.js'
 const PUBLIC_WRITES = new Set(['create', 'update', 'delete'])
@@ -37,7 +35,6 @@ export function createApp(deps: Deps) {
     if (!deps.publicUrl) throw new Error('--apps-url needs --public-url (the main origin apps send visitors back to)')
   }
   const app = createRouter()
-  registerSecuritySchemes(app)
   app.onError(onError(deps.log))
   app.notFound(notFoundHandler)
   // First, so it sees every answer, errors included (a 413 of the body limit too): the security
@@ -86,9 +83,7 @@ export function createApp(deps: Deps) {
   app.route('/', loginRoutes(deps))
   app.route('/', consoleRoutes())
   app.route('/', mcpRoutes(deps, app))
-  app.route('/', contractRoutesOf(app))
-  // Pages and app origins answer HTML and redirects from plain Hono handlers: described from the contract.
-  describe(app, ...Object.values(pageRoutes), ...mcpDocs)
+  app.route('/', contractRoutesOf())
   return app
 }
 

@@ -118,10 +118,10 @@ function schemaOf(route: RouteConfig): {query?: z.ZodType; body?: z.ZodType} {
 }
 
 /**
- * Serves `route` on `app`: registers it in the document and mounts `middleware` (the area's
- * loaders) then the validation of its query and JSON body by the route's own schemas (every field:
- * types, lengths, choices, with the messages of core/contract/messages.ts), then `handler` with the
- * typed input. What only code can say (a field required on create but not on PATCH is the route's
+ * Serves `route` on `app` (the document is made from the contract itself: src/http/openapi.ts):
+ * mounts `middleware` (the area's loaders), then the validation of its query and JSON body by the
+ * route's own schemas (every field: types, lengths, choices, with the messages of
+ * core/contract/messages.ts), then `handler` with the typed input. What only code can say (a field required on create but not on PATCH is the route's
  * own schema; a scope against the user's teams, Liquid, a record against its db's schema) runs in
  * the handler through core and answers the same 422 field map.
  * Bodies are read as JSON whatever the Content-Type (apps' pages post with text/plain), with the
@@ -135,7 +135,6 @@ export function handle<R extends RouteConfig, E extends AppEnv = AppEnv>(
   const handler = chain.pop() as (c: Context<E>, input: Input<R>) => Response | Promise<Response>
   const middleware = chain as MiddlewareHandler<E>[]
   const {query, body} = schemaOf(route)
-  app.openAPIRegistry.registerPath(route)
   app.on([route.method.toUpperCase()], [honoPath(route.path)], ...middleware, async (c: Context<E>) => {
     const input = {query: {}, body: undefined} as Input<R>
     refuseUnstorableQuery(c)
@@ -173,7 +172,7 @@ function refuseUnstorableBody(raw: unknown, schema: z.ZodType): void {
   throw validation({[fieldName(path) || 'body']: [found.key ? `has a key that ${found.problem}` : found.problem]})
 }
 
-/** Registers a route served by a plain Hono handler elsewhere (pages, streamed answers) so the document has it. */
+/** Registers routes in `app`'s document (src/http/openapi.ts makes the document of the contract with it). */
 export function describe<E extends AppEnv>(app: OpenAPIHono<E>, ...routes: RouteConfig[]): void {
   for (const route of routes) app.openAPIRegistry.registerPath(route)
 }

@@ -1,8 +1,15 @@
-/** The OpenAPI 3.1 document of the API, generated from the route definitions the app serves. */
+/**
+ * The OpenAPI 3.1 document of the API, generated from the contract's route definitions
+ * (src/core/contract): the same definitions the app serves, so no app (and no store) is built to
+ * print it. test/contract/openapi.test.ts checks every route the app serves is in it.
+ */
 import {readFileSync} from 'node:fs'
 import {join} from 'node:path'
 import type {OpenAPIHono} from '@hono/zod-openapi'
+import {agentRoutes} from '../core/contract/agents.js'
+import {ROUTES} from '../core/contract/routes.js'
 import {PACKAGE_ROOT} from '../paths.js'
+import {createRouter, describe} from './contract.js'
 import type {AppEnv} from './env.js'
 import {APP_SESSION_COOKIE} from './app-origin/routes.js'
 import {SESSION_COOKIE} from './middleware/auth.js'
@@ -62,9 +69,12 @@ export function withServerResponses<D extends {paths?: object}>(doc: D): D {
   return doc
 }
 
-/** The document of `app` (every route registered in it and its sub-routers, with the answers of the server itself). */
-export function openapiDocument(app: OpenAPIHono<AppEnv>, version: string, serverUrl?: string) {
-  return withServerResponses(app.getOpenAPI31Document({
+/** The document of every route of the contract, with the answers of the server itself. */
+export function openapiDocument(version: string, serverUrl?: string) {
+  const registry = createRouter()
+  registerSecuritySchemes(registry)
+  describe(registry, ...Object.values(ROUTES), ...agentRoutes)
+  return withServerResponses(registry.getOpenAPI31Document({
     openapi: '3.1.0',
     info: {...OPENAPI_INFO, version},
     servers: serverUrl ? [{url: serverUrl}] : undefined,

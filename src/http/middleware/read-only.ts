@@ -1,11 +1,10 @@
 import type {Context, MiddlewareHandler} from 'hono'
 import {forbidden} from '../../core/errors.js'
+import {MCP_PATH} from '../../core/contract/agents.js'
 import {READ_ONLY_HEADER} from '../agent-headers.js'
 import type {AppEnv} from '../env.js'
 
 /** A request carrying `X-Svc-Read-Only` (any value) may not change anything: the MCP server sends it on every call of a read-only connection. */
-/** The MCP endpoint: its POSTs carry protocol messages, not writes (it passes the flag on to the calls it makes). */
-export const MCP_PATH = '/svc/mcp'
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
 /** GETs that can still change something: public methods that write, and connector calls (the upstream may write). */

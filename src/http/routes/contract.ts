@@ -1,15 +1,13 @@
 /**
- * The contract served: `GET /svc/openapi.json` (generated from the routes on the first request,
+ * The contract served: `GET /svc/openapi.json` (generated from the contract on the first request,
  * then cached) and `/svc/docs`, Swagger UI from the swagger-ui-dist package's own files (no CDN).
  */
 import {readFile} from 'node:fs/promises'
 import {createRequire} from 'node:module'
 import {dirname, join} from 'node:path'
-import type {OpenAPIHono} from '@hono/zod-openapi'
 import {contractRoutes as routes} from '../../core/contract/routes.js'
 import {notFound} from '../../core/errors.js'
 import {createRouter, handle, param} from '../contract.js'
-import type {AppEnv} from '../env.js'
 import {openapiDocument, packageVersion} from '../openapi.js'
 
 const ASSETS: Record<string, string> = {
@@ -32,15 +30,14 @@ const PAGE = `<!doctype html>
 const INIT = `window.ui = SwaggerUIBundle({url: '/svc/openapi.json', dom_id: '#swagger-ui', deepLinking: true,
   presets: [SwaggerUIBundle.presets.apis, SwaggerUIStandalonePreset], layout: 'StandaloneLayout', validatorUrl: null})`
 
-/** `root` is the whole app: its document covers every area. */
-export function contractRoutesOf(root: OpenAPIHono<AppEnv>) {
+export function contractRoutesOf() {
   const app = createRouter()
   let document: string | undefined
   const files = new Map<string, Buffer>()
   const dir = () => dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'))
 
   handle(app, routes.getOpenApiDocument, (c) => {
-    document ??= JSON.stringify(openapiDocument(root, packageVersion()))
+    document ??= JSON.stringify(openapiDocument(packageVersion()))
     return c.body(document, 200, {'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-cache'})
   })
 
