@@ -98,7 +98,7 @@ try {
   const rareFrag = (i) => first[i % first.length].name
   const qHttp = await timed(QUERIES, (i) => get(`q=${encodeURIComponent(frag(i))}&search_in=name`))
   const {tableName} = searchTable(plan, undefined)
-  const spec = (q, useFts) => ({...buildQuery({q, search_in: 'name'}, table, true), tableName, useFts})
+  const spec = (q, useFts) => ({...buildQuery({q, search_in: 'name'}, table, true), tableName, useTextIndex: useFts})
   const qTrgm = await timed(QUERIES, (i) => store.dbs.query(account.id, db.id, spec(frag(i), true)))
   const scanRuns = SIZE >= 500_000 ? 10 : 30
   const qScan = await timed(scanRuns, (i) => store.dbs.query(account.id, db.id, spec(frag(i), false)))

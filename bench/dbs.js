@@ -77,13 +77,13 @@ const filterAge = await timed(QUERIES, (i) => get(`filter[age]=${samples[i % sam
 const frag = (i) => samples[i % samples.length].name.slice(2, 7)
 const qHttp = await timed(QUERIES, (i) => get(`q=${encodeURIComponent(frag(i))}&search_in=name`))
 const {tableName} = searchTable(plan, undefined)
-const spec = (i, useFts) => ({...buildQuery({q: frag(i), search_in: 'name'}, table, true), tableName, useFts})
+const spec = (i, useFts) => ({...buildQuery({q: frag(i), search_in: 'name'}, table, true), tableName, useTextIndex: useFts})
 const qFts = await timed(QUERIES, (i) => store.dbs.query(account.id, db.id, spec(i, true)))
 const noFtsRuns = Math.min(QUERIES, SIZE >= 500_000 ? 20 : 50)
 const qScan = await timed(noFtsRuns, (i) => store.dbs.query(account.id, db.id, spec(i, false)))
 // Rare, no early hits: the whole name of one of the first records (names are all but unique; newest-first order reaches them last).
 const rareFrag = (i) => first[i % first.length].name
-const rareSpec = (i, useFts) => ({...buildQuery({q: rareFrag(i), search_in: 'name'}, table, true), tableName, useFts})
+const rareSpec = (i, useFts) => ({...buildQuery({q: rareFrag(i), search_in: 'name'}, table, true), tableName, useTextIndex: useFts})
 const qRareHttp = await timed(QUERIES, (i) => get(`q=${encodeURIComponent(rareFrag(i))}&search_in=name`))
 const qRareScan = await timed(noFtsRuns, (i) => store.dbs.query(account.id, db.id, rareSpec(i, false)))
 const rareHits = (await get(`q=${encodeURIComponent(rareFrag(0))}&search_in=name`)).length

@@ -39,7 +39,7 @@ const indexed = (raw: Database.Database, q: string) =>
 
 /** Ids matching `q` in `name`, newest first: through the trigram index and through a plain scan, which must agree. */
 async function search(store: Store, accountId: number, dbId: number, q: string): Promise<number[]> {
-  const spec = (useFts: boolean) => ({...buildQuery({q, search_in: 'name', limit: '100'}, table, true), tableName: null, useFts})
+  const spec = (useFts: boolean) => ({...buildQuery({q, search_in: 'name', limit: '100'}, table, true), tableName: null, useTextIndex: useFts})
   const [withIndex, scan] = await Promise.all([store.dbs.query(accountId, dbId, spec(true)), store.dbs.query(accountId, dbId, spec(false))])
   expect(withIndex.map((r) => r.id), `q=${q}: the index and a scan disagree`).toEqual(scan.map((r) => r.id))
   return withIndex.map((r) => r.id)

@@ -1,8 +1,8 @@
 /**
  * Turns the query parameters of the private records list, the private search and public search
- * into a validated query spec. Every field name is checked against FIELD_NAME and passed to the store
- * as a name (each driver binds it in its own JSON syntax) or a whitelisted index column; nothing from a
- * request is spliced into SQL.
+ * into a validated query spec: a plan that names no SQL (each driver writes its own: src/store/sqlite/dbs-search.ts, src/store/pg/dbs-search.ts).
+ * Every field name is checked against FIELD_NAME and passed to the store as a name (each driver binds
+ * it in its own JSON syntax) or a whitelisted index column; nothing from a request is spliced into SQL.
  */
 import {badRequest, FieldErrorBag} from '../errors.js'
 import {dict, own} from '../safe-keys.js'
@@ -19,23 +19,36 @@ export interface FieldRef {
   column?: IndexColumn
 }
 
-export interface Filter {
+/**
+ * A case-insensitive text match (ASCII letters fold, as SQLite's LIKE does): the `parts` in this
+ * order with any text between them. `anchored`: the text starts with the first part and ends with
+ * the last (a pattern given with `*` or `%`); otherwise the one part may be anywhere (a fragment).
+ */
+export interface TextMatch {
+  parts: string[]
+  anchored: boolean
+}
+
+export type Filter = {
   field: FieldRef
-  /** eq: exact (any of `values`); like: case-insensitive LIKE pattern (ESCAPE '\'). */
-  op: 'eq' | 'like'
+  /** Exact: any of `values`. */
+  op: 'eq'
   values: (string | number)[]
   /** For an exact match on an index column: the value the column holds (narrowing), checked again on data when needed. */
   columnValue?: string | number
   /** The column holds the full value: no need to check data. */
   columnExact?: boolean
+} | {
+  field: FieldRef
+  op: 'match'
+  match: TextMatch
   /** For a pattern with a literal prefix on a string index column: the column ranges that hold every match (the pattern still decides). */
   columnRanges?: TextRange[]
 }
 
 export interface TextQuery {
-  /** LIKE pattern with ESCAPE '\'. */
-  pattern: string
-  /** Literal runs of 3+ characters, for the FTS5 trigram prefilter (empty: scan). */
+  match: TextMatch
+  /** The match's literal runs of 3+ characters: a trigram index can narrow the candidates with them (empty: it cannot). */
   literals: string[]
   /** Fields searched; 'all' = every top-level scalar value of data. */
   fields: FieldRef[] | 'all'
@@ -58,8 +71,8 @@ export interface QuerySpec {
   scope?: {field: string; value: string}
   /** Export cursor: records with id > afterId, ascending. */
   afterId?: number
-  /** Use the FTS5 trigram index for `q` (default true; false only for benchmarks). */
-  useFts?: boolean
+  /** Let the store narrow `q` with its text index (default true; false only for benchmarks and tests: every record is read). */
+  useTextIndex?: boolean
 }
 
 export function fieldRef(name: string, table: TablePlan | undefined): FieldRef {
@@ -87,18 +100,13 @@ function intParam(raw: string | undefined, param: string, min: number, max: numb
   return n
 }
 
-/** Escapes LIKE metacharacters of a literal (ESCAPE '\'). */
-const likeEscape = (s: string) => s.replace(/[\\%_]/g, (m) => `\\${m}`)
-
-/** `q`: `*` and `%` are wildcards (anchored pattern); without them a fragment match. */
-export function textPattern(q: string): {pattern: string; literals: string[]} {
-  if (/[*%]/.test(q)) {
-    const parts = q.split(/[*%]/)
-    const pattern = parts.map(likeEscape).join('%')
-    return {pattern, literals: parts.filter((p) => [...p].length >= 3)}
-  }
-  return {pattern: `%${likeEscape(q)}%`, literals: [...q].length >= 3 ? [q] : []}
+/** `q` or a filter value: `*` and `%` are wildcards (an anchored pattern); without them a fragment. */
+export function textMatch(q: string): TextMatch {
+  return /[*%]/.test(q) ? {parts: q.split(/[*%]/), anchored: true} : {parts: [q], anchored: false}
 }
+
+/** The literal runs of a match a trigram index can narrow with (3 characters or more). */
+const trigramLiterals = (match: TextMatch) => match.parts.filter((p) => [...p].length >= 3)
 
 /** Resolves `table_name` of a search: 400 {error, available_tables} on a multi-table db without a known one. */
 export function searchTable(plan: SchemaPlan, raw: string | undefined): {tableName: string | null; table?: TablePlan} {
@@ -141,9 +149,9 @@ function filterOf(name: string, raw: string, table: TablePlan | undefined, bag: 
   const field = fieldRef(name, table)
   const param = `filter[${name}]`
   if (/[*%]/.test(raw)) {
-    const parts = raw.split(/[*%]/)
-    const f: Filter = {field, op: 'like', values: [parts.map(likeEscape).join('%')]}
-    const ranges = field.column?.startsWith('idx_str') ? prefixRanges(parts[0]!) : null
+    const match = textMatch(raw)
+    const f: Filter = {field, op: 'match', match}
+    const ranges = field.column?.startsWith('idx_str') ? prefixRanges(match.parts[0]!) : null
     if (ranges) f.columnRanges = ranges
     return f
   }
@@ -217,7 +225,8 @@ export function buildQuery(input: QueryInput, table: TablePlan | undefined, decl
     if (input.q.includes('\0')) bag.add('q', 'must not contain a NUL character')
     const searchIn = csv(input.search_in, 'search_in', bag)
     const names = searchIn && searchIn.length ? searchIn : defaultSearchFields(table, declared).fields
-    q = {...textPattern(input.q), fields: names === 'all' ? 'all' : names.map((n) => fieldRef(n, table))}
+    const match = textMatch(input.q)
+    q = {match, literals: trigramLiterals(match), fields: names === 'all' ? 'all' : names.map((n) => fieldRef(n, table))}
   }
   let afterId: number | undefined
   if (input.after_id !== undefined && input.after_id !== '') afterId = intParam(input.after_id, 'after_id', 0, Number.MAX_SAFE_INTEGER, 0, bag)

@@ -9,7 +9,7 @@ import {INDEX_COLUMNS} from '../../core/dbs/schema.js'
 import {inRanges} from '../dbs/ranges.js'
 import {recordColumn, recordPlace, type RecordRow} from '../dbs/rows.js'
 import type {Condition, DbsSearch} from '../dbs/types.js'
-import {likeEscape} from '../like-escape.js'
+import {likeEscape, likePattern} from '../like-escape.js'
 import type {SqlPort} from '../sql/port.js'
 
 /** A field of the record's data as JSON (the name is bound, never spliced). */
@@ -103,14 +103,14 @@ function queryParts(accountId: number, dbId: number, spec: QuerySpec): QueryPart
   if (!place) return null
   const {where, params} = place
   for (const f of spec.filters) {
-    if (f.op === 'like') {
+    if (f.op === 'match') {
       if (f.field.column && f.columnRanges) {
         const ranges = inRanges(recordColumn(f.field.column), f.columnRanges)
         where.push(ranges.sql)
         params.push(...ranges.params)
       }
       where.push(foldedLike(`svc_scalar(${FIELD})`))
-      params.push(f.field.name, f.values[0])
+      params.push(f.field.name, likePattern(f.match))
       continue
     }
     if (f.field.column && f.columnValue !== undefined) {
@@ -122,14 +122,15 @@ function queryParts(accountId: number, dbId: number, spec: QuerySpec): QueryPart
       params.push(f.field.name, jsonCandidates(f.values))
     }
   }
-  const literals = spec.q && spec.useFts !== false ? spec.q.literals.map((l) => `%${likeEscape(l)}%`) : []
+  const literals = spec.q && spec.useTextIndex !== false ? spec.q.literals.map((l) => `%${likeEscape(l)}%`) : []
   const exact: Conditions = {where: [], params: []}
   if (spec.q?.fields === 'all') {
     exact.where.push(`EXISTS (SELECT 1 FROM json_each(r.data) j WHERE json_typeof(j.value) IN ('string', 'number') AND ${foldedLike('svc_scalar(j.value)')})`)
-    exact.params.push(spec.q.pattern)
+    exact.params.push(likePattern(spec.q.match))
   } else if (spec.q) {
     exact.where.push(`(${spec.q.fields.map(() => foldedLike(`svc_scalar(${FIELD})`)).join(' OR ')})`)
-    for (const f of spec.q.fields) exact.params.push(f.name, spec.q.pattern)
+    const pattern = likePattern(spec.q.match)
+    for (const f of spec.q.fields) exact.params.push(f.name, pattern)
   }
   const dir = spec.desc ? 'DESC' : 'ASC'
   // SQLite puts NULL first in ascending order, last in descending.
@@ -172,7 +173,7 @@ const WALKABLE = new Set<string>(['id', ...INDEX_COLUMNS])
 
 /** A walk can help: a `q` with trigram literals, in one table, sorted by a column an index follows, a page near the top. */
 function walkable(spec: QuerySpec): boolean {
-  return Boolean(spec.q?.literals.length) && spec.useFts !== false && spec.tableName !== undefined &&
+  return Boolean(spec.q?.literals.length) && spec.useTextIndex !== false && spec.tableName !== undefined &&
     spec.sort.kind === 'column' && WALKABLE.has(spec.sort.column) && spec.offset + spec.limit <= WALK_MAX_REACH
 }
 

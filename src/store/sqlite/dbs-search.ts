@@ -7,6 +7,7 @@ import type {TextRange} from '../../core/dbs/prefix-ranges.js'
 import type {Filter, QuerySpec} from '../../core/dbs/query.js'
 import {INDEX_COLUMNS, type IndexColumn} from '../../core/dbs/schema.js'
 import {recordColumn, recordPlace, type RecordRow} from '../dbs/rows.js'
+import {likePattern} from '../like-escape.js'
 import type {Condition, DbsSearch, SearchUpkeep} from '../dbs/types.js'
 import type {SqlPort} from '../sql/port.js'
 import type {Sqlite} from './connection.js'
@@ -62,7 +63,7 @@ async function narrowRanges(sql: SqlPort, dbId: number, spec: QuerySpec): Promis
   const narrow = new Set<Filter>()
   if (spec.tableName === undefined) return narrow
   for (const f of spec.filters) {
-    if (!f.columnRanges || !f.field.column) continue
+    if (f.op !== 'match' || !f.columnRanges || !f.field.column) continue
     const candidates = rangeCandidates(dbId, spec.tableName, f.field.column, f.columnRanges)
     const {n} = (await sql.get<{n: number}>(`SELECT count(*) AS n FROM (${candidates.sql} LIMIT ${RANGE_CANDIDATES_MAX})`, candidates.params))!
     if (n < RANGE_CANDIDATES_MAX) narrow.add(f)
@@ -96,14 +97,14 @@ export function buildSelect(
   if (!place) return {sql: null, params: []}
   const {where, params} = place
   for (const f of spec.filters) {
-    if (f.op === 'like') {
+    if (f.op === 'match') {
       if (fromRanges.has(f) && f.field.column && f.columnRanges && spec.tableName !== undefined) {
         const candidates = rangeCandidates(dbId, spec.tableName, f.field.column, f.columnRanges)
         where.push(`r.id IN (${candidates.sql})`)
         params.push(...candidates.params)
       }
       where.push(`json_extract(r.data, ?) LIKE ? ESCAPE '\\'`)
-      params.push(jsonPath(f.field.name), f.values[0])
+      params.push(jsonPath(f.field.name), likePattern(f.match))
       continue
     }
     if (f.field.column && f.columnValue !== undefined) {
@@ -116,16 +117,17 @@ export function buildSelect(
     }
   }
   if (spec.q) {
-    if (spec.useFts !== false && spec.q.literals.length) {
+    const pattern = likePattern(spec.q.match)
+    if (spec.useTextIndex !== false && spec.q.literals.length) {
       where.push(`r.id IN (${FTS_CANDIDATES})`)
       params.push(spec.q.literals.map(phrase).join(' AND '))
     }
     if (spec.q.fields === 'all') {
       where.push(`EXISTS (SELECT 1 FROM json_each(r.data) j WHERE j.type IN ('text', 'integer', 'real') AND j.value LIKE ? ESCAPE '\\')`)
-      params.push(spec.q.pattern)
+      params.push(pattern)
     } else {
       where.push(`(${spec.q.fields.map(() => `json_extract(r.data, ?) LIKE ? ESCAPE '\\'`).join(' OR ')})`)
-      for (const f of spec.q.fields) params.push(jsonPath(f.name), spec.q.pattern)
+      for (const f of spec.q.fields) params.push(jsonPath(f.name), pattern)
     }
   }
   const dir = spec.desc ? 'DESC' : 'ASC'
