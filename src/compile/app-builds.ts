@@ -5,13 +5,18 @@
  */
 import type {AppBuild, AppData, AppRecord} from '../core/apps/types.js'
 import {isSvcError, validation} from '../core/errors.js'
-import type {AppsRepo} from '../store/apps/types.js'
 
 const buildBytes = (build: AppBuild) => Buffer.byteLength(build.app_code) + Buffer.byteLength(build.css_code)
 const mb = (n: number) => `${(n / 2 ** 20).toFixed(1)} MB`
 
-/** `buildFor` over an apps repository, with builds capped at `maxBuildBytes` (quota app_build_bytes). */
-export function appBuilds(apps: Pick<AppsRepo, 'cachedBuild' | 'saveBuild'>, maxBuildBytes: number) {
+/** Where builds are kept by the hash of what they were compiled from (the store's apps repository). */
+export interface BuildStore {
+  cachedBuild(hash: string): Promise<AppBuild | null>
+  saveBuild(build: AppBuild): Promise<void>
+}
+
+/** `buildFor` over a build store, with builds capped at `maxBuildBytes` (quota app_build_bytes). */
+export function appBuilds(apps: BuildStore, maxBuildBytes: number) {
   /** The compile cache, keeping no build over the cap (a refused build is not stored anywhere). */
   const cache = {
     cachedBuild: (hash: string) => apps.cachedBuild(hash),
