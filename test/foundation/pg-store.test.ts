@@ -9,6 +9,7 @@ import {join} from 'node:path'
 import {afterAll, afterEach, beforeAll, describe, expect, it} from 'vitest'
 import {SvcError} from '../../src/core/errors.js'
 import {openStoreAt, type Store} from '../../src/store/index.js'
+import {customPlans, PgDb} from '../../src/store/pg/connection.js'
 import {MIGRATIONS} from '../../src/store/pg/migrations/index.js'
 import {adminQuery, createTestDatabase, pg} from '../helpers/pg.js'
 
@@ -140,6 +141,42 @@ describe.runIf(pg)('PostgreSQL store: N instances over one database', () => {
     const sorted = await b.dbs.query(account.id, db.id, {tableName: null, filters: [], sort: {kind: 'json', field: 'title'}, desc: false, limit: 100, offset: 0})
     // Missing first (by id), then text by code point: 'HELLO World' < 'Élan vital'.
     expect(sorted.map((r) => r.id)).toEqual([ids.number, ids.bool, ids.nested, ids.upper, ids.accent])
+  })
+
+  it('statements are prepared once per connection with custom plans; one whose table changed under it (another instance migrating) still answers', async () => {
+    const {default: pgLib} = await import('pg')
+    const pool = new pgLib.Pool({connectionString: url, max: 1})
+    try {
+      customPlans(pool)
+      const db = new PgDb(pool)
+      await db.run('CREATE TABLE prepared_probe (a integer)')
+      await db.run('INSERT INTO prepared_probe (a) VALUES (?)', [1])
+      expect(await db.all('SELECT * FROM prepared_probe WHERE a = ?', [1])).toEqual([{a: 1}])
+      const prepared = await db.all<{statement: string}>('SELECT statement FROM pg_prepared_statements')
+      expect(prepared.map((p) => p.statement)).toContain('SELECT * FROM prepared_probe WHERE a = $1')
+      expect((await db.get('SHOW plan_cache_mode')).plan_cache_mode).toBe('force_custom_plan')
+      // What a migration of another instance does to a table this connection has a statement on.
+      const adminOf = async (database: string, statement: string) => {
+        const other = new pgLib.Client({connectionString: database})
+        await other.connect()
+        await other.query(statement).finally(() => other.end())
+      }
+      await adminOf(url, 'ALTER TABLE prepared_probe ADD COLUMN b text')
+      expect(await db.all('SELECT * FROM prepared_probe WHERE a = ?', [1])).toEqual([{a: 1, b: null}])
+      await adminOf(url, 'ALTER TABLE prepared_probe ADD COLUMN c text')
+      expect(await db.tx((q) => q.all('SELECT * FROM prepared_probe WHERE a = ?', [1]))).toEqual([{a: 1, b: null, c: null}])
+      // Turned off for a pooler that keeps no prepared statements: the next new text runs unnamed.
+      process.env.SVC_DATABASE_PREPARE = '0'
+      try {
+        await db.all('SELECT a FROM prepared_probe WHERE a > ?', [0])
+        const after = await db.all<{statement: string}>('SELECT statement FROM pg_prepared_statements')
+        expect(after.map((p) => p.statement)).not.toContain('SELECT a FROM prepared_probe WHERE a > $1')
+      } finally {
+        delete process.env.SVC_DATABASE_PREPARE
+      }
+    } finally {
+      await pool.end()
+    }
   })
 
   it('a database that cannot be reached is a 503 SvcError, not a crash', async () => {

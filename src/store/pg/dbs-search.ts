@@ -197,11 +197,11 @@ function walkOf(parts: QueryParts, spec: QuerySpec, budget: number): Statement {
     params = [...params.slice(0, before), params[before], ...params.slice(before)]
     order = `r.table_name ${spec.desc ? 'DESC' : 'ASC'}, ${order}`
   }
-  const window = `SELECT * FROM db_records r WHERE ${base.join(' AND ')} ORDER BY ${order} LIMIT ${Math.floor(budget)}`
+  const window = `SELECT * FROM db_records r WHERE ${base.join(' AND ')} ORDER BY ${order} LIMIT ?`
   const where = [...parts.literals.map(() => 'lower(r.search_text COLLATE "C") LIKE ?'), ...parts.exact.where]
   return {
     sql: `${RECORD_SELECT} (${window}) r WHERE ${where.join(' AND ')} ORDER BY ${order} LIMIT ?`,
-    params: [...params, ...parts.literals.map(asciiLower), ...parts.exact.params, spec.offset + spec.limit],
+    params: [...params, Math.floor(budget), ...parts.literals.map(asciiLower), ...parts.exact.params, spec.offset + spec.limit],
   }
 }
 

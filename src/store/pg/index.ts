@@ -7,7 +7,7 @@ import pg from 'pg'
 import {sqlRepos} from '../sql/repos.js'
 import type {Store} from '../types.js'
 import {openPgCluster} from './cluster.js'
-import {mapPgError, PgDb} from './connection.js'
+import {customPlans, mapPgError, PgDb} from './connection.js'
 import {SqlDbsRepo} from '../dbs/repo.js'
 import {pgDbsSearch} from './dbs-search.js'
 import {EpochListener} from './epoch-listener.js'
@@ -46,6 +46,7 @@ export async function openPostgresStore(url: string, dataDir: string, options: P
   // An idle client whose connection dies (the database restarts) emits here; the pool drops it and
   // makes a new one on the next request. Without a listener the process would exit.
   pool.on('error', (error) => options.log?.(`database connection lost: ${error.message}`))
+  customPlans(pool, options.log)
   try {
     await migrate(pool)
   } catch (error) {
