@@ -218,7 +218,10 @@ it. The databases issue's target against a bare route inserting into an empty ta
 was the wrong one (it compares svc's storage with no storage); that figure is still shown, not judged.
 PostgreSQL figures come from \`bench/dbs-pg.js\` (a throwaway cluster with PostgreSQL's durable defaults
 on the same machine, after ANALYZE); three instances share the same two cores and the database server,
-so the 1 vs 3 ratio here measures contention more than scale-out.
+so the 1 vs 3 ratio here measures contention more than scale-out. Rows keep the figures of their
+script's last run (its section says when): the PostgreSQL search and CPU figures after issue 26,
+measured on a quiet machine, are in "Record search at 1M records" and "CPU per request on
+PostgreSQL" below, measured by hand.
 
 ${table(['figure', 'svc', 'baseline', 'ratio', 'target', 'met'], summary(results))}
 
