@@ -9,7 +9,7 @@ import {join} from 'node:path'
 import {afterAll, afterEach, beforeAll, describe, expect, it} from 'vitest'
 import {SvcError} from '../../src/core/errors.js'
 import {openStoreAt, type Store} from '../../src/store/index.js'
-import {customPlans, PgDb} from '../../src/store/pg/connection.js'
+import {connectionOptions, PgDb} from '../../src/store/pg/connection.js'
 import {MIGRATIONS} from '../../src/store/pg/migrations/index.js'
 import {adminQuery, createTestDatabase, pg} from '../helpers/pg.js'
 
@@ -145,9 +145,8 @@ describe.runIf(pg)('PostgreSQL store: N instances over one database', () => {
 
   it('statements are prepared once per connection with custom plans; one whose table changed under it (another instance migrating) still answers', async () => {
     const {default: pgLib} = await import('pg')
-    const pool = new pgLib.Pool({connectionString: url, max: 1})
+    const pool = new pgLib.Pool({...connectionOptions(url), max: 1})
     try {
-      customPlans(pool)
       const db = new PgDb(pool)
       await db.run('CREATE TABLE prepared_probe (a integer)')
       await db.run('INSERT INTO prepared_probe (a) VALUES (?)', [1])
@@ -155,6 +154,10 @@ describe.runIf(pg)('PostgreSQL store: N instances over one database', () => {
       const prepared = await db.all<{statement: string}>('SELECT statement FROM pg_prepared_statements')
       expect(prepared.map((p) => p.statement)).toContain('SELECT * FROM prepared_probe WHERE a = $1')
       expect((await db.get('SHOW plan_cache_mode')).plan_cache_mode).toBe('force_custom_plan')
+      // A URL's own startup options are kept beside it.
+      expect(connectionOptions('postgres://svc@db.example/svc?options=-c%20statement_timeout%3D5000&sslmode=require')).toEqual({
+        connectionString: 'postgres://svc@db.example/svc?sslmode=require', options: '-c statement_timeout=5000 -c plan_cache_mode=force_custom_plan',
+      })
       // What a migration of another instance does to a table this connection has a statement on.
       const adminOf = async (database: string, statement: string) => {
         const other = new pgLib.Client({connectionString: database})

@@ -108,12 +108,18 @@ function statement(sql: string, values: unknown[]): QueryConfig {
   return {text, values, name}
 }
 
-/** Every connection of `pool` keeps custom plans for its prepared statements (set before its first query runs). */
-export function customPlans(pool: Pool, log?: (line: string) => void): void {
-  if (!preparing()) return
-  pool.on('connect', (client) => {
-    client.query('SET plan_cache_mode = force_custom_plan').catch((error: Error) => log?.(`plan_cache_mode not set: ${error.message}`))
-  })
+/**
+ * The pool's connection settings for `url`: every connection keeps custom plans for its prepared
+ * statements (`plan_cache_mode`, a startup option, merged with the URL's own `options`).
+ */
+export function connectionOptions(url: string): {connectionString: string; options?: string} {
+  if (!preparing()) return {connectionString: url}
+  const plans = '-c plan_cache_mode=force_custom_plan'
+  const parsed = URL.canParse(url) ? new URL(url) : undefined
+  const own = parsed?.searchParams.get('options')
+  if (!parsed || !own) return {connectionString: url, options: plans}
+  parsed.searchParams.delete('options')
+  return {connectionString: parsed.toString(), options: `${own} ${plans}`}
 }
 
 /** A prepared statement whose result columns changed under it (another instance migrated the schema): it fails each time it runs. */

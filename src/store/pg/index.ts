@@ -7,7 +7,7 @@ import pg from 'pg'
 import {sqlRepos} from '../sql/repos.js'
 import type {Store} from '../types.js'
 import {openPgCluster} from './cluster.js'
-import {customPlans, mapPgError, PgDb} from './connection.js'
+import {connectionOptions, mapPgError, PgDb} from './connection.js'
 import {SqlDbsRepo} from '../dbs/repo.js'
 import {pgDbsSearch} from './dbs-search.js'
 import {EpochListener} from './epoch-listener.js'
@@ -37,7 +37,7 @@ export interface PgStoreOptions {
 /** Opens the PostgreSQL store at `url`, running the pending migrations once across instances. */
 export async function openPostgresStore(url: string, dataDir: string, options: PgStoreOptions = {}): Promise<Store> {
   const pool = new pg.Pool({
-    connectionString: url,
+    ...connectionOptions(url),
     max: options.max ?? (Number(process.env.SVC_DATABASE_POOL) || 10),
     connectionTimeoutMillis: 5000,
     idleTimeoutMillis: 30_000,
@@ -46,7 +46,6 @@ export async function openPostgresStore(url: string, dataDir: string, options: P
   // An idle client whose connection dies (the database restarts) emits here; the pool drops it and
   // makes a new one on the next request. Without a listener the process would exit.
   pool.on('error', (error) => options.log?.(`database connection lost: ${error.message}`))
-  customPlans(pool, options.log)
   try {
     await migrate(pool)
   } catch (error) {
