@@ -35,7 +35,9 @@ describe.runIf(pg)('PostgreSQL cache epoch pushed by notifications', () => {
     pool = new pgLib.Pool({connectionString: url, max: 2, types})
     const query = pool.query.bind(pool) as (...args: unknown[]) => Promise<unknown>
     pool.query = ((...args: unknown[]) => {
-      if (typeof args[0] === 'string' && args[0].includes('FROM cache_epoch')) epochQueries++
+      // A statement is its text, or a prepared statement's config ({name, text, values}).
+      const text = typeof args[0] === 'string' ? args[0] : (args[0] as {text?: string} | undefined)?.text
+      if (text?.includes('FROM cache_epoch')) epochQueries++
       return query(...args)
     }) as typeof pool.query
     other = new pgLib.Pool({connectionString: url, max: 1})
@@ -83,6 +85,12 @@ describe.runIf(pg)('PostgreSQL cache epoch pushed by notifications', () => {
     expect(await db.cacheEpoch()).toBe(before + 1)
     await db.tx((q) => q.run('UPDATE dbs SET name = name WHERE false'))
     expect(await db.cacheEpoch()).toBe(before + 2)
+    // A write of records bumps nothing: the pushed value stays, no query of the epoch follows it.
+    await listening()
+    await db.run('UPDATE db_records SET data = data WHERE false')
+    expect(await readTurns(1)).toBe(0)
+    await db.run('UPDATE users SET name = name WHERE false')
+    expect(await readTurns(1)).toBe(1)
   })
 
   it('a lost listening connection: the epoch is read per turn, then listening comes back', async () => {

@@ -153,8 +153,13 @@ function queryable(target: Pool | PoolClient, inTx = false): Q {
   }
 }
 
-/** Statements that change nothing (a SELECT, with or without FOR UPDATE). */
-const READ = /^\s*SELECT\b/i
+/**
+ * Statements that leave the cache epoch alone: a SELECT (with or without FOR UPDATE), and a write
+ * of records: no trigger of db_records bumps the epoch (migration 090 CACHED_TABLES) and no table
+ * references it, so nothing cascades from it into a cached table. A record create is then one
+ * round trip, not an epoch query too at the next request.
+ */
+const KEEPS_EPOCH = /^\s*(SELECT\b|(INSERT INTO|UPDATE|DELETE FROM) db_records\b)/i
 
 /** Serialization failures and deadlocks are retried this many times before answering 503. */
 const TX_ATTEMPTS = 4
@@ -179,9 +184,9 @@ export class PgDb implements Q {
     return this.wrote(sql, this.q.run(sql, params))
   }
 
-  /** A statement other than a SELECT may have bumped the epoch: once it is done, the pushed value needs a query again. */
+  /** Any other statement may have bumped the epoch: once it is done, the pushed value needs a query again. */
   private wrote<T>(sql: string, done: Promise<T>): Promise<T> {
-    if (!this.epochs || READ.test(sql)) return done
+    if (!this.epochs || KEEPS_EPOCH.test(sql)) return done
     return done.finally(() => this.epochs!.wrote())
   }
 
