@@ -121,9 +121,10 @@ function schemaOf(route: RouteConfig): {query?: z.ZodType; body?: z.ZodType} {
  * Serves `route` on `app` (the document is made from the contract itself: src/http/openapi.ts):
  * mounts `middleware` (the area's loaders), then the validation of its query and JSON body by the
  * route's own schemas (every field: types, lengths, choices, with the messages of
- * core/contract/messages.ts), then `handler` with the typed input. What only code can say (a field required on create but not on PATCH is the route's
- * own schema; a scope against the user's teams, Liquid, a record against its db's schema) runs in
- * the handler through core and answers the same 422 field map.
+ * core/contract/messages.ts), then `handler` with the typed input. What only code can say (a
+ * field required on create but not on PATCH is the route's own schema; a scope against the user's
+ * teams, Liquid, a record against its db's schema) runs in the handler through core and answers
+ * the same 422 field map.
  * Bodies are read as JSON whatever the Content-Type (apps' pages post with text/plain), with the
  * 400s of middleware/body.ts for malformed JSON or a non-object.
  */

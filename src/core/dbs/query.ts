@@ -1,6 +1,7 @@
 /**
  * Turns the query parameters of the private records list, the private search and public search
- * into a validated query spec: a plan that names no SQL (each driver writes its own: src/store/sqlite/dbs-search.ts, src/store/pg/dbs-search.ts).
+ * into a validated query spec: a plan that names no SQL (each driver writes its own:
+ * src/store/sqlite/dbs-search.ts, src/store/pg/dbs-search.ts).
  * Every field name is checked against FIELD_NAME and passed to the store as a name (each driver binds
  * it in its own JSON syntax) or a whitelisted index column; nothing from a request is spliced into SQL.
  */

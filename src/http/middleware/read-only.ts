@@ -4,13 +4,11 @@ import {MCP_PATH} from '../../core/contract/agents.js'
 import {READ_ONLY_HEADER} from '../agent-headers.js'
 import type {AppEnv} from '../env.js'
 
-/** A request carrying `X-Svc-Read-Only` (any value) may not change anything: the MCP server sends it on every call of a read-only connection. */
-
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
 /** GETs that can still change something: public methods that write, and connector calls (the upstream may write). */
 const WRITING_GETS = /^\/svc\/(db\/.+\/(create|update|delete)(\/|$)|connector\/)/i
 
-/** Refuses (403) every write of a request flagged read-only, whatever route and whoever asks. */
+/** Refuses (403) every write of a request flagged read-only (`X-Svc-Read-Only`, any value: the MCP server sends it on every call of a read-only connection), whatever route and whoever asks. */
 export const readOnlyRequests: MiddlewareHandler<AppEnv> = async (c, next) => {
   if (c.req.header(READ_ONLY_HEADER) !== undefined) refuseWrites(c, 'this connection')
   await next()
