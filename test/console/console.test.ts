@@ -84,6 +84,23 @@ describe('console over HTTP', () => {
 chromiumNotice()
 
 describeWithChromium('console in Chromium', () => {
+  it('an app tile stays signed in where the browser blocks third-party cookies (its cookie is partitioned)', async () => {
+    const browser = await launchChromium({thirdPartyCookies: false})
+    try {
+      const page = await browser.context.newPage()
+      await page.goto(`${url}/`)
+      await page.fill('#token', token)
+      await page.click('button[type=submit]')
+      await page.waitForSelector('[data-testid=dashboard-name]')
+      await page.selectOption('[data-testid=context]', 'crm')
+      await page.waitForFunction(() => document.querySelector('[data-testid=dashboard-name]')?.textContent === 'CRM board')
+      // Exactly the app's text: the sign-in-not-kept page shows the app's name ("Hello app").
+      await page.frameLocator('.tile iframe').getByText('hello', {exact: true}).waitFor({timeout: 15_000})
+    } finally {
+      await browser.close()
+    }
+  })
+
   it('signs in, switches a dashboard, searches a db and renders a prompt', async () => {
     const browser = await launchChromium()
     try {

@@ -39,7 +39,7 @@ export function chromiumNotice(): void {
 }
 
 /** Debian's Chromium, headless, with a fresh profile dir (never a downloaded browser). */
-export async function launchChromium(options: {bypassCSP?: boolean} = {}): Promise<{context: BrowserContext; close(): Promise<void>}> {
+export async function launchChromium(options: {bypassCSP?: boolean; thirdPartyCookies?: boolean} = {}): Promise<{context: BrowserContext; close(): Promise<void>}> {
   if (!existsSync(CHROMIUM_PATH)) {
     throw new Error(`Chromium not found at ${CHROMIUM_PATH}: ${INSTALL}${chromiumRequired ? ' (browser tests are required under CI=true)' : ''}`)
   }
@@ -47,8 +47,10 @@ export async function launchChromium(options: {bypassCSP?: boolean} = {}): Promi
   const profile = mkdtempSync(join(tmpdir(), 'svc-chromium-'))
   // Desktop Chrome's default keeps third-party cookies; headless Chromium refuses them, and an app
   // tile (a frame of the app's own origin) needs its sign-in cookie there (scripts/screenshots.js too).
+  // `thirdPartyCookies: false` blocks them, as a browser set to (or a future Chrome by default).
+  const blocked = options.thirdPartyCookies === false
   mkdirSync(join(profile, 'Default'), {recursive: true})
-  writeFileSync(join(profile, 'Default', 'Preferences'), JSON.stringify({profile: {cookie_controls_mode: 0, block_third_party_cookies: false}}))
+  writeFileSync(join(profile, 'Default', 'Preferences'), JSON.stringify({profile: {cookie_controls_mode: blocked ? 1 : 0, block_third_party_cookies: blocked}}))
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM_PATH,
     headless: true,

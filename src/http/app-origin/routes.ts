@@ -66,6 +66,17 @@ const isNavigation = (c: Context<AppEnv>) =>
  * visit, or a visit from before the marker), the page answers `Clear-Site-Data` so nothing a former
  * app at this url_code left (service workers, storage, cache) reaches the app there now.
  */
+/**
+ * A cookie of the app's origin that a dashboard tile (a frame of the app in the console, another
+ * site) keeps: over https (and on `*.localhost`, which browsers treat as secure) SameSite=None and
+ * Partitioned, so a browser that blocks third-party cookies still keeps it in that frame, under the
+ * console's site only (CHIPS). Plain http elsewhere: Lax.
+ */
+const framedCookie = (secure: boolean) =>
+  secure ? {secure: true, sameSite: 'None', partitioned: true} as const : {secure: false, sameSite: 'Lax'} as const
+
+const isSecureContext = (c: Context<AppEnv>, https: boolean) => https || new URL(c.req.url).hostname.endsWith('.localhost')
+
 function markVisit(c: Context<AppEnv>, deps: Deps, app: AppRecord) {
   const https = isHttps(c, deps)
   const prefix = https ? 'host' : undefined
@@ -73,8 +84,7 @@ function markVisit(c: Context<AppEnv>, deps: Deps, app: AppRecord) {
   c.header('Clear-Site-Data', CLEAR_SITE_DATA)
   c.header('Cache-Control', 'private, no-cache')
   // Kept in a dashboard tile (a frame) like the sign-in, else every tile view would clear the app's storage.
-  const secure = https || new URL(c.req.url).hostname.endsWith('.localhost')
-  setCookie(c, APP_MARKER_COOKIE, app.id, {httpOnly: true, path: '/', maxAge: 400 * 24 * 3600, secure, sameSite: secure ? 'None' : 'Lax', prefix})
+  setCookie(c, APP_MARKER_COOKIE, app.id, {httpOnly: true, path: '/', maxAge: 400 * 24 * 3600, ...framedCookie(isSecureContext(c, https)), prefix})
 }
 
 const page = (title: string, body: string) =>
@@ -226,13 +236,11 @@ async function signIn(c: Context<AppEnv>, deps: Deps, app: AppRecord) {
   if (!user || user.accountId !== app.account_id) return c.redirect(next, 303)
   await accounts.revokeToken(raw)
   const session = await accounts.createToken(user.id, `app:${app.id}`, APP_SESSION_TTL)
-  // Over https (and on `*.localhost`, which browsers treat as secure) SameSite=None, so a dashboard
-  // tile (a frame in the console, another site) keeps it; requests of other sites never get to use it
-  // anyway (cookiesAllowed). Plain http elsewhere: Lax.
-  // Over https it is `__Host-svc_app_session`: host-only, and no other app's host can toss one in.
+  // Kept in a dashboard tile (framedCookie); requests of other sites never get to use it anyway
+  // (cookiesAllowed). Over https it is `__Host-svc_app_session`: host-only, and no other app's host
+  // can toss one in.
   const https = isHttps(c, deps)
-  const secure = https || new URL(c.req.url).hostname.endsWith('.localhost')
-  setCookie(c, APP_SESSION_COOKIE, session, {httpOnly: true, path: '/', maxAge: APP_SESSION_TTL, secure, sameSite: secure ? 'None' : 'Lax',
+  setCookie(c, APP_SESSION_COOKIE, session, {httpOnly: true, path: '/', maxAge: APP_SESSION_TTL, ...framedCookie(isSecureContext(c, https)),
     prefix: https ? 'host' : undefined})
   c.header('Referrer-Policy', 'no-referrer')
   c.header('Cache-Control', 'no-store')
