@@ -12,7 +12,7 @@ import {publicDbFull} from '../../core/quotas.js'
 import {deepFreeze} from '../cache-entries.js'
 import {type Dialect, type EpochCache, isRowId, type SqlPort, type TxBody, type TxSql, txUnique} from '../sql/port.js'
 import {
-  DB_BY_ID, DB_BY_ID_NO_COUNT, DB_LIST, DB_SELECT_NO_COUNT, type DbRow, INDEX_LIST, indexParams, indexType, RECORD_COLUMNS, type RecordRow,
+  DB_BY_ID_NO_COUNT, DB_SELECT_NO_COUNT, type DbById, dbStatements, type DbRow, INDEX_LIST, indexParams, indexType, RECORD_COLUMNS, type RecordRow,
   tableNameOf, toDb, toRecordView, UPDATE_RECORD,
 } from './rows.js'
 import type {Condition, DbsRepo, DbsSearch, DbView, Indexer, RecordView, RecordWrite, TableUsage} from './types.js'
@@ -44,9 +44,14 @@ export class SqlDbsRepo implements DbsRepo {
   private readonly insertRecord: string
   private readonly insertRecordOfDb: string
   private readonly typedRow: string
+  /** The statements that read dbs with their record counts, and a db's count (the driver counts: DbsSearch.recordsCount). */
+  private readonly dbs: ReturnType<typeof dbStatements>
+  private readonly countOfDb: string
 
   constructor(private readonly sql: SqlPort, private readonly search: DbsSearch) {
     this.withoutCount = sql.epochCache()
+    this.dbs = dbStatements(search.recordsCount)
+    this.countOfDb = `SELECT ${search.recordsCount} AS n FROM dbs d WHERE d.id = ?`
     this.typedRow = `(${ROW_TYPES.map((t) => sql.dialect.typed(t)).join(', ')})`
     this.insertRecord = `INSERT INTO db_records (${RECORD_INSERT_COLUMNS}) VALUES ${this.typedRow} RETURNING ${RECORD_COLUMNS}`
     // One statement: the db must still exist in the account (a concurrent delete takes its records
@@ -57,18 +62,18 @@ export class SqlDbsRepo implements DbsRepo {
   }
 
   async list(accountId: number): Promise<DbView[]> {
-    return (await this.sql.all<DbRow>(DB_LIST, [accountId])).map(toDb)
+    return (await this.sql.all<DbRow>(this.dbs.list, [accountId])).map(toDb)
   }
 
   async get(accountId: number, idOrCode: string, options: {count?: boolean} = {}): Promise<DbView | null> {
-    if (options.count !== false) return this.read(DB_BY_ID, accountId, idOrCode)
+    if (options.count !== false) return this.read(this.dbs.byId, accountId, idOrCode)
     return this.withoutCount.get(`${accountId}:${idOrCode}`, async () => {
       const view = await this.read(DB_BY_ID_NO_COUNT, accountId, idOrCode)
       return view && deepFreeze(view)
     })
   }
 
-  private async read(select: typeof DB_BY_ID, accountId: number, idOrCode: string): Promise<DbView | null> {
+  private async read(select: DbById, accountId: number, idOrCode: string): Promise<DbView | null> {
     let row: DbRow | undefined
     if (/^\d+$/.test(idOrCode)) {
       const id = Number(idOrCode)
@@ -132,10 +137,8 @@ export class SqlDbsRepo implements DbsRepo {
   }
 
   async usage(accountId: number, dbId: number, fieldsByTable: Map<string | null, string[]>): Promise<TableUsage[]> {
-    const counts = await this.sql.all<{table_name: string | null; n: number}>(
-      'SELECT table_name, count(*) AS n FROM db_records WHERE account_id = ? AND db_id = ? GROUP BY table_name ORDER BY table_name',
-      [accountId, dbId])
-    const tables = new Map<string | null, number>(counts.map((r) => [tableNameOf(r.table_name), r.n]))
+    const counts = await this.sql.all<{table_name: string | null; n: number | string}>(this.search.tableCounts, [accountId, dbId])
+    const tables = new Map<string | null, number>(counts.map((r) => [tableNameOf(r.table_name), Number(r.n)]))
     for (const t of fieldsByTable.keys()) if (!tables.has(t)) tables.set(t, 0)
     const out: TableUsage[] = []
     for (const [tableName, n] of tables) {
@@ -177,14 +180,14 @@ export class SqlDbsRepo implements DbsRepo {
     const row = this.rowParams(accountId, dbId, record, now())
     const {upkeep} = this.search
     const {forUpdate} = this.sql.dialect
-    const {insertRecord, insertRecordOfDb} = this
+    const {insertRecord, insertRecordOfDb, countOfDb} = this
     let created: RecordRow | undefined
     try {
       if (maxRecords !== undefined) {
         // The count and the insert under the db row's lock: parallel creates (on any instance) queue there.
         created = await this.sql.queued(function* (q) {
           if (!(yield* q.get(`SELECT 1 FROM dbs WHERE account_id = ? AND id = ?${forUpdate}`, [accountId, dbId]))) throw noLongerExists()
-          const counted = yield* q.get<{n: number | string}>('SELECT count(*) AS n FROM db_records WHERE db_id = ?', [dbId])
+          const counted = yield* q.get<{n: number | string}>(countOfDb, [dbId])
           if (Number(counted!.n) >= maxRecords) throw publicDbFull(maxRecords)
           const inserted = (yield* q.get<RecordRow>(insertRecord, row))!
           if (upkeep) yield* upkeep.created(q, inserted.id)

@@ -22,12 +22,17 @@ export function recordColumn(name: string): string {
   return `r.${name}`
 }
 
-const DB_SELECT = `SELECT d.*, (SELECT count(*) FROM db_records r WHERE r.db_id = d.id) AS records_count FROM dbs d`
+/** A db with its record count, `recordsCount` the driver's expression of it (DbsSearch). */
+const dbSelect = (recordsCount: string) => `SELECT d.*, ${recordsCount} AS records_count FROM dbs d`
 /** Without the count: what record routes and public methods load on every request. records_count is -1 there. */
 export const DB_SELECT_NO_COUNT = `SELECT d.*, -1 AS records_count FROM dbs d`
 const byIdOrCode = (select: string) => ({id: `${select} WHERE d.account_id = ? AND d.id = ?`, code: `${select} WHERE d.account_id = ? AND d.code = ?`})
-export const DB_LIST = `${DB_SELECT} WHERE d.account_id = ? ORDER BY d.id`
-export const DB_BY_ID = byIdOrCode(DB_SELECT)
+export type DbById = ReturnType<typeof byIdOrCode>
+/** The statements that read dbs with their record counts. */
+export const dbStatements = (recordsCount: string) => ({
+  list: `${dbSelect(recordsCount)} WHERE d.account_id = ? ORDER BY d.id`,
+  byId: byIdOrCode(dbSelect(recordsCount)),
+})
 export const DB_BY_ID_NO_COUNT = byIdOrCode(DB_SELECT_NO_COUNT)
 
 export function toDb(row: DbRow): DbView {

@@ -41,6 +41,10 @@ export interface DbsSearch {
   fieldSet(field: string): Condition
   /** The page of records a query spec selects. */
   query(accountId: number, dbId: number, spec: QuerySpec): Promise<RecordRow[]>
+  /** A SQL expression: the number of records of the db `d` (a row of dbs). */
+  readonly recordsCount: string
+  /** The statement of a db's record count per stored table name (`table_name`, `n`), tables with records only: parameters the account's and the db's ids. */
+  readonly tableCounts: string
   /** Absent where the database keeps its search index itself (PostgreSQL's trigram index). */
   readonly upkeep?: SearchUpkeep
 }

@@ -25,6 +25,8 @@ export function pgDbsSearch(sql: SqlPort): DbsSearch {
   return {
     ...PLACE,
     fieldSet: (field): Condition => ({sql: `json_typeof(${FIELD}) <> 'null'`, params: [field]}),
+    recordsCount: '(SELECT count(*) FROM db_records r WHERE r.db_id = d.id)',
+    tableCounts: 'SELECT table_name, count(*) AS n FROM db_records WHERE account_id = ? AND db_id = ? GROUP BY table_name ORDER BY table_name',
     query: (accountId, dbId, spec) => query(sql, accountId, dbId, spec),
   }
 }
