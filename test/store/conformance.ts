@@ -12,6 +12,7 @@ import {planSchema, tablePlan} from '../../src/core/dbs/schema.js'
 import {CONNECTOR_KIND} from '../../src/core/flows/resources.js'
 import type {PromptData, Viewer} from '../../src/core/prompts/types.js'
 import type {Store} from '../../src/store/index.js'
+import {USAGE_SLICE} from '../../src/store/dbs/repo.js'
 
 export interface StoreDriver {
   /** Opens a fresh store; `close` also removes what it made. */
@@ -231,6 +232,19 @@ export function describeStore(name: string, driver: StoreDriver): void {
       expect((await store.dbs.query(a.id, d.id, spec({name: 'r2344'}))).map((r) => r.data.n)).toEqual([2344 % 7])
       // The other db kept its old schema: its records' columns were not rebuilt, so a query by the new plan (which reads the column) finds none.
       expect(await store.dbs.query(a.id, other.id, spec({n: '3'}))).toEqual([])
+    })
+
+    it('dbs: usage counts a large table a slice at a time, and other work runs between the slices', async () => {
+      const a = await account()
+      const d = await store.dbs.create(a.id, dbInput(unique('big')))
+      const n = USAGE_SLICE * 2 + 5
+      await store.dbs.createRecords(a.id, d.id, Array.from({length: n}, (_, i) => ({tableName: null, data: (i % 3 ? {x: i} : {y: i}) as never, index: {}})))
+      let settled = false
+      const usage = store.dbs.usage(a.id, d.id, new Map([[null, ['x', 'y', 'z']]])).finally(() => (settled = true))
+      // The next turn of the event loop comes before the count is done: the server answers others meanwhile.
+      expect(await new Promise((resolve) => setImmediate(() => resolve(settled)))).toBe(false)
+      const x = Array.from({length: n}, (_, i) => i).filter((i) => i % 3).length
+      expect(await usage).toEqual([{table_name: null, records_count: n, fields: {x, y: n - x, z: 0}}])
     })
 
     it('dbs: records of a db deleted meanwhile, a full public db, scoped reads and deletes, usage by field', async () => {
