@@ -415,6 +415,93 @@ describeWithChromium('console studio in Chromium', () => {
     }
   }, 300_000)
 
+  it('a dashboard changed through the CLI while it is in the layout editor: saving shows the 412 view (their tiles beside mine), nothing is saved; "keep mine" saves over it', async () => {
+    const board = (await api('POST', '/toolkit/dashboards.json', {dashboard: {name: 'Race board', context: 'crm',
+      layout: [{key: 'activity', size: 'half'}, {key: 'chats', size: 'half'}]}}, alice)).json
+    const order = (page: Page, sel: string) => page.locator(`${sel} [data-key]`).evaluateAll((els) => els.map((e) => e.getAttribute('data-key')))
+    const stored = async () => (await api('GET', `/toolkit/dashboards/${board.id}.json`, undefined, alice)).json.layout.map((i: {key: string}) => i.key)
+    const browser = await launchChromium({bypassCSP: true})
+    try {
+      const page = await browser.context.newPage()
+      page.setDefaultTimeout(60_000)
+      await signedIn(page, '#/dashboards/edit?context=crm', alice)
+      const editor = '[data-testid=layout-editor]'
+      await page.getByRole('heading', {name: 'Arrange “Race board” (crm)'}).waitFor()
+      await poll(() => order(page, editor)).toEqual(['activity', 'chats'])
+      // Meanwhile, Alice in another session adds a tile and resizes one with the CLI.
+      const cli = await svc(['dashboard', 'update', String(board.id), '--layout-file', '-', '--url', site(), '--token', alice],
+        {input: JSON.stringify([{key: 'ai_request', size: 'quarter'}, {key: 'activity', size: 'full'}, {key: 'chats', size: 'half'}])})
+      expect(cli.code, cli.stderr).toBe(0)
+      await page.getByRole('button', {name: 'Move Chats earlier'}).click()
+      await poll(() => order(page, editor)).toEqual(['chats', 'activity'])
+      await page.getByTestId('save-layout').click()
+      const view = page.getByRole('region', {name: 'Changed by someone else'})
+      await view.waitFor()
+      expect(await page.getByTestId('layout-error').textContent()).toContain('Nothing was saved')
+      expect(await view.locator('tr[data-field=tiles] td').allTextContents()).toEqual([
+        '1. Activity (half)\n2. Chats (half)',
+        '1. AI request (quarter)\n2. Activity (full)\n3. Chats (half)',
+        '1. Chats (half)\n2. Activity (half)',
+      ])
+      expect(page.url()).toMatch(/#\/dashboards\/edit\?context=crm$/)
+      expect(await stored()).toEqual(['ai_request', 'activity', 'chats'])
+      expect(await scan(page, 'layout editor 412 view')).toEqual([])
+      // Keep mine: my order is saved over theirs (their tile is gone: the whole layout is mine).
+      await view.getByRole('button', {name: 'Keep my edits (save them over theirs)'}).click()
+      await page.waitForURL(/#\/dashboards\?context=crm$/)
+      await poll(() => order(page, '[data-testid=grid]')).toEqual(['chats', 'activity'])
+      expect(await stored()).toEqual(['chats', 'activity'])
+    } finally {
+      await browser.close()
+    }
+  }, 300_000)
+
+  it('a dashboard changed through the API while it is in the layout editor: saving shows the 412 view and nothing is saved; "take theirs" reloads the editor with their version', async () => {
+    const board = (await api('POST', '/toolkit/dashboards.json', {dashboard: {name: 'Race board 2', context: 'cms',
+      layout: [{key: 'activity', size: 'half'}, {key: 'chats', size: 'half'}, {key: 'ai_request', size: 'quarter'}]}}, alice)).json
+    const order = (page: Page, sel: string) => page.locator(`${sel} [data-key]`).evaluateAll((els) => els.map((e) => e.getAttribute('data-key')))
+    const stored = async () => (await api('GET', `/toolkit/dashboards/${board.id}.json`, undefined, alice)).json.layout.map((i: {key: string}) => i.key)
+    const browser = await launchChromium({bypassCSP: true})
+    try {
+      const page = await browser.context.newPage()
+      page.setDefaultTimeout(60_000)
+      await signedIn(page, '#/dashboards/edit?context=cms', alice)
+      const editor = '[data-testid=layout-editor]'
+      await page.getByRole('heading', {name: 'Arrange “Race board 2” (cms)'}).waitFor()
+      await poll(() => order(page, editor)).toEqual(['activity', 'chats', 'ai_request'])
+      await page.locator(`${editor} [data-key=activity]`).focus()
+      await page.keyboard.press('Alt+ArrowDown')
+      await poll(() => order(page, editor)).toEqual(['chats', 'activity', 'ai_request'])
+      expect((await api('PATCH', `/toolkit/dashboards/${board.id}.json`, {dashboard: {name: 'Their board',
+        layout: [{key: 'ai_request', size: 'full'}, {key: 'activity', size: 'half'}]}}, alice)).status).toBe(200)
+      await page.getByTestId('save-layout').click()
+      const view = page.getByRole('region', {name: 'Changed by someone else'})
+      await view.waitFor()
+      expect(await view.locator('tr[data-field=tiles] td').allTextContents()).toEqual([
+        '1. Activity (half)\n2. Chats (half)\n3. AI request (quarter)',
+        '1. AI request (full)\n2. Activity (half)',
+        '1. Chats (half)\n2. Activity (half)\n3. AI request (quarter)',
+      ])
+      expect(await view.locator('tr[data-field=name] td').allTextContents()).toEqual(['Race board 2', 'Their board', 'Race board 2'])
+      expect(await stored()).toEqual(['ai_request', 'activity'])
+      expect(await scan(page, 'layout editor 412 view, renamed')).toEqual([])
+      await view.getByRole('button', {name: 'Use their version (drop my edits)'}).click()
+      await poll(() => view.count()).toBe(0)
+      await poll(() => order(page, editor)).toEqual(['ai_request', 'activity'])
+      expect(await page.getAttribute(`${editor} [data-key=ai_request]`, 'data-size')).toBe('full')
+      await page.getByRole('heading', {name: 'Arrange “Their board” (cms)'}).waitFor()
+      expect(await stored()).toEqual(['ai_request', 'activity'])
+      // Their version's tag: a save now applies.
+      await page.getByRole('button', {name: 'Move Activity earlier'}).click()
+      await page.getByTestId('save-layout').click()
+      await page.waitForURL(/#\/dashboards\?context=cms$/)
+      await poll(() => order(page, '[data-testid=grid]')).toEqual(['activity', 'ai_request'])
+      expect(await stored()).toEqual(['activity', 'ai_request'])
+    } finally {
+      await browser.close()
+    }
+  }, 300_000)
+
   it('has no serious or critical axe violation on the new screens, light and dark, desktop and phone width', async () => {
     const flow = (await api('POST', '/svc/resources.json', {resource: {kind: 'svc/custom_flow', code: 'axe_flow', fields: {program: [{type: 'mutation', set: {a: '{x}'}}]}}})).json
     await api('POST', '/svc/resources.json', {resource: {kind: 'svc/custom_connector', code: 'axe_api', url: 'http://127.0.0.1:9', secret_token: 'a-long-secret',
