@@ -94,3 +94,47 @@ describeBothTransports('database ETag and If-Match', undefined, (ctx) => {
     expect((await c.call('DELETE', `/svc/dbs/${id}.json`)).status).toBe(204)
   })
 })
+
+describeBothTransports('a delete checks If-Match inside the store\'s write', undefined, (ctx) => {
+  /** Runs `meanwhile` (someone else's change) once, when the route calls the store's `method`, before the store's write begins. */
+  function changeBeforeWrite<K extends 'delete' | 'deleteRecord'>(method: K, meanwhile: () => Promise<void>) {
+    const dbs = ctx().world.store.dbs
+    const real = dbs[method]
+    dbs[method] = (async (...args: unknown[]) => {
+      dbs[method] = real
+      await meanwhile()
+      return (real as (...a: unknown[]) => Promise<boolean>).apply(dbs, args)
+    }) as never
+  }
+
+  it('a db changed after the DELETE loaded it, before the write: 412 with the current db, nothing deleted', async () => {
+    const c = ctx()
+    const created = await c.call('POST', '/svc/dbs.json', {body: {db: {name: 'Mine', code: 'raced', schema: {fields: {a: 'string'}}}}})
+    const {id} = created.json
+    const tag = created.headers.get('etag')!
+    changeBeforeWrite('delete', async () => {
+      expect((await c.call('PATCH', `/svc/dbs/${id}.json`, {body: {db: {name: 'Theirs'}}})).status).toBe(200)
+    })
+    const refused = await c.call('DELETE', `/svc/dbs/${id}.json`, {headers: {'if-match': tag}})
+    expect(refused.status).toBe(412)
+    const now = await c.call('GET', `/svc/dbs/${id}.json`)
+    expect(now.json.name).toBe('Theirs')
+    expect(refused.json).toMatchObject({etag: now.headers.get('etag'), current: {id, name: 'Theirs'}})
+    expect((await c.call('DELETE', `/svc/dbs/${id}.json`, {headers: {'if-match': now.headers.get('etag')!}})).status).toBe(204)
+    expect((await c.call('GET', `/svc/dbs/${id}.json`)).status).toBe(404)
+  })
+
+  it('a record changed after the DELETE loaded its db, before the write: 412 with the current record, nothing deleted', async () => {
+    const c = ctx()
+    const db = (await c.call('POST', '/svc/dbs.json', {body: {db: {name: 'Recs', schema: {fields: {a: 'string'}}}}})).json
+    const created = await c.call('POST', `/svc/dbs/${db.id}/records.json`, {body: {record: {data: {a: 'mine'}}}})
+    const url = `/svc/dbs/${db.id}/records/${created.json.id}.json`
+    changeBeforeWrite('deleteRecord', async () => {
+      expect((await c.call('PATCH', url, {body: {record: {data: {a: 'theirs'}}}})).status).toBe(200)
+    })
+    const refused = await c.call('DELETE', url, {headers: {'if-match': created.headers.get('etag')!}})
+    expect(refused.status).toBe(412)
+    const now = await c.call('GET', url)
+    expect(refused.json).toMatchObject({etag: now.headers.get('etag'), current: {data: {a: 'theirs'}}})
+  })
+})

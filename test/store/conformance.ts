@@ -210,7 +210,19 @@ export function describeStore(name: string, driver: StoreDriver): void {
       expect(await store.dbs.get(a.id, String(2 ** 64))).toBeNull()
       expect(await store.dbs.update(a.id, 2 ** 53, dbInput(null))).toBeNull()
       expect(await store.dbs.delete(b.id, d.id)).toBe(false)
-      expect(await store.dbs.delete(a.id, d.id)).toBe(true)
+      // A delete's If-Match check sees the db as stored at the delete (changed after the caller read it), and a throw keeps it.
+      await store.dbs.createRecord(a.id, d.id, {tableName: null, data: {x: 1} as never, index: {}})
+      await store.dbs.update(a.id, d.id, dbInput(code, null, {name: 'Theirs'}))
+      await expect(store.dbs.delete(a.id, d.id, (current) => {
+        expect(current).toMatchObject({id: d.id, name: 'Theirs'})
+        throw stale
+      })).rejects.toBe(stale)
+      expect(await store.dbs.get(a.id, String(d.id))).toMatchObject({name: 'Theirs', records_count: 1})
+      const seen: string[] = []
+      expect(await store.dbs.delete(a.id, d.id, (current) => void seen.push(current.name))).toBe(true)
+      expect(seen).toEqual(['Theirs'])
+      expect(await store.dbs.delete(a.id, d.id, () => seen.push('gone'))).toBe(false) // no db: the check never runs
+      expect(seen).toEqual(['Theirs'])
       expect(await store.dbs.list(a.id)).toHaveLength(1)
     })
 

@@ -96,10 +96,10 @@ export function dbsRoutes(deps: Deps) {
   handle(app, routes.updateDb, manager, async (c, {body}) => c.json(await save(c, dbData(body.db, asInput(db(c).db)))))
 
   handle(app, routes.deleteDb, manager, async (c) => {
-    // If-Match on a delete is checked against the db as loaded for this request.
+    // If-Match is checked inside the store's write, against the db as stored when it is deleted.
     const ifMatch = c.req.header('if-match')
-    if (ifMatch !== undefined) checkDbIfMatch(ifMatch, db(c).db)
-    await deps.store.dbs.delete(db(c).accountId, db(c).db.id)
+    const check = ifMatch === undefined ? undefined : (current: DbView) => checkDbIfMatch(ifMatch, current)
+    if (!(await deps.store.dbs.delete(db(c).accountId, db(c).db.id, check))) throw notFound('database not found')
     return c.body(null, 204)
   })
 

@@ -125,11 +125,13 @@ export class SqlDbsRepo implements DbsRepo {
     return found ? this.get(accountId, String(id)) : null
   }
 
-  async delete(accountId: number, id: number): Promise<boolean> {
+  async delete(accountId: number, id: number, check?: (current: DbView) => void): Promise<boolean> {
     if (!isRowId(id)) return false
     const {forUpdate} = this.sql.dialect
     return this.sql.tx(function* (q) {
       if (!(yield* q.get(`SELECT 1 FROM dbs WHERE account_id = ? AND id = ?${forUpdate}`, [accountId, id]))) return false
+      // If-Match: checked against the definition as stored now, with the row locked (as update does).
+      if (check) check(toDb((yield* q.get<DbRow>(DB_BY_ID_NO_COUNT.id, [accountId, id]))!))
       yield* q.run('DELETE FROM db_records WHERE account_id = ? AND db_id = ?', [accountId, id])
       yield* q.run('DELETE FROM dbs WHERE account_id = ? AND id = ?', [accountId, id])
       return true

@@ -74,8 +74,8 @@ export interface DbsRepo {
   /** Updates the db; when `reindex` is given, every record's index columns are rebuilt in the same transaction. */
   /** `check` sees the stored db inside the write, before it changes, and may throw (If-Match). */
   update(accountId: number, id: number, input: DbInput, reindex?: Indexer, check?: (current: DbView) => void): Promise<DbView | null>
-  /** Removes the db and all its records. */
-  delete(accountId: number, id: number): Promise<boolean>
+  /** Removes the db and all its records; `check` sees the stored db inside the write, before it goes, and may throw (If-Match). */
+  delete(accountId: number, id: number, check?: (current: DbView) => void): Promise<boolean>
   /** Record counts per table, and per named field of each table. */
   usage(accountId: number, dbId: number, fieldsByTable: Map<string | null, string[]>): Promise<TableUsage[]>
 
