@@ -27,14 +27,14 @@ export default class Push extends BackendCommand {
     yes: yesFlag,
     'dry-run': Flags.boolean({description: 'only show what would change', default: false}),
     prune: Flags.boolean({description: 'also delete what is on the backend but not in the folder', default: false}),
-    force: Flags.boolean({description: 'overwrite resources the backend changed since your last pull or push', default: false}),
+    force: Flags.boolean({description: 'overwrite resources the backend changed since your last pull or push, or changes while the push runs (sends no If-Match)', default: false}),
   }
 
   async run() {
     const {args, flags} = await this.parse(Push)
     const dir = workspaceDir(args.dir, flags.dir)
     const client = await this.client(flags)
-    const plan = await withSpinner('Comparing the folder with the backend', !this.jsonEnabled(), () => planFolder(client, dir, {prune: flags.prune}))
+    const plan = await withSpinner('Comparing the folder with the backend', !this.jsonEnabled(), () => planFolder(client, dir, {prune: flags.prune, force: flags.force}))
     const conflicted = new Set(plan.conflicts.map((c) => c.key))
     for (const c of plan.changes) {
       this.say(describe(c))

@@ -25,12 +25,16 @@ export function conflictsOf(changes: Change[], remote: RemoteResource[], state: 
   })
 }
 
-export async function planFolder(client: Client, dir: string, options: {prune: boolean}): Promise<FolderPlan> {
+/**
+ * Plans the push of a folder. Each update and delete is tagged with the version its diff was made
+ * on (If-Match), unless `force`: a forced push overwrites whatever the backend holds when it applies.
+ */
+export async function planFolder(client: Client, dir: string, options: {prune: boolean; force?: boolean}): Promise<FolderPlan> {
   const {resources, problems} = parseWorkspace(await readFolder(dir))
   if (problems.length) throw new SvcError('usage', 0, `the workspace has ${problems.length} problem(s):\n  ${problems.join('\n  ')}`, undefined, 'fix the files, then push again')
   const remote = await remoteResources(client)
   const plan = planPush(resources, remote, options)
-  await tagChanges(client, plan.changes, remote)
+  if (!options.force) await tagChanges(client, plan.changes, remote)
   const state = await SyncState.load(dir, client.backend.description)
   return {...plan, local: resources, remote, conflicts: conflictsOf(plan.changes, remote, state), state}
 }

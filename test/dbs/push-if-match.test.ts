@@ -69,3 +69,21 @@ it('svc db push: a db changed between the diff and the apply is not overwritten 
   expect(r.stdout).toContain('- field tags (string)')
   expect((await direct('GET', `/svc/dbs/${created.json.id}.json`)).json.schema).toEqual({fields: {title: 'string', body: 'text'}})
 })
+
+it('svc db push --force still sends If-Match: --force allows data loss, not overwriting a db changed after the diff', async () => {
+  const dir = tempDir()
+  const file = join(dir, 'drafts.json')
+  const created = await direct('POST', '/svc/dbs.json', {db: {name: 'Drafts', code: 'drafts', schema: {fields: {title: 'string', old: 'string'}}}})
+  expect(created.status).toBe(201)
+  expect((await direct('POST', `/svc/dbs/${created.json.id}/records.json`, {record: {data: {title: 't', old: 'kept'}}})).status).toBe(201)
+  writeFileSync(file, JSON.stringify({name: 'Drafts', code: 'drafts', schema: {fields: {title: 'string'}}, public_methods: {}}))
+  meanwhile = async () => {
+    expect((await direct('PATCH', `/svc/dbs/${created.json.id}.json`, {db: {name: 'Drafts theirs'}})).status).toBe(200)
+  }
+  const r = await svc(['db', 'push', file, '--yes', '--force', '--url', proxyUrl, '--token', token])
+  expect(meanwhile).toBeUndefined()
+  expect(r.code, r.stdout + r.stderr).toBe(1)
+  expect(r.stdout).toContain('holds data in 1 record(s)')
+  expect(r.stderr).toContain('drafts changed on the server after the diff was made: nothing was applied to it')
+  expect((await direct('GET', `/svc/dbs/${created.json.id}.json`)).json).toMatchObject({name: 'Drafts theirs', schema: {fields: {title: 'string', old: 'string'}}})
+})

@@ -140,3 +140,37 @@ it('svc push: updates of a prompt, a db, an app and a dashboard pulled unchanged
   expect((await direct('GET', `/svc/dbs/${db.id}.json`)).json.name).toBe('Books 2')
   expect((await direct('GET', `/toolkit/dashboards/${board.id}.json`)).json.layout).toMatchObject([{key: 'activity', size: 'full'}])
 })
+
+it('svc push --force: a prompt changed between the diff and the apply is overwritten (no If-Match sent); exit 0', async () => {
+  const ws = tempDir()
+  const created = await direct('POST', '/svc/prompts.json', {prompt: {name: 'Forced', code: 'forced', kind: 'chat', scope: 'account', content: 'Forced one'}})
+  expect(created.status).toBe(201)
+  mkdirSync(join(ws, 'prompts'))
+  writeFileSync(join(ws, 'prompts', 'forced.md'), '---\nname: Forced\nkind: chat\nscope: account\n---\nForced from the folder')
+  meanwhile = async () => {
+    expect((await direct('PATCH', `/svc/prompts/${created.json.id}.json`, {prompt: {content: 'Forced theirs'}})).status).toBe(200)
+  }
+  const r = await remote(['push', ws, '--yes', '--force'])
+  expect(meanwhile).toBeUndefined()
+  expect(r.code, r.stdout + r.stderr).toBe(0)
+  expect(ifMatchOf.has(`PATCH /svc/prompts/${created.json.id}.json`)).toBe(true)
+  expect(ifMatchOf.get(`PATCH /svc/prompts/${created.json.id}.json`)).toBeUndefined()
+  expect((await direct('GET', `/svc/prompts/${created.json.id}.json`)).json.content).toBe('Forced from the folder')
+})
+
+it('svc app push --force: an app changed between the diff and the apply is overwritten (no If-Match sent); exit 0', async () => {
+  const work = tempDir()
+  const created = await direct('POST', '/svc/apps.json', {app: {name: 'Forced app', url_code: 'forced-app', app_engine: 'js', css_engine: 'none', source_code: "document.title = 'one'\n"}})
+  expect(created.status).toBe(201)
+  const dir = join(work, 'forced-app')
+  expect((await remote(['app', 'pull', 'forced-app', dir])).code).toBe(0)
+  writeFileSync(join(dir, 'app.js'), readFileSync(join(dir, 'app.js'), 'utf8').replace("'one'", "'mine'"))
+  meanwhile = async () => {
+    expect((await direct('PATCH', `/svc/apps/${created.json.id}.json`, {app: {source_code: "document.title = 'theirs'\n"}})).status).toBe(200)
+  }
+  const r = await remote(['app', 'push', dir, '--force'])
+  expect(meanwhile).toBeUndefined()
+  expect(r.code, r.stdout + r.stderr).toBe(0)
+  expect(ifMatchOf.get(`PATCH /svc/apps/${created.json.id}.json`)).toBeUndefined()
+  expect((await direct('GET', `/svc/apps/${created.json.id}.json`)).json.source_code).toBe("document.title = 'mine'\n")
+})

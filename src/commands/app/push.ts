@@ -16,7 +16,7 @@ export default class AppPush extends BackendCommand {
     'refuses to overwrite a change made on the backend since the last pull without --force'
   static examples = ['<%= config.bin %> app push ./counter', '<%= config.bin %> app push ws/apps/counter --force']
   static args = {dir: Args.string({description: 'app folder', default: '.'})}
-  static flags = {force: Flags.boolean({description: 'overwrite changes made on the backend since the last pull or push', default: false})}
+  static flags = {force: Flags.boolean({description: 'overwrite changes made on the backend since the last pull or push, or while the push runs (sends no If-Match)', default: false})}
 
   async run() {
     const {args, flags} = await this.parse(AppPush)
@@ -43,9 +43,11 @@ export default class AppPush extends BackendCommand {
             'svc app pull to take the backend\'s version, or push --force to overwrite it (the diff above shows what would be lost)')
         }
         this.say(colorDiff(change.diff))
-        // If-Match: the version the diff above was made on; a change made on the backend since is never overwritten.
+        // If-Match: the version the diff above was made on; a change made on the backend since is never
+        // overwritten — unless --force, which overwrites whatever the backend holds.
+        const ifMatch: Record<string, string> = found?.etag && !flags.force ? {'if-match': found.etag} : {}
         try {
-          app = await client.call('updateApp', {params: {id: remote.id}, headers: found?.etag ? {'if-match': found.etag} : {}, body: {app: local.body}})
+          app = await client.call('updateApp', {params: {id: remote.id}, headers: ifMatch, body: {app: local.body}})
         } catch (error) {
           if (!isSvcError(error) || error.status !== 412) throw error
           throw new SvcError('conflict', 412, `${remote.url_code} changed on the backend after the diff was made: nothing was pushed`, {url_code: remote.url_code},

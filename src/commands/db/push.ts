@@ -60,7 +60,8 @@ export default class DbPush extends BackendCommand {
   static flags = {
     yes: Flags.boolean({char: 'y', description: 'apply without asking (required without a terminal)', default: false}),
     'dry-run': Flags.boolean({description: 'only show the diff', default: false}),
-    force: Flags.boolean({description: 'allow dropping fields or tables that hold data, and schema changes that existing records fail', default: false}),
+    force: Flags.boolean({description: 'allow dropping fields or tables that hold data, and schema changes that existing records fail ' +
+      '(a db changed on the server after the diff is still never overwritten: If-Match is always sent)', default: false}),
   }
 
   async run() {
