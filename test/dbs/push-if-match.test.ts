@@ -16,7 +16,7 @@ let server: ServeProcess | undefined
 let proxy: Server | undefined
 let proxyUrl = ''
 let token = ''
-/** Runs once, before the first PATCH of a db passes through the proxy: someone else's change. */
+/** Runs once, before the first PATCH or DELETE of a db (replace too) or of a record passes through the proxy: someone else's change. */
 let meanwhile: (() => Promise<void>) | undefined
 
 const direct = (method: string, path: string, body?: unknown) => fetch(`${server!.url}${path}`, {
@@ -29,7 +29,7 @@ beforeAll(async () => {
   proxy = createServer(async (req, res) => {
     const chunks: Buffer[] = []
     for await (const chunk of req) chunks.push(chunk as Buffer)
-    if (req.method === 'PATCH' && /^\/svc\/dbs\/\d+\.json$/.test(req.url ?? '') && meanwhile) {
+    if ((req.method === 'PATCH' || req.method === 'DELETE') && /^\/svc\/dbs\/\d+(\/replace|\/records\/\d+)?\.json$/.test(req.url ?? '') && meanwhile) {
       const change = meanwhile
       meanwhile = undefined
       await change()
@@ -86,4 +86,33 @@ it('svc db push --force still sends If-Match: --force allows data loss, not over
   expect(r.stdout).toContain('holds data in 1 record(s)')
   expect(r.stderr).toContain('drafts changed on the server after the diff was made: nothing was applied to it')
   expect((await direct('GET', `/svc/dbs/${created.json.id}.json`)).json).toMatchObject({name: 'Drafts theirs', schema: {fields: {title: 'string', old: 'string'}}})
+})
+
+/** A command that read the resource, then a change made before its write: exit 1, the refusal, `Try: run svc <command> again`. */
+const refusedAfterRead = (r: {code: number; stdout: string; stderr: string}, what: string, command: string, nothing: string) => {
+  expect(meanwhile).toBeUndefined()
+  expect(r.code, r.stdout + r.stderr).toBe(1)
+  expect(r.stderr).toContain(`${what} changed on the server after it was read: ${nothing}`)
+  expect(r.stderr).toContain(`run svc ${command} again`)
+}
+const cli = (args: string[]) => svc([...args, '--url', proxyUrl, '--token', token])
+
+it('svc db replace, db delete and db records delete apply to the version they read: one changed meanwhile is left alone (exit 1)', async () => {
+  const db = (await direct('POST', '/svc/dbs.json', {db: {name: 'Cards', code: 'cards', schema: {fields: {title: 'string'}}}})).json
+  meanwhile = async () => void expect((await direct('PATCH', `/svc/dbs/${db.id}.json`, {db: {schema: {fields: {title: 'string', theirs: 'integer'}}}})).status).toBe(200)
+  refusedAfterRead(await cli(['db', 'replace', 'cards', '--field', 'schema', '--old', '"title": "string"', '--new', '"title": "text"']),
+    'database cards', 'db replace', 'nothing was written')
+  expect((await direct('GET', `/svc/dbs/${db.id}.json`)).json.schema).toEqual({fields: {title: 'string', theirs: 'integer'}})
+
+  const rec = (await direct('POST', `/svc/dbs/${db.id}/records.json`, {record: {data: {title: 'mine'}}})).json
+  meanwhile = async () => void expect((await direct('PATCH', `/svc/dbs/${db.id}/records/${rec.id}.json`, {record: {data: {title: 'theirs'}}})).status).toBe(200)
+  refusedAfterRead(await cli(['db', 'records', 'delete', 'cards', String(rec.id), '--yes']), `record ${rec.id} of cards`, 'db records delete', 'nothing was deleted')
+  expect((await direct('GET', `/svc/dbs/${db.id}/records/${rec.id}.json`)).json.data).toEqual({title: 'theirs'})
+
+  meanwhile = async () => void expect((await direct('PATCH', `/svc/dbs/${db.id}.json`, {db: {name: 'Cards theirs'}})).status).toBe(200)
+  refusedAfterRead(await cli(['db', 'delete', 'cards', '--yes']), 'database cards (Cards)', 'db delete', 'nothing was deleted')
+  expect((await direct('GET', `/svc/dbs/${db.id}.json`)).json).toMatchObject({name: 'Cards theirs', records_count: 1})
+  // Unchanged since the read: the delete applies.
+  expect((await cli(['db', 'delete', 'cards', '--yes'])).code).toBe(0)
+  expect((await direct('GET', `/svc/dbs/${db.id}.json`)).status).toBe(404)
 })

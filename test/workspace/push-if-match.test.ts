@@ -2,7 +2,9 @@
 // and 28): a change made on the server between the diff and the apply is never overwritten — the
 // push stops with a clear message (exit 1) and a second push shows the diff against the current
 // version. The change is made by a proxy between the CLI and a real `svc serve`, at the moment the
-// write passes through it (the approach of test/dbs/push-if-match.test.ts).
+// write passes through it (the approach of test/dbs/push-if-match.test.ts). `--force` sends no
+// If-Match. The commands that read a prompt, an app or a dashboard and then write or delete it
+// (app replace, prompt update --scope-id, the deletes) send the tag of what they read, the same way.
 import {createServer, type Server} from 'node:http'
 import {mkdirSync, readFileSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
@@ -17,7 +19,7 @@ let server: ServeProcess | undefined
 let proxy: Server | undefined
 let proxyUrl = ''
 let token = ''
-/** Runs once, before the first write (PATCH or DELETE) of a prompt or an app passes through the proxy: someone else's change. */
+/** Runs once, before the first write (PATCH or DELETE, replace too) of a prompt, an app or a dashboard passes through the proxy: someone else's change. */
 let meanwhile: (() => Promise<void>) | undefined
 /** Runs once, before the first GET of one prompt passes through the proxy (after the lists the diff is made from). */
 let beforeRead: (() => Promise<void>) | undefined
@@ -35,7 +37,7 @@ beforeAll(async () => {
   proxy = createServer(async (req, res) => {
     const chunks: Buffer[] = []
     for await (const chunk of req) chunks.push(chunk as Buffer)
-    if ((req.method === 'PATCH' || req.method === 'DELETE') && /^\/svc\/(prompts|apps)\/[0-9a-f-]{36}\.json$/.test(req.url ?? '') && meanwhile) {
+    if ((req.method === 'PATCH' || req.method === 'DELETE') && /^\/(svc\/(prompts|apps)\/[0-9a-f-]{36}(\/replace)?|toolkit\/dashboards\/\d+)\.json$/.test(req.url ?? '') && meanwhile) {
       const change = meanwhile
       meanwhile = undefined
       await change()
@@ -173,4 +175,58 @@ it('svc app push --force: an app changed between the diff and the apply is overw
   expect(r.code, r.stdout + r.stderr).toBe(0)
   expect(ifMatchOf.get(`PATCH /svc/apps/${created.json.id}.json`)).toBeUndefined()
   expect((await direct('GET', `/svc/apps/${created.json.id}.json`)).json.source_code).toBe("document.title = 'mine'\n")
+})
+
+/** A command that read the resource, then a change made before its write: exit 1, the refusal, `Try: run svc <command> again`. */
+const refusedAfterRead = (r: {code: number; stdout: string; stderr: string}, what: string, command: string, nothing = 'nothing was written') => {
+  expect(meanwhile).toBeUndefined()
+  expect(r.code, r.stdout + r.stderr).toBe(1)
+  expect(r.stderr).toContain(`${what} changed on the server after it was read: ${nothing}`)
+  expect(r.stderr).toContain(`run svc ${command} again`)
+}
+
+it('svc app replace applies to the version it read: an app changed before the replace is written is left alone (exit 1)', async () => {
+  const app = (await direct('POST', '/svc/apps.json', {app: {name: 'Replaced', url_code: 'replaced', app_engine: 'js', css_engine: 'none', source_code: "document.title = 'one'\n"}})).json
+  meanwhile = async () => {
+    expect((await direct('PATCH', `/svc/apps/${app.id}.json`, {app: {source_code: "document.title = 'one'; console.log('theirs')\n"}})).status).toBe(200)
+  }
+  refusedAfterRead(await remote(['app', 'replace', 'replaced', '--old', 'one', '--new', 'two']), 'app replaced', 'app replace')
+  expect(ifMatchOf.get(`PATCH /svc/apps/${app.id}/replace.json`)).toMatch(/^"a/)
+  expect((await direct('GET', `/svc/apps/${app.id}.json`)).json.source_code).toBe("document.title = 'one'; console.log('theirs')\n")
+  // Run again: it reads their version and replaces in it.
+  const r = await remote(['app', 'replace', 'replaced', '--old', 'one', '--new', 'two'])
+  expect(r.code, r.stderr).toBe(0)
+  expect((await direct('GET', `/svc/apps/${app.id}.json`)).json.source_code).toBe("document.title = 'two'; console.log('theirs')\n")
+})
+
+it('svc prompt update --scope-id (which reads the stored scope) applies to the version it read (exit 1 when it changed)', async () => {
+  const me = (await direct('GET', '/svc/me.json')).json
+  const p = (await direct('POST', '/svc/prompts.json', {prompt: {name: 'Mine', code: 'scoped', kind: 'chat', scope: 'user', scope_id: me.id, content: 'one'}})).json
+  meanwhile = async () => {
+    expect((await direct('PATCH', `/svc/prompts/${p.id}.json`, {prompt: {content: 'theirs'}})).status).toBe(200)
+  }
+  refusedAfterRead(await remote(['prompt', 'update', 'scoped', '--scope-id', String(me.id), '--name', 'Renamed']), 'prompt scoped', 'prompt update')
+  expect(ifMatchOf.get(`PATCH /svc/prompts/${p.id}.json`)).toMatch(/^"p/)
+  expect((await direct('GET', `/svc/prompts/${p.id}.json`)).json).toMatchObject({name: 'Mine', content: 'theirs'})
+})
+
+it('svc app delete, prompt delete and dashboard delete delete the version they showed: one changed meanwhile stays (exit 1)', async () => {
+  const app = (await direct('POST', '/svc/apps.json', {app: {name: 'Doomed', url_code: 'doomed', app_engine: 'js', css_engine: 'none', source_code: 'x()\n'}})).json
+  meanwhile = async () => void expect((await direct('PATCH', `/svc/apps/${app.id}.json`, {app: {name: 'Doomed theirs'}})).status).toBe(200)
+  refusedAfterRead(await remote(['app', 'delete', 'doomed', '--yes']), 'app doomed (Doomed)', 'app delete', 'nothing was deleted')
+  expect((await direct('GET', `/svc/apps/${app.id}.json`)).json.name).toBe('Doomed theirs')
+
+  const p = (await direct('POST', '/svc/prompts.json', {prompt: {name: 'Doomed', code: 'doomed', kind: 'chat', scope: 'account', content: 'one'}})).json
+  meanwhile = async () => void expect((await direct('PATCH', `/svc/prompts/${p.id}.json`, {prompt: {content: 'theirs'}})).status).toBe(200)
+  refusedAfterRead(await remote(['prompt', 'delete', 'doomed', '--yes']), 'prompt doomed (account)', 'prompt delete', 'nothing was deleted')
+  expect((await direct('GET', `/svc/prompts/${p.id}.json`)).json.content).toBe('theirs')
+
+  const board = (await direct('POST', '/toolkit/dashboards.json', {dashboard: {name: 'Doomed board', layout: [{key: 'activity', size: 'half'}]}})).json
+  meanwhile = async () => void expect((await direct('PATCH', `/toolkit/dashboards/${board.id}.json`, {dashboard: {name: 'Theirs board'}})).status).toBe(200)
+  refusedAfterRead(await remote(['dashboard', 'delete', String(board.id), '--yes']), `dashboard #${board.id} "Doomed board"`, 'dashboard delete', 'nothing was deleted')
+  expect((await direct('GET', `/toolkit/dashboards/${board.id}.json`)).json.name).toBe('Theirs board')
+  // Unchanged since the read: the delete applies.
+  const r = await remote(['dashboard', 'delete', String(board.id), '--yes'])
+  expect(r.code, r.stderr).toBe(0)
+  expect(ifMatchOf.get(`DELETE /toolkit/dashboards/${board.id}.json`)).toMatch(/^"b/)
 })

@@ -1,6 +1,7 @@
 import {Args} from '#oclif'
 import {BackendCommand, yesFlag} from '../../cli/base-command.js'
 import {confirmDestructive} from '../../cli/confirm.js'
+import {readTagged, unlessChanged} from '../../cli/if-match.js'
 import type {AppView} from '../../core/contract/apps.js'
 import {resolveAppId} from '../../dev/project.js'
 
@@ -14,13 +15,14 @@ export default class AppDelete extends BackendCommand {
     const {args, flags} = await this.parse(AppDelete)
     const client = await this.client(flags)
     const id = await resolveAppId(client, args.app)
-    const app = await client.call('getApp', {params: {id}})
+    const {value: app, ifMatch} = await readTagged(client, 'getApp', {params: {id}})
     const what = `app ${app.url_code} (${app.name})`
     if (!(await confirmDestructive({yes: flags.yes, action: `delete ${what}`, message: `Delete ${what}? /a/${app.url_code} stops working.`}))) {
       this.say('Nothing deleted.')
       return {id, deleted: false}
     }
-    await client.call('deleteApp', {params: {id}})
+    // If-Match: what is deleted is the version shown (and confirmed); a change made meanwhile stops it.
+    await unlessChanged(what, 'app delete', () => client.call('deleteApp', {params: {id}, headers: ifMatch}), 'nothing was deleted')
     this.say(`Deleted ${what}`)
     return {id, deleted: true}
   }

@@ -1,5 +1,6 @@
 import {Args, Flags} from '#oclif'
 import {BackendCommand} from '../../cli/base-command.js'
+import {readTagged, unlessChanged} from '../../cli/if-match.js'
 import type {AppView} from '../../core/contract/apps.js'
 import {describeApp} from '../../dev/app-flags.js'
 import {resolveAppId} from '../../dev/project.js'
@@ -19,9 +20,11 @@ export default class AppReplace extends BackendCommand {
     const {args, flags} = await this.parse(AppReplace)
     const client = await this.client(flags)
     const id = await resolveAppId(client, args.app)
-    const app = await client.call('replaceInApp', {params: {id}, body: {
+    // The replace applies to the version read here (If-Match): an edit made meanwhile is not written over.
+    const {value: read, ifMatch} = await readTagged(client, 'getApp', {params: {id}})
+    const app = await unlessChanged(`app ${read.url_code}`, 'app replace', () => client.call('replaceInApp', {params: {id}, headers: ifMatch, body: {
       field: flags.field, old_string: flags.old, new_string: flags.new, replace_all: flags.all,
-    }})
+    }}))
     for (const line of describeApp(app, client.backend.baseUrl)) this.say(line)
     return app
   }

@@ -1,6 +1,7 @@
 import {Args} from '#oclif'
 import {BackendCommand, yesFlag} from '../../cli/base-command.js'
 import {confirmDestructive} from '../../cli/confirm.js'
+import {readTagged, unlessChanged} from '../../cli/if-match.js'
 import type {DashboardView} from '../../core/dashboards/format.js'
 import {dashboardId} from '../../client/refs.js'
 
@@ -14,13 +15,14 @@ export default class DashboardDelete extends BackendCommand {
     const {args, flags} = await this.parse(DashboardDelete)
     const client = await this.client(flags)
     const id = await dashboardId(client, args.id)
-    const d = await client.call('getDashboard', {params: {id}})
+    const {value: d, ifMatch} = await readTagged(client, 'getDashboard', {params: {id}})
     const what = `dashboard #${id} "${d.name}"${d.shared ? ' (company)' : ''}`
     if (!(await confirmDestructive({yes: flags.yes, action: `delete ${what}`, message: `Delete ${what}?`}))) {
       this.say('Nothing deleted.')
       return {id, deleted: false}
     }
-    await client.call('deleteDashboard', {params: {id}})
+    // If-Match: what is deleted is the version shown (and confirmed); a change made meanwhile stops it.
+    await unlessChanged(what, 'dashboard delete', () => client.call('deleteDashboard', {params: {id}, headers: ifMatch}), 'nothing was deleted')
     this.say(`Deleted ${what}`)
     return {id, deleted: true}
   }

@@ -1,5 +1,6 @@
 import {Args, Flags} from '#oclif'
 import {BackendCommand} from '../../cli/base-command.js'
+import {readTagged, unlessChanged} from '../../cli/if-match.js'
 import type {DbView} from '../../core/contract/dbs.js'
 import {dbId} from '../../client/refs.js'
 
@@ -17,7 +18,11 @@ export default class DbReplace extends BackendCommand {
   async run() {
     const {args, flags} = await this.parse(DbReplace)
     const client = await this.client(flags)
-    const db = await client.call('replaceInDb', {params: {id: await dbId(client, args.db)}, body: {field: flags.field, old_string: flags.old, new_string: flags.new, replace_all: flags.all}})
+    const id = await dbId(client, args.db)
+    // The replace applies to the version read here (If-Match): a change made meanwhile is not written over.
+    const {value: read, ifMatch} = await readTagged(client, 'getDb', {params: {id}})
+    const db = await unlessChanged(`database ${read.code ?? read.id}`, 'db replace', () => client.call('replaceInDb', {params: {id}, headers: ifMatch,
+      body: {field: flags.field, old_string: flags.old, new_string: flags.new, replace_all: flags.all}}))
     this.say(JSON.stringify(flags.field === 'schema' ? db.schema : db[flags.field as 'public_methods' | 'fields'], null, 2))
     return db
   }

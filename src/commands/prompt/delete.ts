@@ -1,6 +1,7 @@
 import {Args, Flags} from '#oclif'
 import {BackendCommand, yesFlag} from '../../cli/base-command.js'
 import {confirmDestructive} from '../../cli/confirm.js'
+import {readTagged, unlessChanged} from '../../cli/if-match.js'
 import {resolvePromptId} from '../../client/refs.js'
 import type {PromptView} from '../../core/prompts/types.js'
 
@@ -17,13 +18,14 @@ export default class PromptDelete extends BackendCommand {
     const {args, flags} = await this.parse(PromptDelete)
     const client = await this.client(flags)
     const id = await resolvePromptId(client, args.prompt, flags.scope)
-    const p = await client.call('getPrompt', {params: {id}})
+    const {value: p, ifMatch} = await readTagged(client, 'getPrompt', {params: {id}})
     const what = `prompt ${p.code} (${p.scope}${p.scope_id === null ? '' : ` ${p.scope_id}`})`
     if (!(await confirmDestructive({yes: flags.yes, action: `delete ${what}`, message: `Delete ${what}?`}))) {
       this.say('Nothing deleted.')
       return {id, deleted: false}
     }
-    await client.call('deletePrompt', {params: {id}})
+    // If-Match: what is deleted is the version shown (and confirmed); a change made meanwhile stops it.
+    await unlessChanged(what, 'prompt delete', () => client.call('deletePrompt', {params: {id}, headers: ifMatch}), 'nothing was deleted')
     this.say(`Deleted prompt ${id}: ${what.slice('prompt '.length)}`)
     return {id, deleted: true}
   }

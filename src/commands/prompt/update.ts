@@ -1,5 +1,6 @@
 import {Args} from '#oclif'
 import {BackendCommand} from '../../cli/base-command.js'
+import {readTagged, unlessChanged} from '../../cli/if-match.js'
 import {resolvePromptId} from '../../client/refs.js'
 import type {PromptView} from '../../core/prompts/types.js'
 import {noChanges, promptBody, promptFlags, resolveScope} from './create.js'
@@ -16,9 +17,15 @@ export default class PromptUpdate extends BackendCommand {
     if (Object.keys(body).length === 0) throw noChanges()
     const client = await this.client(flags)
     const id = await resolvePromptId(client, args.prompt)
-    if (body.scope_id !== undefined && body.scope === undefined) body.scope = (await client.call('getPrompt', {params: {id}})).scope
+    // --scope-id alone keeps the stored scope: the write then applies to the version read (If-Match).
+    let ifMatch: Record<string, string> = {}
+    if (body.scope_id !== undefined && body.scope === undefined) {
+      const read = await readTagged(client, 'getPrompt', {params: {id}})
+      body.scope = read.value.scope
+      ifMatch = read.ifMatch
+    }
     await resolveScope(client, body)
-    const updated = await client.call('updatePrompt', {params: {id}, body: {prompt: body}})
+    const updated = await unlessChanged(`prompt ${args.prompt}`, 'prompt update', () => client.call('updatePrompt', {params: {id}, headers: ifMatch, body: {prompt: body}}))
     this.say(`Updated prompt ${updated.code} (${updated.id})`)
     return updated
   }
