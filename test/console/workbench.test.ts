@@ -671,7 +671,8 @@ describeWithChromium('console workbench in Chromium', () => {
       await input.press('ArrowUp')
       await input.press('Enter')
       await page.waitForURL(/#\/prompts\?code=greeting$/)
-      expect(await page.getByRole('heading', {level: 1}).textContent()).toBe('Cascade of greeting')
+      // The screen follows the URL (the prompts section loads lazily): its heading, once rendered.
+      await expect.poll(() => page.getByRole('heading', {level: 1}).textContent()).toBe('Cascade of greeting')
       // Escape closes it without going anywhere.
       await page.keyboard.press('Control+k')
       await palette.waitFor()
