@@ -7,7 +7,7 @@
  * from a resource a list showed them (a list answers no ETag per row). The tag only has to change
  * when the resource does — it is no secret and no signature.
  */
-import {preconditionFailed} from './errors.js'
+import {isSvcError, preconditionFailed} from './errors.js'
 
 /** Two 32-bit FNV-1a style lanes over the UTF-16 code units: 64 bits, as 16 hex digits. */
 export function hash64(text: string): string {
@@ -52,6 +52,38 @@ export function ifMatchCheck<T>(header: string | undefined, what: string, tagOf:
     if (!ifMatchHolds(header, etag)) {
       throw preconditionFailed(`the ${what} changed since you read it (If-Match does not match its ETag); nothing was written`, {etag, current: view(current)})
     }
+  }
+}
+
+/** How often a write without If-Match is redone on a reloaded version before it answers the 412. */
+export const MERGE_ATTEMPTS = 3
+
+/**
+ * A write (a PATCH, a replace) merged over the version the route loaded, that must apply to that
+ * version only: the store's write runs `checkFor(tag)` against the stored version, inside its
+ * write. With `If-Match`, the tag is the client's and a mismatch is its 412, never retried. Without,
+ * the tag is the loaded version's: when another write changed it in between, the resource is
+ * reloaded (`reload` re-runs the route's permission checks on it) and the merge and write are redone
+ * on it, at most MERGE_ATTEMPTS times in all, then the 412 (so another field changed meanwhile is kept).
+ */
+export async function writeOnVersion<T, R>(options: {
+  ifMatch: string | undefined
+  loaded: T
+  tagOf: (version: T) => string
+  checkFor: (ifMatch: string) => (current: T) => void
+  reload: () => Promise<T>
+  write: (base: T, check: (current: T) => void) => Promise<R>
+}): Promise<R> {
+  const {ifMatch, tagOf, checkFor, reload, write} = options
+  if (ifMatch !== undefined) return write(options.loaded, checkFor(ifMatch))
+  let base = options.loaded
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await write(base, checkFor(tagOf(base)))
+    } catch (error) {
+      if (attempt >= MERGE_ATTEMPTS || !isSvcError(error) || error.status !== 412) throw error
+    }
+    base = await reload()
   }
 }
 

@@ -84,3 +84,104 @@ describeBothTransports('app ETag and If-Match', undefined, (ctx) => {
     expect((await c.call('DELETE', url(id), {headers: {'if-match': '*'}})).status).toBe(404)
   })
 })
+
+describeBothTransports('an app change without If-Match applies to the current app (no lost update)', undefined, (ctx) => {
+  const run = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`
+  /**
+   * Runs `meanwhile` (someone else's change) when the route calls the store's update, before the
+   * store's write begins (the route loaded and compiled before it): on the first `times` calls, not
+   * on the writes `meanwhile` makes itself. Counts the builds the routes store (one per compile).
+   */
+  function changeBeforeWrite(meanwhile: () => Promise<void>, times = 1) {
+    const apps = ctx().world.store.apps
+    const real = {update: apps.update, saveBuild: apps.saveBuild}
+    const seen = {builds: 0}
+    let left = times
+    let inside = false
+    apps.update = async (...args) => {
+      if (!inside && left > 0) {
+        left--
+        inside = true
+        try {
+          await meanwhile()
+        } finally {
+          inside = false
+        }
+      }
+      return real.update.apply(apps, args)
+    }
+    apps.saveBuild = async (...args) => {
+      if (!inside) seen.builds++
+      return real.saveBuild.apply(apps, args)
+    }
+    const restore = () => Object.assign(apps, real)
+    return {seen, restore}
+  }
+  const create = async (name: string) => {
+    const created = await ctx().call('POST', '/svc/apps.json', patch({name, app_engine: 'js', css_engine: 'none', source_code: page(`first ${name} ${run}`)}))
+    expect(created.status, created.text.slice(0, 300)).toBe(201)
+    return created.json.id as string
+  }
+
+  it('a new source while someone else changes the description: both kept, compiled once', async () => {
+    const c = ctx()
+    const id = await create('lost-source')
+    const {seen, restore} = changeBeforeWrite(async () => {
+      expect((await c.call('PATCH', url(id), patch({description: 'theirs'}))).status).toBe(200)
+    })
+    const mine = await c.call('PATCH', url(id), patch({source_code: page(`mine ${run}`)})).finally(restore)
+    expect(mine.status, mine.text.slice(0, 300)).toBe(200)
+    expect(mine.headers.get('x-svc-build')).toBe('compiled')
+    expect(seen.builds).toBe(1)
+    expect(mine.json).toMatchObject({description: 'theirs', source_code: page(`mine ${run}`)})
+    const now = await c.call('GET', url(id))
+    expect(now.json).toMatchObject({description: 'theirs', source_code: page(`mine ${run}`)})
+    expect(mine.headers.get('etag')).toBe(now.headers.get('etag'))
+  })
+
+  it('a rename while someone else changes the source: both kept, with their build', async () => {
+    const c = ctx()
+    const id = await create('lost-name')
+    const {restore} = changeBeforeWrite(async () => {
+      expect((await c.call('PATCH', url(id), patch({source_code: page(`theirs ${run}`)}))).status).toBe(200)
+    })
+    const mine = await c.call('PATCH', url(id), patch({name: 'Renamed'})).finally(restore)
+    expect(mine.status, mine.text.slice(0, 300)).toBe(200)
+    expect(mine.headers.get('x-svc-build')).toBe('unchanged')
+    expect((await c.call('GET', url(id))).json).toMatchObject({name: 'Renamed', source_code: page(`theirs ${run}`)})
+  })
+
+  it('a replace in the source while someone else changes the description: both kept', async () => {
+    const c = ctx()
+    const id = await create('lost-replace')
+    const {restore} = changeBeforeWrite(async () => {
+      expect((await c.call('PATCH', url(id), patch({description: 'theirs'}))).status).toBe(200)
+    })
+    const mine = await c.call('PATCH', `/svc/apps/${id}/replace.json`, {body: {field: 'source_code', old_string: 'first', new_string: 'second'}}).finally(restore)
+    expect(mine.status, mine.text.slice(0, 300)).toBe(200)
+    expect((await c.call('GET', url(id))).json).toMatchObject({description: 'theirs', source_code: page(`second lost-replace ${run}`)})
+  })
+
+  it('changed again on every attempt: a 412 with the current app after a few; with If-Match, never merged again', async () => {
+    const c = ctx()
+    const id = await create('lost-busy')
+    let n = 0
+    let {restore} = changeBeforeWrite(async () => {
+      expect((await c.call('PATCH', url(id), patch({description: `busy ${++n}`}))).status).toBe(200)
+    }, 100)
+    const refused = await c.call('PATCH', url(id), patch({name: 'Mine'})).finally(restore)
+    expect(refused.status, refused.text.slice(0, 300)).toBe(412)
+    expect(n).toBeGreaterThan(1)
+    const now = await c.call('GET', url(id))
+    expect(now.json).toMatchObject({name: 'lost-busy', description: `busy ${n}`})
+    expect(refused.json).toMatchObject({etag: now.headers.get('etag'), current: {description: `busy ${n}`}})
+    n = 0
+    ;({restore} = changeBeforeWrite(async () => {
+      expect((await c.call('PATCH', url(id), patch({description: `busy ${++n}`}))).status).toBe(200)
+    }, 100))
+    const stale = await c.call('PATCH', url(id), patch({name: 'Mine'}, now.headers.get('etag')!)).finally(restore)
+    expect(stale.status).toBe(412)
+    expect(n).toBe(1)
+    expect((await c.call('GET', url(id))).json).toMatchObject({name: 'lost-busy', description: 'busy 1'})
+  })
+})

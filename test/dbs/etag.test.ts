@@ -138,3 +138,115 @@ describeBothTransports('a delete checks If-Match inside the store\'s write', und
     expect(refused.json).toMatchObject({etag: now.headers.get('etag'), current: {data: {a: 'theirs'}}})
   })
 })
+
+describeBothTransports('a db change without If-Match applies to the current db (no lost update)', undefined, (ctx) => {
+  /**
+   * Runs `meanwhile` (someone else's change) when the route calls the store's update, before the
+   * store's write begins (the route loaded the db before it): on the first `times` calls, not on
+   * the writes `meanwhile` makes itself. Returns the restore.
+   */
+  function changeBeforeWrite(meanwhile: () => Promise<void>, times = 1) {
+    const dbs = ctx().world.store.dbs
+    const real = dbs.update
+    let left = times
+    let inside = false
+    dbs.update = async (...args) => {
+      if (!inside && left > 0) {
+        left--
+        inside = true
+        try {
+          await meanwhile()
+        } finally {
+          inside = false
+        }
+      }
+      return real.apply(dbs, args)
+    }
+    return () => {
+      dbs.update = real
+    }
+  }
+  const create = async (code: string) => {
+    const created = await ctx().call('POST', '/svc/dbs.json', {body: {db: {name: 'Mine', code, schema: {fields: {a: 'string'}}}}})
+    expect(created.status, created.text).toBe(201)
+    return created.json.id as number
+  }
+  const dbUrl = (id: number) => `/svc/dbs/${id}.json`
+
+  it('a PATCH of the name while someone else opens public methods: both changes are kept', async () => {
+    const c = ctx()
+    const id = await create('lost_methods')
+    const restore = changeBeforeWrite(async () => {
+      expect((await c.call('PATCH', dbUrl(id), {body: {db: {public_methods: {list: true}}}})).status).toBe(200)
+    })
+    const mine = await c.call('PATCH', dbUrl(id), {body: {db: {name: 'Renamed'}}}).finally(restore)
+    expect(mine.status, mine.text).toBe(200)
+    expect(mine.json).toMatchObject({name: 'Renamed', public_methods: {list: true}})
+    const now = await c.call('GET', dbUrl(id))
+    expect(now.json).toMatchObject({name: 'Renamed', public_methods: {list: true}})
+    expect(mine.headers.get('etag')).toBe(now.headers.get('etag'))
+  })
+
+  it('a PATCH of the schema while someone else renames it, and the reverse: both changes are kept, records indexed by the schema kept', async () => {
+    const c = ctx()
+    const id = await create('lost_schema')
+    expect((await c.call('POST', `/svc/dbs/${id}/records.json`, {body: {record: {data: {a: 'x', n: 5}}}})).status).toBe(201)
+    let restore = changeBeforeWrite(async () => {
+      expect((await c.call('PATCH', dbUrl(id), {body: {db: {name: 'Theirs'}}})).status).toBe(200)
+    })
+    const mine = await c.call('PATCH', dbUrl(id), {body: {db: {schema: {fields: {a: 'string', n: 'integer'}}}}}).finally(restore)
+    expect(mine.status, mine.text).toBe(200)
+    expect(mine.json).toMatchObject({name: 'Theirs', schema: {fields: {a: 'string', n: 'integer'}}})
+    restore = changeBeforeWrite(async () => {
+      expect((await c.call('PATCH', dbUrl(id), {body: {db: {schema: {fields: {a: 'string', n: 'integer', b: 'string'}}}}})).status).toBe(200)
+    })
+    const again = await c.call('PATCH', dbUrl(id), {body: {db: {name: 'Mine again'}}}).finally(restore)
+    expect(again.status, again.text).toBe(200)
+    expect((await c.call('GET', dbUrl(id))).json).toMatchObject({name: 'Mine again', schema: {fields: {a: 'string', n: 'integer', b: 'string'}}})
+    // The records are found by the schema's typed field.
+    const found = await c.call('GET', `/svc/dbs/${id}/records.json?filter[n]=5`)
+    expect(found.status, found.text).toBe(200)
+    expect(JSON.stringify(found.json)).toContain('"a":"x"')
+  })
+
+  it('a replace in the schema while someone else renames it: both changes are kept', async () => {
+    const c = ctx()
+    const id = await create('lost_replace')
+    const restore = changeBeforeWrite(async () => {
+      expect((await c.call('PATCH', dbUrl(id), {body: {db: {name: 'Theirs'}}})).status).toBe(200)
+    })
+    const mine = await c.call('PATCH', `/svc/dbs/${id}/replace.json`, {body: {field: 'schema', old_string: '"a": "string"', new_string: '"a": "text"'}}).finally(restore)
+    expect(mine.status, mine.text).toBe(200)
+    expect((await c.call('GET', dbUrl(id))).json).toMatchObject({name: 'Theirs', schema: {fields: {a: 'text'}}})
+  })
+
+  it('changed again on every attempt: a 412 with the current db after a few, never the stale merge', async () => {
+    const c = ctx()
+    const id = await create('lost_busy')
+    let n = 0
+    const restore = changeBeforeWrite(async () => {
+      expect((await c.call('PATCH', dbUrl(id), {body: {db: {name: `busy ${++n}`}}})).status).toBe(200)
+    }, 100)
+    const refused = await c.call('PATCH', dbUrl(id), {body: {db: {public_methods: {list: true}}}}).finally(restore)
+    expect(refused.status, refused.text).toBe(412)
+    expect(n).toBeGreaterThan(1)
+    const now = await c.call('GET', dbUrl(id))
+    expect(now.json).toMatchObject({name: `busy ${n}`, public_methods: {}})
+    expect(refused.json).toMatchObject({etag: now.headers.get('etag'), current: {name: `busy ${n}`}})
+  })
+
+  it('with If-Match, a change made in between is the client\'s 412, never merged again', async () => {
+    const c = ctx()
+    const id = await create('lost_ifmatch')
+    const tag = (await c.call('GET', dbUrl(id))).headers.get('etag')!
+    let calls = 0
+    const restore = changeBeforeWrite(async () => {
+      calls++
+      expect((await c.call('PATCH', dbUrl(id), {body: {db: {name: 'Theirs'}}})).status).toBe(200)
+    }, 100)
+    const refused = await c.call('PATCH', dbUrl(id), {body: {db: {public_methods: {list: true}}}, headers: {'if-match': tag}}).finally(restore)
+    expect(refused.status).toBe(412)
+    expect(calls).toBe(1)
+    expect((await c.call('GET', dbUrl(id))).json).toMatchObject({name: 'Theirs', public_methods: {}})
+  })
+})

@@ -7,10 +7,10 @@ import {promptEtag} from '../../src/core/etag.js'
 import {describeBothTransports} from '../helpers/scenarios.js'
 import type {Seed} from '../helpers/world.js'
 
-/** Alice and the admin share team red: the admin sees alice's team prompt and may change it. */
+/** Alice and the admin share team red: the admin sees alice's team prompt and may change it. Only the admin is in team blue. */
 const SEED: Seed = {
   accounts: ['acme', 'other'],
-  users: [{login: 'admin', role: 'admin', teams: ['red']}, {login: 'alice', role: 'user', teams: ['red']}, {login: 'mallory', account: 'other', role: 'admin'}],
+  users: [{login: 'admin', role: 'admin', teams: ['red', 'blue']}, {login: 'alice', role: 'user', teams: ['red']}, {login: 'mallory', account: 'other', role: 'admin'}],
 }
 
 const url = (id: string) => `/svc/prompts/${id}.json`
@@ -85,5 +85,97 @@ describeBothTransports('prompt ETag and If-Match', SEED, (ctx) => {
     expect(foreign.text).not.toContain('"content"')
     expect((await c.call('DELETE', url(p.json.id), {as: 'mallory', headers: {'if-match': tag}})).status).toBe(404)
     expect((await c.call('DELETE', url(p.json.id), {as: 'alice'})).status).toBe(204)
+  })
+})
+
+describeBothTransports('a PATCH without If-Match applies to the current prompt (no lost update)', SEED, (ctx) => {
+  /**
+   * Runs `meanwhile` (someone else's change) when the route calls the store's update, before the
+   * store's write begins (the route loaded the prompt before it): on the first `times` calls, not on
+   * the writes `meanwhile` makes itself. Returns the restore.
+   */
+  function changeBeforeWrite(meanwhile: () => Promise<void>, times = 1) {
+    const prompts = ctx().world.store.prompts
+    const real = prompts.update
+    let left = times
+    let inside = false
+    prompts.update = async (...args) => {
+      if (!inside && left > 0) {
+        left--
+        inside = true
+        try {
+          await meanwhile()
+        } finally {
+          inside = false
+        }
+      }
+      return real.apply(prompts, args)
+    }
+    return () => {
+      prompts.update = real
+    }
+  }
+  const create = async (code: string) => {
+    const c = ctx()
+    const p = await c.call('POST', '/svc/prompts.json', {as: 'alice', ...change({name: 'Shared', code, content: 'original', scope: 'team', scope_id: c.world.users.alice!.teamIds[0]})})
+    expect(p.status, p.text).toBe(201)
+    return p.json.id as string
+  }
+
+  it('alice changes the kind while the admin changes the content: both changes are kept', async () => {
+    const c = ctx()
+    const id = await create('lost_kind')
+    const restore = changeBeforeWrite(async () => {
+      expect((await c.call('PATCH', url(id), change({content: 'the admin\'s text'}))).status).toBe(200)
+    })
+    const mine = await c.call('PATCH', url(id), {as: 'alice', ...change({kind: 'agent'})}).finally(restore)
+    expect(mine.status, mine.text).toBe(200)
+    expect(mine.json).toMatchObject({kind: 'agent', content: 'the admin\'s text'})
+    const now = await c.call('GET', url(id), {as: 'alice'})
+    expect(now.json).toMatchObject({kind: 'agent', content: 'the admin\'s text'})
+    expect(mine.headers.get('etag')).toBe(now.headers.get('etag'))
+  })
+
+  it('the route\'s checks run again on the version changed meanwhile: moved to a team alice is not in, she gets a 404 and nothing is written', async () => {
+    const c = ctx()
+    const id = await create('lost_scope')
+    const blue = c.world.users.admin!.teamIds.find((t) => !c.world.users.alice!.teamIds.includes(t))!
+    const restore = changeBeforeWrite(async () => {
+      expect((await c.call('PATCH', url(id), change({scope_id: blue}))).status).toBe(200)
+    })
+    const refused = await c.call('PATCH', url(id), {as: 'alice', ...change({content: 'alice\'s text'})}).finally(restore)
+    expect(refused.status, refused.text).toBe(404)
+    expect(refused.text).not.toContain('original')
+    expect((await c.call('GET', url(id))).json).toMatchObject({scope: 'team', scope_id: blue, content: 'original'})
+  })
+
+  it('changed again on every attempt: a 412 with the current prompt after a few, never the stale merge', async () => {
+    const c = ctx()
+    const id = await create('lost_busy')
+    let n = 0
+    const restore = changeBeforeWrite(async () => {
+      expect((await c.call('PATCH', url(id), change({content: `busy ${++n}`}))).status).toBe(200)
+    }, 100)
+    const refused = await c.call('PATCH', url(id), {as: 'alice', ...change({kind: 'agent'})}).finally(restore)
+    expect(refused.status, refused.text).toBe(412)
+    expect(n).toBeGreaterThan(1)
+    const now = await c.call('GET', url(id), {as: 'alice'})
+    expect(now.json).toMatchObject({kind: 'chat', content: `busy ${n}`})
+    expect(refused.json).toMatchObject({etag: now.headers.get('etag'), current: {content: `busy ${n}`}})
+  })
+
+  it('with If-Match, a change made in between is the client\'s 412, never merged again', async () => {
+    const c = ctx()
+    const id = await create('lost_ifmatch')
+    const tag = (await c.call('GET', url(id), {as: 'alice'})).headers.get('etag')!
+    let calls = 0
+    const restore = changeBeforeWrite(async () => {
+      calls++
+      expect((await c.call('PATCH', url(id), change({content: 'theirs'}))).status).toBe(200)
+    }, 100)
+    const refused = await c.call('PATCH', url(id), {as: 'alice', ...change({kind: 'agent'}, tag)}).finally(restore)
+    expect(refused.status).toBe(412)
+    expect(calls).toBe(1)
+    expect((await c.call('GET', url(id), {as: 'alice'})).json).toMatchObject({kind: 'chat', content: 'theirs'})
   })
 })

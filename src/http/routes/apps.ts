@@ -9,7 +9,7 @@ import {appRoutes as routes} from '../../core/contract/routes.js'
 import {replaceText} from '../../core/replace.js'
 import {badRequest, notFound, validation} from '../../core/errors.js'
 import {quotasOf} from '../../core/quotas.js'
-import {appEtag, ifMatchCheck} from '../../core/etag.js'
+import {appEtag, ifMatchCheck, writeOnVersion} from '../../core/etag.js'
 import type {AppData, AppRecord} from '../../store/apps/types.js'
 import type {AppEnv, Deps} from '../env.js'
 import {allowedTo, requireCan, requireUser, userRequired} from '../middleware/auth.js'
@@ -62,20 +62,42 @@ export function appsRoutes(deps: Deps) {
     c.header('ETag', appEtag(view))
     return c.json(view, status)
   }
-  /** The write's If-Match: a check of a stored app, a 412 with its view when it no longer matches. */
-  const ifMatch = (c: Context) => ifMatchCheck(c.req.header('if-match'), 'app', (a: AppRecord) => appEtag(appView(a)), appView)
+  const tagOf = (a: AppRecord) => appEtag(appView(a))
+  /** A check of `header` (If-Match, or the tag a merge was made on): a 412 with the stored app's view when it no longer matches. */
+  const checkFor = (header: string | undefined) => ifMatchCheck(header, 'app', tagOf, appView)
+  const ifMatch = (c: Context) => checkFor(c.req.header('if-match'))
 
   /**
-   * Stores a write of `current` (compiled as needed) and answers the full app with `X-Svc-Build`.
-   * If-Match is checked before the compile (no compile for a write that cannot apply) and again
-   * inside the store's write (the app may change while it compiles).
+   * Stores the write `merge` makes of a version of the app (compiled as needed) and answers the
+   * full app with `X-Svc-Build`. The write applies to that version only (docs/api.md "ETag and
+   * If-Match"): with If-Match, the client's tag is checked before the compile (no compile for a
+   * write that cannot apply) and again inside the store's write (the app may change while it
+   * compiles), a 412; without, a change made in between has the app reloaded and merged again.
+   * A retry compiles nothing twice: a build of the same source is taken from the cache by its hash.
    */
-  async function update(c: Context<AppEnv>, input: AppData, current: AppRecord) {
+  async function update(c: Context<AppEnv>, merge: (current: AppRecord) => Promise<AppData> | AppData) {
     const user = requireCan(c, 'app.write')
-    const check = ifMatch(c)
-    check?.(current)
-    const {build, status} = await buildFor(input, user.accountId, current)
-    const updated = await apps.update(user.accountId, current.id, user.id, input, build, check)
+    const id = loaded.get(c).id
+    let status = ''
+    const updated = await writeOnVersion({
+      ifMatch: c.req.header('if-match'),
+      loaded: loaded.get(c),
+      tagOf,
+      checkFor: (header) => checkFor(header)!,
+      reload: async () => {
+        const again = await apps.get(user.accountId, id)
+        if (!again) throw notFound('app not found')
+        return again
+      },
+      write: async (current, check) => {
+        check(current)
+        const input = await merge(current)
+        const built = await buildFor(input, user.accountId, current)
+        // "compiled" says this request compiled, even when its retry then found the build cached.
+        if (status !== 'compiled') status = built.status
+        return apps.update(user.accountId, id, user.id, input, built.build, check)
+      },
+    })
     c.header('X-Svc-Build', status)
     return tagged(c, updated)
   }
@@ -100,22 +122,24 @@ export function appsRoutes(deps: Deps) {
   })
 
   handle(app, routes.updateApp, writer, visible, async (c, {body}) => {
-    const current = loaded.get(c)
-    const {input, urlCodeFromName} = appData(body.app, current)
-    if (urlCodeFromName) input.url_code = await uniqueUrlCode(current.account_id, input.name, current.id)
-    return update(c, input, current)
+    return update(c, async (current) => {
+      const {input, urlCodeFromName} = appData(body.app, current)
+      if (urlCodeFromName) input.url_code = await uniqueUrlCode(current.account_id, input.name, current.id)
+      return input
+    })
   })
 
   /** The edited member is checked again by the PATCH schema (a replace may blank the source or overflow a length). */
   handle(app, routes.replaceInApp, writer, visible, async (c, {body: req}) => {
-    const current = loaded.get(c)
-    const patch: Record<string, unknown> = {}
-    if (req.field === 'source_code') patch.source_code = replaceText(current.source_code, req)
-    else if (req.field === 'prompt') patch.prompt = replaceText(current.prompt ?? '', req)
-    else patch.fields = replaceInFields(current.fields, req)
-    const parsed = AppPatch.safeParse(patch, {error: svcMessage})
-    if (!parsed.success) throw validationError('json', parsed.error.issues)
-    return update(c, appData(parsed.data, current).input, current)
+    return update(c, (current) => {
+      const patch: Record<string, unknown> = {}
+      if (req.field === 'source_code') patch.source_code = replaceText(current.source_code, req)
+      else if (req.field === 'prompt') patch.prompt = replaceText(current.prompt ?? '', req)
+      else patch.fields = replaceInFields(current.fields, req)
+      const parsed = AppPatch.safeParse(patch, {error: svcMessage})
+      if (!parsed.success) throw validationError('json', parsed.error.issues)
+      return appData(parsed.data, current).input
+    })
   })
 
   handle(app, routes.deleteApp, writer, visible, async (c) => {

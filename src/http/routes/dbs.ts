@@ -8,12 +8,13 @@ import {planSchema} from '../../core/dbs/schema.js'
 import {svcMessage} from '../../core/contract/messages.js'
 import {badRequest, FieldErrorBag, isSvcError, notFound, preconditionFailed} from '../../core/errors.js'
 import {dbEtag, ifMatchHolds, recordEtag} from '../../core/dbs/etag.js'
+import {writeOnVersion} from '../../core/etag.js'
 import type {RecordWrite} from '../../store/dbs/types.js'
 import type {Deps} from '../env.js'
 import {allowedTo, requireUser} from '../middleware/auth.js'
 import {createRouter, handle, param, validationError} from '../contract.js'
 import {publicDbRoutes} from './dbs/public.js'
-import {dbLoader, flatQuery, indexerFor, loadedDb, recordId, type LoadedDb} from './dbs/shared.js'
+import {dbLoader, flatQuery, indexerFor, loadDb, loadedDb, recordId, type LoadedDb} from './dbs/shared.js'
 
 export {IMPORT_BATCH_MAX} from '../../core/contract/dbs.js'
 
@@ -80,20 +81,34 @@ export function dbsRoutes(deps: Deps) {
     return c.json(db(c).db)
   })
 
-  /** Saves a db; with If-Match, checked inside the store's write against the stored definition. */
-  const save = async (c: Parameters<typeof loadedDb.get>[0], next: DbInput) => {
-    const loaded = db(c)
-    const ifMatch = c.req.header('if-match')
-    const schemaChanged = JSON.stringify(next.schema) !== JSON.stringify(loaded.db.schema)
-    const reindex = schemaChanged ? indexerFor(planSchema(next.schema)) : undefined
-    const check = ifMatch === undefined ? undefined : (current: DbView) => checkDbIfMatch(ifMatch, current)
-    const saved = await deps.store.dbs.update(loaded.accountId, loaded.db.id, next, reindex, check)
+  /**
+   * Saves the db `merge` makes of a version of it, checked inside the store's write against the
+   * stored definition: with If-Match, against the client's tag (412); without, against the version
+   * the merge was made on, merged again on the db as it is now when another write changed it
+   * meanwhile (docs/api.md "ETag and If-Match").
+   */
+  const save = async (c: Parameters<typeof loadedDb.get>[0], merge: (base: DbView) => Promise<DbInput> | DbInput) => {
+    const {accountId, db: first} = db(c)
+    const saved = await writeOnVersion({
+      ifMatch: c.req.header('if-match'),
+      loaded: first,
+      tagOf: dbEtag,
+      checkFor: (ifMatch) => (current: DbView) => checkDbIfMatch(ifMatch, current),
+      // A fresh read (not the view cached for record routes); the permission was checked before the first load.
+      reload: async () => (await loadDb(deps, accountId, String(first.id), true)).db,
+      write: async (base, check) => {
+        const next = await merge(base)
+        const schemaChanged = JSON.stringify(next.schema) !== JSON.stringify(base.schema)
+        const reindex = schemaChanged ? indexerFor(planSchema(next.schema)) : undefined
+        return deps.store.dbs.update(accountId, first.id, next, reindex, check)
+      },
+    })
     if (!saved) throw notFound('database not found')
     c.header('ETag', dbEtag(saved))
     return saved
   }
 
-  handle(app, routes.updateDb, manager, async (c, {body}) => c.json(await save(c, dbData(body.db, asInput(db(c).db)))))
+  handle(app, routes.updateDb, manager, async (c, {body}) => c.json(await save(c, (base) => dbData(body.db, asInput(base)))))
 
   handle(app, routes.deleteDb, manager, async (c) => {
     // If-Match is checked inside the store's write, against the db as stored when it is deleted.
@@ -105,11 +120,12 @@ export function dbsRoutes(deps: Deps) {
 
   /** The edited member is checked as a PATCH of that member would be (its schema, with the same 422 field map). */
   handle(app, routes.replaceInDb, manager, async (c, {body}) => {
-    const loaded = db(c)
-    const value = applyReplace(loaded.db[body.field], body)
-    const parsed = await DbPatch.safeParseAsync({[body.field]: value}, {error: svcMessage})
-    if (!parsed.success) throw validationError('json', parsed.error.issues)
-    return c.json(await save(c, dbData(parsed.data, asInput(loaded.db))))
+    return c.json(await save(c, async (base) => {
+      const value = applyReplace(base[body.field], body)
+      const parsed = await DbPatch.safeParseAsync({[body.field]: value}, {error: svcMessage})
+      if (!parsed.success) throw validationError('json', parsed.error.issues)
+      return dbData(parsed.data, asInput(base))
+    }))
   })
 
   /** Record counts per table and per schema field (non-null values): what `svc db push` checks before dropping. */

@@ -6,7 +6,7 @@ import {promptRoutes as routes} from '../../core/contract/routes.js'
 import {toView, viewerOf, type PromptRecord, type Viewer} from '../../core/prompts/types.js'
 import {can} from '../../core/auth/permissions.js'
 import {isUuid} from '../../core/prompts/uuid.js'
-import {ifMatchCheck, promptEtag} from '../../core/etag.js'
+import {ifMatchCheck, promptEtag, writeOnVersion} from '../../core/etag.js'
 import {listFilters, mayChange, promptData} from '../../core/prompts/validate.js'
 import {findSystemFile, listSystemFiles} from '../../store/prompts/system-files.js'
 import {HIDE_TOKEN_HEADER} from '../agent-headers.js'
@@ -216,19 +216,37 @@ export function promptsRoutes(deps: Deps) {
     c.header('ETag', promptEtag(view))
     return json(c, view, status)
   }
-  /** The write's If-Match, checked by the store inside its write against the prompt it is about to change. */
-  const ifMatch = (c: Context) => ifMatchCheck(c.req.header('if-match'), 'prompt', (p: PromptRecord) => promptEtag(toView(p)), toView)
+  const tagOf = (p: PromptRecord) => promptEtag(toView(p))
+  /** A check of `header` (If-Match, or the tag a merge was made on), run by the store inside its write against the prompt it is about to change. */
+  const checkFor = (header: string | undefined) => ifMatchCheck(header, 'prompt', tagOf, toView)
+  const ifMatch = (c: Context) => checkFor(c.req.header('if-match'))
 
   handle(app, routes.getPrompt, visible, async (c) => tagged(c, loaded.get(c)))
   handle(app, routes.getPromptContent, visible, async (c) => markdown(c, loaded.get(c).content))
 
   handle(app, routes.updatePrompt, writer, changeable, async (c, {body}) => {
     const user = requireCan(c, 'prompt.write')
-    const existing = loaded.get(c)
-    mayWriteScope(user, existing.scope)
-    const data = promptData(body.prompt, user, existing)
-    mayWriteScope(user, data.scope)
-    const updated = await repo.update(user.accountId, existing.id, data, ifMatch(c))
+    const id = loaded.get(c).id
+    // The patch is merged over the prompt as loaded, and written only if it is still that version
+    // (docs/api.md "ETag and If-Match"); without If-Match, a change made in between is merged again.
+    const updated = await writeOnVersion({
+      ifMatch: c.req.header('if-match'),
+      loaded: loaded.get(c),
+      tagOf,
+      checkFor: (header) => checkFor(header)!,
+      reload: async () => {
+        const again = await repo.get(viewerOf(user), id)
+        if (!again) throw notFound('prompt not found')
+        if (!mayChange(user, again)) throw forbidden('only its creator or an admin may change this prompt')
+        return again
+      },
+      write: (existing, check) => {
+        mayWriteScope(user, existing.scope)
+        const data = promptData(body.prompt, user, existing)
+        mayWriteScope(user, data.scope)
+        return repo.update(user.accountId, id, data, check)
+      },
+    })
     if (!updated) throw notFound('prompt not found')
     return tagged(c, updated)
   })
