@@ -4,6 +4,7 @@
 // that cannot apply compiles nothing) and again inside the store's write.
 import {expect, it, vi} from 'vitest'
 import {appEtag} from '../../src/core/etag.js'
+import {beforeCall} from '../helpers/meanwhile.js'
 import {describeBothTransports} from '../helpers/scenarios.js'
 
 // Compiles are slow on a busy 2-core machine.
@@ -88,33 +89,30 @@ describeBothTransports('app ETag and If-Match', undefined, (ctx) => {
 describeBothTransports('an app change without If-Match applies to the current app (no lost update)', undefined, (ctx) => {
   const run = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`
   /**
-   * Runs `meanwhile` (someone else's change) when the route calls the store's update, before the
-   * store's write begins (the route loaded and compiled before it): on the first `times` calls, not
-   * on the writes `meanwhile` makes itself. Counts the builds the routes store (one per compile).
+   * Someone else's change before the store's update, after the route loaded and compiled
+   * (test/helpers/meanwhile.ts). Counts the builds the routes store (one per compile), not those of `meanwhile`.
    */
   function changeBeforeWrite(meanwhile: () => Promise<void>, times = 1) {
     const apps = ctx().world.store.apps
-    const real = {update: apps.update, saveBuild: apps.saveBuild}
     const seen = {builds: 0}
-    let left = times
     let inside = false
-    apps.update = async (...args) => {
-      if (!inside && left > 0) {
-        left--
-        inside = true
-        try {
-          await meanwhile()
-        } finally {
-          inside = false
-        }
+    const restoreUpdate = beforeCall(apps, 'update', async () => {
+      inside = true
+      try {
+        await meanwhile()
+      } finally {
+        inside = false
       }
-      return real.update.apply(apps, args)
-    }
+    }, times)
+    const saveBuild = apps.saveBuild
     apps.saveBuild = async (...args) => {
       if (!inside) seen.builds++
-      return real.saveBuild.apply(apps, args)
+      return saveBuild.apply(apps, args)
     }
-    const restore = () => Object.assign(apps, real)
+    const restore = () => {
+      restoreUpdate()
+      apps.saveBuild = saveBuild
+    }
     return {seen, restore}
   }
   const create = async (name: string) => {

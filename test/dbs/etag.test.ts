@@ -2,6 +2,7 @@
 // PATCH answer an ETag; a PATCH or DELETE with an If-Match that no longer matches is a 412 with the
 // current record and nothing is written; without If-Match the API behaves as before.
 import {expect, it} from 'vitest'
+import {beforeCall} from '../helpers/meanwhile.js'
 import {describeBothTransports} from '../helpers/scenarios.js'
 import {recordEtag as consoleEtag} from '../../src/core/dbs/etag.js'
 
@@ -97,15 +98,7 @@ describeBothTransports('database ETag and If-Match', undefined, (ctx) => {
 
 describeBothTransports('a delete checks If-Match inside the store\'s write', undefined, (ctx) => {
   /** Runs `meanwhile` (someone else's change) once, when the route calls the store's `method`, before the store's write begins. */
-  function changeBeforeWrite<K extends 'delete' | 'deleteRecord'>(method: K, meanwhile: () => Promise<void>) {
-    const dbs = ctx().world.store.dbs
-    const real = dbs[method]
-    dbs[method] = (async (...args: unknown[]) => {
-      dbs[method] = real
-      await meanwhile()
-      return (real as (...a: unknown[]) => Promise<boolean>).apply(dbs, args)
-    }) as never
-  }
+  const changeBeforeWrite = (method: 'delete' | 'deleteRecord', meanwhile: () => Promise<void>) => beforeCall(ctx().world.store.dbs, method, meanwhile)
 
   it('a db changed after the DELETE loaded it, before the write: 412 with the current db, nothing deleted', async () => {
     const c = ctx()
@@ -140,32 +133,8 @@ describeBothTransports('a delete checks If-Match inside the store\'s write', und
 })
 
 describeBothTransports('a db change without If-Match applies to the current db (no lost update)', undefined, (ctx) => {
-  /**
-   * Runs `meanwhile` (someone else's change) when the route calls the store's update, before the
-   * store's write begins (the route loaded the db before it): on the first `times` calls, not on
-   * the writes `meanwhile` makes itself. Returns the restore.
-   */
-  function changeBeforeWrite(meanwhile: () => Promise<void>, times = 1) {
-    const dbs = ctx().world.store.dbs
-    const real = dbs.update
-    let left = times
-    let inside = false
-    dbs.update = async (...args) => {
-      if (!inside && left > 0) {
-        left--
-        inside = true
-        try {
-          await meanwhile()
-        } finally {
-          inside = false
-        }
-      }
-      return real.apply(dbs, args)
-    }
-    return () => {
-      dbs.update = real
-    }
-  }
+  /** Someone else's change before the store's update, after the route loaded the db (test/helpers/meanwhile.ts). Returns the restore. */
+  const changeBeforeWrite = (meanwhile: () => Promise<void>, times = 1) => beforeCall(ctx().world.store.dbs, 'update', meanwhile, times)
   const create = async (code: string) => {
     const created = await ctx().call('POST', '/svc/dbs.json', {body: {db: {name: 'Mine', code, schema: {fields: {a: 'string'}}}}})
     expect(created.status, created.text).toBe(201)

@@ -4,6 +4,7 @@
 // behaves as before.
 import {expect, it} from 'vitest'
 import {promptEtag} from '../../src/core/etag.js'
+import {beforeCall} from '../helpers/meanwhile.js'
 import {describeBothTransports} from '../helpers/scenarios.js'
 import type {Seed} from '../helpers/world.js'
 
@@ -89,32 +90,8 @@ describeBothTransports('prompt ETag and If-Match', SEED, (ctx) => {
 })
 
 describeBothTransports('a PATCH without If-Match applies to the current prompt (no lost update)', SEED, (ctx) => {
-  /**
-   * Runs `meanwhile` (someone else's change) when the route calls the store's update, before the
-   * store's write begins (the route loaded the prompt before it): on the first `times` calls, not on
-   * the writes `meanwhile` makes itself. Returns the restore.
-   */
-  function changeBeforeWrite(meanwhile: () => Promise<void>, times = 1) {
-    const prompts = ctx().world.store.prompts
-    const real = prompts.update
-    let left = times
-    let inside = false
-    prompts.update = async (...args) => {
-      if (!inside && left > 0) {
-        left--
-        inside = true
-        try {
-          await meanwhile()
-        } finally {
-          inside = false
-        }
-      }
-      return real.apply(prompts, args)
-    }
-    return () => {
-      prompts.update = real
-    }
-  }
+  /** Someone else's change before the store's update, after the route loaded the prompt (test/helpers/meanwhile.ts). Returns the restore. */
+  const changeBeforeWrite = (meanwhile: () => Promise<void>, times = 1) => beforeCall(ctx().world.store.prompts, 'update', meanwhile, times)
   const create = async (code: string) => {
     const c = ctx()
     const p = await c.call('POST', '/svc/prompts.json', {as: 'alice', ...change({name: 'Shared', code, content: 'original', scope: 'team', scope_id: c.world.users.alice!.teamIds[0]})})
