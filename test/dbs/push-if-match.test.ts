@@ -2,18 +2,18 @@
 // the server between the diff and the apply is never overwritten — the push stops with a 412
 // message and a second push shows the diff against the current version. The change is made by a
 // proxy between the CLI and a real `svc serve`, at the moment the PATCH passes through it.
-import {createServer, type Server} from 'node:http'
 import {writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {afterAll, beforeAll, expect, it, vi} from 'vitest'
 import {svc, svcServe, type ServeProcess} from '../helpers/cli.js'
+import {startProxy} from '../helpers/proxy.js'
 import {tempDir} from '../helpers/world.js'
 
 vi.setConfig({testTimeout: 300_000, hookTimeout: 120_000})
 
 const data = tempDir()
 let server: ServeProcess | undefined
-let proxy: Server | undefined
+let proxy: Awaited<ReturnType<typeof startProxy>> | undefined
 let proxyUrl = ''
 let token = ''
 /** Runs once, before the first PATCH or DELETE of a db (replace too) or of a record passes through the proxy: someone else's change. */
@@ -26,24 +26,17 @@ const direct = (method: string, path: string, body?: unknown) => fetch(`${server
 beforeAll(async () => {
   token = (await svc(['admin', 'user', 'add', 'admin', '--role', 'admin', '--data', data, '--json'])).json.token
   server = await svcServe(data)
-  proxy = createServer(async (req, res) => {
-    const chunks: Buffer[] = []
-    for await (const chunk of req) chunks.push(chunk as Buffer)
+  proxy = await startProxy(server.url, async (req) => {
     if ((req.method === 'PATCH' || req.method === 'DELETE') && /^\/svc\/dbs\/\d+(\/replace|\/records\/\d+)?\.json$/.test(req.url ?? '') && meanwhile) {
       const change = meanwhile
       meanwhile = undefined
       await change()
     }
-    const headers = Object.fromEntries(Object.entries(req.headers).filter(([k]) => !['host', 'connection', 'content-length'].includes(k)).map(([k, v]) => [k, String(v)]))
-    const upstream = await fetch(`${server!.url}${req.url}`, {method: req.method, headers, body: chunks.length ? Buffer.concat(chunks) : undefined})
-    res.writeHead(upstream.status, Object.fromEntries([...upstream.headers].filter(([k]) => !['content-encoding', 'content-length', 'transfer-encoding'].includes(k))))
-    res.end(Buffer.from(await upstream.arrayBuffer()))
   })
-  await new Promise<void>((ok) => proxy!.listen(0, '127.0.0.1', ok))
-  proxyUrl = `http://127.0.0.1:${(proxy.address() as {port: number}).port}`
+  proxyUrl = proxy.url
 })
 afterAll(async () => {
-  await new Promise((ok) => proxy?.close(ok))
+  await proxy?.close()
   await server?.stop()
 })
 

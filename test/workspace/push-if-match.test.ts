@@ -5,18 +5,18 @@
 // write passes through it (the approach of test/dbs/push-if-match.test.ts). `--force` sends no
 // If-Match. The commands that read a prompt, an app or a dashboard and then write or delete it
 // (app replace, prompt update --scope-id, the deletes) send the tag of what they read, the same way.
-import {createServer, type Server} from 'node:http'
 import {mkdirSync, readFileSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {afterAll, beforeAll, expect, it, vi} from 'vitest'
 import {svc, svcServe, type ServeProcess} from '../helpers/cli.js'
+import {startProxy} from '../helpers/proxy.js'
 import {tempDir} from '../helpers/world.js'
 
 vi.setConfig({testTimeout: 300_000, hookTimeout: 120_000})
 
 const data = tempDir()
 let server: ServeProcess | undefined
-let proxy: Server | undefined
+let proxy: Awaited<ReturnType<typeof startProxy>> | undefined
 let proxyUrl = ''
 let token = ''
 /** Runs once, before the first write (PATCH or DELETE, replace too) of a prompt, an app or a dashboard passes through the proxy: someone else's change. */
@@ -34,9 +34,7 @@ const remote = (args: string[]) => svc([...args, '--url', proxyUrl, '--token', t
 beforeAll(async () => {
   token = (await svc(['admin', 'user', 'add', 'admin', '--role', 'admin', '--data', data, '--json'])).json.token
   server = await svcServe(data)
-  proxy = createServer(async (req, res) => {
-    const chunks: Buffer[] = []
-    for await (const chunk of req) chunks.push(chunk as Buffer)
+  proxy = await startProxy(server.url, async (req) => {
     if ((req.method === 'PATCH' || req.method === 'DELETE') && /^\/(svc\/(prompts|apps)\/[0-9a-f-]{36}(\/replace)?|toolkit\/dashboards\/\d+)\.json$/.test(req.url ?? '') && meanwhile) {
       const change = meanwhile
       meanwhile = undefined
@@ -48,16 +46,11 @@ beforeAll(async () => {
       await change()
     }
     if (req.method === 'PATCH' || req.method === 'DELETE') ifMatchOf.set(`${req.method} ${req.url}`, req.headers['if-match'])
-    const headers = Object.fromEntries(Object.entries(req.headers).filter(([k]) => !['host', 'connection', 'content-length'].includes(k)).map(([k, v]) => [k, String(v)]))
-    const upstream = await fetch(`${server!.url}${req.url}`, {method: req.method, headers, body: chunks.length ? Buffer.concat(chunks) : undefined})
-    res.writeHead(upstream.status, Object.fromEntries([...upstream.headers].filter(([k]) => !['content-encoding', 'content-length', 'transfer-encoding'].includes(k))))
-    res.end(Buffer.from(await upstream.arrayBuffer()))
   })
-  await new Promise<void>((ok) => proxy!.listen(0, '127.0.0.1', ok))
-  proxyUrl = `http://127.0.0.1:${(proxy.address() as {port: number}).port}`
+  proxyUrl = proxy.url
 })
 afterAll(async () => {
-  await new Promise((ok) => proxy?.close(ok))
+  await proxy?.close()
   await server?.stop()
 })
 
