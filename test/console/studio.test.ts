@@ -55,6 +55,10 @@ async function signedIn(page: Page, hash: string, token = admin) {
   await page.goto(`${site()}/${hash}`)
 }
 
+/** The tile keys of a dashboard grid or layout editor (`sel`), in their order on the page. */
+const order = (page: Page, sel: string) => page.locator(`${sel} [data-key]`).evaluateAll((els) => els.map((e) => e.getAttribute('data-key')))
+/** The tile keys of Alice's dashboard `id` as the server holds it. */
+const storedLayout = async (id: number) => (await api('GET', `/toolkit/dashboards/${id}.json`, undefined, alice)).json.layout.map((i: {key: string}) => i.key)
 const layers = (page: Page) => page.locator('[data-testid=layers] li[data-layer]').evaluateAll((items) =>
   items.map((li) => `${li.getAttribute('data-layer')}${li.getAttribute('data-wins') === 'true' ? '*' : ''}`))
 
@@ -370,7 +374,6 @@ describeWithChromium('console studio in Chromium', () => {
     const board = await api('POST', '/toolkit/dashboards.json', {dashboard: {name: 'Alice board', context: 'main',
       layout: [{key: 'activity', size: 'half'}, {key: 'chats', size: 'half'}, {key: 'ai_request', size: 'quarter'}]}}, alice)
     expect(board.status).toBe(201)
-    const order = (page: Page, sel: string) => page.locator(`${sel} [data-key]`).evaluateAll((els) => els.map((e) => e.getAttribute('data-key')))
     const browser = await launchChromium()
     try {
       const page = await browser.context.newPage()
@@ -418,8 +421,7 @@ describeWithChromium('console studio in Chromium', () => {
   it('a dashboard changed through the CLI while it is in the layout editor: saving shows the 412 view (their tiles beside mine), nothing is saved; "keep mine" saves over it', async () => {
     const board = (await api('POST', '/toolkit/dashboards.json', {dashboard: {name: 'Race board', context: 'crm',
       layout: [{key: 'activity', size: 'half'}, {key: 'chats', size: 'half'}]}}, alice)).json
-    const order = (page: Page, sel: string) => page.locator(`${sel} [data-key]`).evaluateAll((els) => els.map((e) => e.getAttribute('data-key')))
-    const stored = async () => (await api('GET', `/toolkit/dashboards/${board.id}.json`, undefined, alice)).json.layout.map((i: {key: string}) => i.key)
+    const stored = () => storedLayout(board.id)
     const browser = await launchChromium({bypassCSP: true})
     try {
       const page = await browser.context.newPage()
@@ -459,8 +461,7 @@ describeWithChromium('console studio in Chromium', () => {
   it('a dashboard changed through the API while it is in the layout editor: saving shows the 412 view and nothing is saved; "take theirs" reloads the editor with their version', async () => {
     const board = (await api('POST', '/toolkit/dashboards.json', {dashboard: {name: 'Race board 2', context: 'cms',
       layout: [{key: 'activity', size: 'half'}, {key: 'chats', size: 'half'}, {key: 'ai_request', size: 'quarter'}]}}, alice)).json
-    const order = (page: Page, sel: string) => page.locator(`${sel} [data-key]`).evaluateAll((els) => els.map((e) => e.getAttribute('data-key')))
-    const stored = async () => (await api('GET', `/toolkit/dashboards/${board.id}.json`, undefined, alice)).json.layout.map((i: {key: string}) => i.key)
+    const stored = () => storedLayout(board.id)
     const browser = await launchChromium({bypassCSP: true})
     try {
       const page = await browser.context.newPage()
