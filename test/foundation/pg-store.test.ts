@@ -9,7 +9,7 @@ import {join} from 'node:path'
 import {afterAll, afterEach, beforeAll, describe, expect, it} from 'vitest'
 import {SvcError} from '../../src/core/errors.js'
 import {openStoreAt, type Store} from '../../src/store/index.js'
-import {connectionOptions, PgDb} from '../../src/store/pg/connection.js'
+import {connectionOptions, PgDb, PREPARED_TEXT_MAX} from '../../src/store/pg/connection.js'
 import {MIGRATIONS} from '../../src/store/pg/migrations/index.js'
 import {adminQuery, createTestDatabase, pg} from '../helpers/pg.js'
 
@@ -153,6 +153,10 @@ describe.runIf(pg)('PostgreSQL store: N instances over one database', () => {
       expect(await db.all('SELECT * FROM prepared_probe WHERE a = ?', [1])).toEqual([{a: 1}])
       const prepared = await db.all<{statement: string}>('SELECT statement FROM pg_prepared_statements')
       expect(prepared.map((p) => p.statement)).toContain('SELECT * FROM prepared_probe WHERE a = $1')
+      // A text over PREPARED_TEXT_MAX (a search of many conditions) runs unnamed: no connection keeps it.
+      const long = `SELECT a FROM prepared_probe WHERE ${'a = ? AND '.repeat(Math.ceil(PREPARED_TEXT_MAX / 10))}true`
+      expect(await db.all(long, Array(Math.ceil(PREPARED_TEXT_MAX / 10)).fill(1))).toEqual([{a: 1}])
+      expect((await db.all<{statement: string}>('SELECT statement FROM pg_prepared_statements')).some((p) => p.statement.startsWith('SELECT a FROM prepared_probe WHERE a = $1 AND'))).toBe(false)
       expect((await db.get('SHOW plan_cache_mode')).plan_cache_mode).toBe('force_custom_plan')
       // A URL's own startup options are kept beside it.
       expect(connectionOptions('postgres://svc@db.example/svc?options=-c%20statement_timeout%3D5000&sslmode=require')).toEqual({

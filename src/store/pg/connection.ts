@@ -90,13 +90,16 @@ async function mapped<T>(run: () => Promise<T>): Promise<T> {
 /**
  * Statements run as named prepared statements: each connection parses a text once, then only
  * binds and executes it (PostgreSQL's CPU for an indexed read ~30 % less, a create's ~15 %:
- * docs/benchmarks.md). At most PREPARED_MAX distinct texts a process are named (each connection
- * keeps the ones it ran until it closes); later texts run unnamed. Plans stay custom
+ * docs/benchmarks.md). At most PREPARED_MAX distinct texts a process are named, each at most
+ * PREPARED_TEXT_MAX characters (each connection keeps the ones it ran until it closes: a request
+ * can make a search statement of many conditions, and its shapes are many); other texts run
+ * unnamed. Plans stay custom
  * (`plan_cache_mode`, set on each connection by the store): a generic plan made for one db's
  * parameters would serve another's, a tiny db walking a big one's rows. `SVC_DATABASE_PREPARE=0`
  * turns it off (a pooler in transaction mode that does not keep prepared statements).
  */
 export const PREPARED_MAX = 500
+export const PREPARED_TEXT_MAX = 2000
 const prepared = new Map<string, string>()
 let names = 0
 export const preparing = () => process.env.SVC_DATABASE_PREPARE !== '0'
@@ -104,7 +107,7 @@ export const preparing = () => process.env.SVC_DATABASE_PREPARE !== '0'
 function statement(sql: string, values: unknown[]): QueryConfig {
   const text = numbered(sql)
   let name = prepared.get(text)
-  if (name === undefined && names < PREPARED_MAX && preparing()) prepared.set(text, (name = `svc_${names++}`))
+  if (name === undefined && names < PREPARED_MAX && text.length <= PREPARED_TEXT_MAX && preparing()) prepared.set(text, (name = `svc_${names++}`))
   return {text, values, name}
 }
 
