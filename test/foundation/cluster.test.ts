@@ -4,7 +4,7 @@ import {randomBytes} from 'node:crypto'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import type {ClusterRepo} from '../../src/store/cluster/types.js'
 import {sqliteCluster} from '../../src/store/sqlite/cluster.js'
-import {adminQuery, databaseUrl, pg} from '../helpers/pg.js'
+import {adminQuery, databaseUrl, endPool, pg} from '../helpers/pg.js'
 
 describe('SQLite (one process)', () => {
   it('names runs host:pid, leads, and tells a dead pid from a live one', async () => {
@@ -55,7 +55,7 @@ describe.runIf(pg)('PostgreSQL (instances over one database)', () => {
   afterAll(async () => {
     for (const o of opened) {
       await o.cluster.close()
-      await o.pool.end()
+      await endPool(o.pool)
     }
     await adminQuery(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
   })

@@ -8,7 +8,7 @@ import type {Pool} from 'pg'
 import {PgDb} from '../../src/store/pg/connection.js'
 import {EpochListener} from '../../src/store/pg/epoch-listener.js'
 import {openStoreAt, type Store} from '../../src/store/index.js'
-import {createTestDatabase, pg} from '../helpers/pg.js'
+import {createTestDatabase, endPool, pg} from '../helpers/pg.js'
 import {tempDir} from '../helpers/world.js'
 
 const nextTurn = () => new Promise((r) => setImmediate(r))
@@ -46,8 +46,8 @@ describe.runIf(pg)('PostgreSQL cache epoch pushed by notifications', () => {
   })
   afterAll(async () => {
     await listener?.close()
-    await pool?.end()
-    await other?.end()
+    await endPool(pool)
+    await endPool(other)
     await migrated?.close()
     await drop?.()
   })

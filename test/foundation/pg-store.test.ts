@@ -11,7 +11,7 @@ import {SvcError} from '../../src/core/errors.js'
 import {openStoreAt, type Store} from '../../src/store/index.js'
 import {connectionOptions, PgDb, PREPARED_TEXT_MAX} from '../../src/store/pg/connection.js'
 import {MIGRATIONS} from '../../src/store/pg/migrations/index.js'
-import {adminQuery, createTestDatabase, pg} from '../helpers/pg.js'
+import {adminQuery, createTestDatabase, endPool, pg} from '../helpers/pg.js'
 
 describe.runIf(pg)('PostgreSQL store: N instances over one database', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'svc-pg-store-'))
@@ -182,7 +182,7 @@ describe.runIf(pg)('PostgreSQL store: N instances over one database', () => {
         delete process.env.SVC_DATABASE_PREPARE
       }
     } finally {
-      await pool.end()
+      await endPool(pool)
     }
   })
 
