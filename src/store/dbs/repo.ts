@@ -28,6 +28,9 @@ const REINDEX_PAGE = 1000
  * records held it 2.5 s).
  */
 export const USAGE_SLICE = 10_000
+/** Records one transaction of a db's delete removes (10-25 ms on SQLite with the full-text index's
+ * delete-merges held back: SearchUpkeep.purging), then a turn of the event loop for other requests. */
+export const PURGE_SLICE = 1000
 /** Rows per INSERT of an import (SQLite binds at most 32,766 parameters, PostgreSQL 65,535). */
 const IMPORT_CHUNK = 500
 /** The SQL types of an inserted record's values, in RECORD_INSERT_COLUMNS order. */
@@ -54,10 +57,10 @@ export class SqlDbsRepo implements DbsRepo {
     this.countOfDb = `SELECT ${search.recordsCount} AS n FROM dbs d WHERE d.id = ?`
     this.typedRow = `(${ROW_TYPES.map((t) => sql.dialect.typed(t)).join(', ')})`
     this.insertRecord = `INSERT INTO db_records (${RECORD_INSERT_COLUMNS}) VALUES ${this.typedRow} RETURNING ${RECORD_COLUMNS}`
-    // One statement: the db must still exist in the account (a concurrent delete takes its records
-    // with it, and the foreign key refuses a record of a db deleted meanwhile).
+    // One statement: the db must still exist in the account (a db being deleted is not written to;
+    // its records are purged, and the foreign key refuses a record of a db deleted meanwhile).
     this.insertRecordOfDb = `INSERT INTO db_records (${RECORD_INSERT_COLUMNS})
-      SELECT ${this.typedRow.slice(1, -1)} WHERE EXISTS (SELECT 1 FROM dbs WHERE account_id = ? AND id = ?)
+      SELECT ${this.typedRow.slice(1, -1)} WHERE EXISTS (SELECT 1 FROM dbs WHERE account_id = ? AND id = ? AND deleted_at IS NULL)
       RETURNING ${RECORD_COLUMNS}`
   }
 
@@ -110,7 +113,7 @@ export class SqlDbsRepo implements DbsRepo {
     const {forUpdate} = dialect
     const found = await txUnique(this.sql, function* (q) {
       // forUpdate: two schema changes of one db (on two instances) reindex one after the other.
-      if (!(yield* q.get(`SELECT 1 FROM dbs WHERE account_id = ? AND id = ?${forUpdate}`, [accountId, id]))) return false
+      if (!(yield* q.get(`SELECT 1 FROM dbs WHERE account_id = ? AND id = ? AND deleted_at IS NULL${forUpdate}`, [accountId, id]))) return false
       if (check) check(toDb((yield* q.get<DbRow>(DB_BY_ID_NO_COUNT.id, [accountId, id]))!))
       yield* assertCodeFree(q, accountId, input, id)
       yield* q.run(
@@ -125,17 +128,48 @@ export class SqlDbsRepo implements DbsRepo {
     return found ? this.get(accountId, String(id)) : null
   }
 
+  /**
+   * Deletes a db: hidden at once (one short transaction marks it deleted and frees its code), then
+   * its records are purged PURGE_SLICE at a time with a turn of the event loop between (SQLite runs
+   * statements on the server's own thread: one DELETE of a 1M-record db held it ~38 s), then its
+   * row. Answers once all of it is committed; a purge cut short (the server stopped) is finished by
+   * `purgeDeleted` when `svc serve` starts (src/http/serve.ts).
+   */
   async delete(accountId: number, id: number, check?: (current: DbView) => void): Promise<boolean> {
     if (!isRowId(id)) return false
     const {forUpdate} = this.sql.dialect
-    return this.sql.tx(function* (q) {
-      if (!(yield* q.get(`SELECT 1 FROM dbs WHERE account_id = ? AND id = ?${forUpdate}`, [accountId, id]))) return false
+    const hidden = await this.sql.tx(function* (q) {
+      if (!(yield* q.get(`SELECT 1 FROM dbs WHERE account_id = ? AND id = ? AND deleted_at IS NULL${forUpdate}`, [accountId, id]))) return false
       // If-Match: checked against the definition as stored now, with the row locked (as update does).
       if (check) check(toDb((yield* q.get<DbRow>(DB_BY_ID_NO_COUNT.id, [accountId, id]))!))
-      yield* q.run('DELETE FROM db_records WHERE account_id = ? AND db_id = ?', [accountId, id])
-      yield* q.run('DELETE FROM dbs WHERE account_id = ? AND id = ?', [accountId, id])
+      yield* q.run('UPDATE dbs SET deleted_at = ?, code = NULL WHERE account_id = ? AND id = ?', [now(), accountId, id])
       return true
     })
+    if (hidden) await this.purge(id)
+    return hidden
+  }
+
+  /** Finishes the deletes a stopped server left: each db marked deleted loses its records, then its row. */
+  async purgeDeleted(signal?: AbortSignal): Promise<number> {
+    const marked = await this.sql.all<{id: number}>('SELECT id FROM dbs WHERE deleted_at IS NOT NULL ORDER BY id')
+    for (const {id} of marked) await this.purge(Number(id), signal)
+    return marked.length
+  }
+
+  /** A deleted db's records, PURGE_SLICE per transaction, then its row (its counts go with it). */
+  private async purge(dbId: number, signal?: AbortSignal): Promise<void> {
+    const slice = `DELETE FROM db_records WHERE id IN (SELECT id FROM db_records WHERE db_id = ? LIMIT ${PURGE_SLICE})`
+    const held = await this.search.upkeep?.purging()
+    try {
+      while ((await this.sql.run(slice, [dbId])) >= PURGE_SLICE) {
+        await new Promise((resolve) => setImmediate(resolve))
+        if (signal?.aborted) return
+      }
+    } finally {
+      await held?.release(signal)
+    }
+    // Last: a purge cut short above leaves the mark, and the next server start finishes it.
+    await this.sql.run('DELETE FROM dbs WHERE id = ? AND deleted_at IS NOT NULL', [dbId])
   }
 
   async usage(accountId: number, dbId: number, fieldsByTable: Map<string | null, string[]>): Promise<TableUsage[]> {
@@ -188,7 +222,7 @@ export class SqlDbsRepo implements DbsRepo {
       if (maxRecords !== undefined) {
         // The count and the insert under the db row's lock: parallel creates (on any instance) queue there.
         created = await this.sql.queued(function* (q) {
-          if (!(yield* q.get(`SELECT 1 FROM dbs WHERE account_id = ? AND id = ?${forUpdate}`, [accountId, dbId]))) throw noLongerExists()
+          if (!(yield* q.get(`SELECT 1 FROM dbs WHERE account_id = ? AND id = ? AND deleted_at IS NULL${forUpdate}`, [accountId, dbId]))) throw noLongerExists()
           const counted = yield* q.get<{n: number | string}>(countOfDb, [dbId])
           if (Number(counted!.n) >= maxRecords) throw publicDbFull(maxRecords)
           const inserted = (yield* q.get<RecordRow>(insertRecord, row))!
@@ -222,7 +256,7 @@ export class SqlDbsRepo implements DbsRepo {
     const typedRow = this.typedRow
     try {
       return await this.sql.tx(function* (q) {
-        if (!(yield* q.get(`SELECT 1 FROM dbs WHERE account_id = ? AND id = ?${forShare}`, [accountId, dbId]))) throw noLongerExists()
+        if (!(yield* q.get(`SELECT 1 FROM dbs WHERE account_id = ? AND id = ? AND deleted_at IS NULL${forShare}`, [accountId, dbId]))) throw noLongerExists()
         for (let i = 0; i < rows.length; i += IMPORT_CHUNK) {
           const chunk = rows.slice(i, i + IMPORT_CHUNK)
           yield* q.run(`INSERT INTO db_records (${RECORD_INSERT_COLUMNS}) VALUES ${chunk.map(() => typedRow).join(', ')}`, chunk.flat())

@@ -26,11 +26,15 @@ export function recordColumn(name: string): string {
 const dbSelect = (recordsCount: string) => `SELECT d.*, ${recordsCount} AS records_count FROM dbs d`
 /** Without the count: what record routes and public methods load on every request. records_count is -1 there. */
 export const DB_SELECT_NO_COUNT = `SELECT d.*, -1 AS records_count FROM dbs d`
-const byIdOrCode = (select: string) => ({id: `${select} WHERE d.account_id = ? AND d.id = ?`, code: `${select} WHERE d.account_id = ? AND d.code = ?`})
+/** A db being deleted (deleted_at set, its records being purged) is read by none of these. */
+const byIdOrCode = (select: string) => ({
+  id: `${select} WHERE d.account_id = ? AND d.id = ? AND d.deleted_at IS NULL`,
+  code: `${select} WHERE d.account_id = ? AND d.code = ? AND d.deleted_at IS NULL`,
+})
 export type DbById = ReturnType<typeof byIdOrCode>
 /** The statements that read dbs with their record counts. */
 export const dbStatements = (recordsCount: string) => ({
-  list: `${dbSelect(recordsCount)} WHERE d.account_id = ? ORDER BY d.id`,
+  list: `${dbSelect(recordsCount)} WHERE d.account_id = ? AND d.deleted_at IS NULL ORDER BY d.id`,
   byId: byIdOrCode(dbSelect(recordsCount)),
 })
 export const DB_BY_ID_NO_COUNT = byIdOrCode(DB_SELECT_NO_COUNT)

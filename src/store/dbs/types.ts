@@ -58,6 +58,8 @@ export interface SearchUpkeep {
   updated(q: TxSql): TxBody<void>
   imported(q: TxSql): TxBody<void>
   written(): void
+  /** Before a db's records are purged in slices: the index's costly upkeep of mass deletes held back until `release`. */
+  purging(): Promise<{release(signal?: AbortSignal): Promise<void>}>
 }
 
 export interface DbsRepo {
@@ -74,8 +76,13 @@ export interface DbsRepo {
   /** Updates the db; when `reindex` is given, every record's index columns are rebuilt in the same transaction. */
   /** `check` sees the stored db inside the write, before it changes, and may throw (If-Match). */
   update(accountId: number, id: number, input: DbInput, reindex?: Indexer, check?: (current: DbView) => void): Promise<DbView | null>
-  /** Removes the db and all its records; `check` sees the stored db inside the write, before it goes, and may throw (If-Match). */
+  /**
+   * Removes the db and all its records; `check` sees the stored db inside the write, before it goes, and may throw (If-Match).
+   * The db is hidden (and its code free) at once; its records go in slices with turns of the event loop between.
+   */
   delete(accountId: number, id: number, check?: (current: DbView) => void): Promise<boolean>
+  /** Finishes the deletes a stopped server left half done (records of dbs marked deleted); stops between slices once `signal` aborts. */
+  purgeDeleted(signal?: AbortSignal): Promise<number>
   /** Record counts per table, and per named field of each table. */
   usage(accountId: number, dbId: number, fieldsByTable: Map<string | null, string[]>): Promise<TableUsage[]>
 

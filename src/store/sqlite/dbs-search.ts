@@ -11,7 +11,7 @@ import {likePattern} from '../like-escape.js'
 import type {Condition, DbsSearch, SearchUpkeep} from '../dbs/types.js'
 import type {SqlPort} from '../sql/port.js'
 import type {Sqlite} from './connection.js'
-import {FTS_CANDIDATES, indexAfterUpdates, indexOnBatchBoundary, indexPending, indexWhenIdle} from './fts-indexer.js'
+import {FTS_CANDIDATES, holdDeleteMerges, indexAfterUpdates, indexOnBatchBoundary, indexPending, indexWhenIdle} from './fts-indexer.js'
 
 /** The SQLite JSON path of a top-level field (names are checked against FIELD_NAME in core). */
 const jsonPath = (name: string) => `$."${name}"`
@@ -53,6 +53,7 @@ function ftsUpkeep(db: Sqlite): SearchUpkeep {
       indexPending(db) // an import's batch: index everything queued now, the cheapest way
     },
     written: () => indexWhenIdle(db),
+    purging: () => holdDeleteMerges(db),
   }
 }
 
