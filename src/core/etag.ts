@@ -68,6 +68,8 @@ export const MERGE_ATTEMPTS = 3
  */
 export async function writeOnVersion<T, R>(options: {
   ifMatch: string | undefined
+  /** What the resource is called in the 412 after MERGE_ATTEMPTS ('prompt'). */
+  what: string
   loaded: T
   tagOf: (version: T) => string
   checkFor: (ifMatch: string) => (current: T) => void
@@ -81,7 +83,13 @@ export async function writeOnVersion<T, R>(options: {
     try {
       return await write(base, checkFor(tagOf(base)))
     } catch (error) {
-      if (attempt >= MERGE_ATTEMPTS || !isSvcError(error) || error.status !== 412) throw error
+      if (!isSvcError(error) || error.status !== 412) throw error
+      if (attempt >= MERGE_ATTEMPTS) {
+        // No If-Match was sent: not the client's tag failing, but the resource changing under every merge.
+        throw preconditionFailed(
+          `the ${options.what} changed again each of the ${MERGE_ATTEMPTS} times this change was applied over it; nothing was written. Send it again`,
+          error.details)
+      }
     }
     base = await reload()
   }

@@ -81,6 +81,7 @@ export function appsRoutes(deps: Deps) {
     let status = ''
     const updated = await writeOnVersion({
       ifMatch: c.req.header('if-match'),
+      what: 'app',
       loaded: loaded.get(c),
       tagOf,
       checkFor: (header) => checkFor(header)!,

@@ -91,6 +91,7 @@ export function dbsRoutes(deps: Deps) {
     const {accountId, db: first} = db(c)
     const saved = await writeOnVersion({
       ifMatch: c.req.header('if-match'),
+      what: 'database',
       loaded: first,
       tagOf: dbEtag,
       checkFor: (ifMatch) => (current: DbView) => checkDbIfMatch(ifMatch, current),

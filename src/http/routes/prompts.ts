@@ -231,6 +231,7 @@ export function promptsRoutes(deps: Deps) {
     // (docs/api.md "ETag and If-Match"); without If-Match, a change made in between is merged again.
     const updated = await writeOnVersion({
       ifMatch: c.req.header('if-match'),
+      what: 'prompt',
       loaded: loaded.get(c),
       tagOf,
       checkFor: (header) => checkFor(header)!,
