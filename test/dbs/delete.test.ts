@@ -11,7 +11,7 @@ import {describeBothTransports} from '../helpers/scenarios.js'
 /** More than two slices, and not a multiple of one: the last slice is a short one. */
 const MANY = PURGE_SLICE * 2 + 345
 
-const records = (n: number, from = 0) => Array.from({length: n}, (_, i) => ({tableName: null, data: {title: `r${from + i}`} as never, index: {}}))
+const records = (n: number) => Array.from({length: n}, (_, i) => ({tableName: null, data: {title: `r${i}`} as never, index: {}}))
 
 describeBothTransports('deleting a db', undefined, (ctx) => {
   const countOf = async (dbId: number) => Number((await rawQuery(ctx().world, 'SELECT count(*) AS n FROM db_records WHERE db_id = ?', [dbId]))[0].n)
@@ -29,7 +29,7 @@ describeBothTransports('deleting a db', undefined, (ctx) => {
     await world.store.dbs.createRecords(world.accounts.other!, theirs.id, records(5))
     expect(await countOf(big.id)).toBe(MANY)
 
-    expect((await call('DELETE', '/svc/dbs/big.json', {as: 'mallory'})).status).toBe(204) // mallory's own "big"
+    expect((await call('DELETE', `/svc/dbs/${big.id}.json`, {as: 'mallory'})).status).toBe(404) // another account's db
     expect((await call('GET', '/svc/dbs/big.json')).json.records_count).toBe(MANY)
     expect((await call('DELETE', '/svc/dbs/big.json')).status).toBe(204)
 
@@ -39,6 +39,7 @@ describeBothTransports('deleting a db', undefined, (ctx) => {
     expect((await call('GET', '/svc/dbs/big.json')).status).toBe(404)
     expect((await call('GET', `/svc/dbs/${big.id}.json`)).status).toBe(404)
     expect((await call('GET', '/svc/dbs/kept.json')).json.records_count).toBe(3)
+    expect((await call('GET', '/svc/dbs/big.json', {as: 'mallory'})).json.records_count).toBe(5)
     expect((await call('DELETE', `/svc/dbs/${big.id}.json`)).status).toBe(404)
 
     const again = (await call('POST', '/svc/dbs.json', {body: {db: {name: 'Big again', code: 'big'}}}))
