@@ -108,7 +108,12 @@ const setDeleteMerge = (db: Sqlite, percent: number) =>
 export async function holdDeleteMerges(db: Sqlite): Promise<{release(signal?: AbortSignal): Promise<void>}> {
   const running = purgesRunning.get(db) ?? 0
   purgesRunning.set(db, running + 1)
-  if (running === 0) await setDeleteMerge(db, 0)
+  try {
+    if (running === 0) await setDeleteMerge(db, 0)
+  } catch (error) {
+    purgesRunning.set(db, purgesRunning.get(db)! - 1)
+    throw error
+  }
   return {
     async release(signal) {
       const left = purgesRunning.get(db)! - 1
