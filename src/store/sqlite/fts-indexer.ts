@@ -87,7 +87,8 @@ export function indexWhenIdle(db: Sqlite): void {
 
 /** FTS5's default share of deleted entries past which it merges a segment again ('deletemerge'). */
 const DELETE_MERGE_DEFAULT = 10
-/** Leaf pages one merge step of the index writes after a purge ('merge'): a step stays under ~0.3 s. */
+/** Leaf pages one merge step of the index writes after a purge ('merge'). Dropping an emptied segment is
+ * one step whatever its size: ~0.27 s at 300,000 purged records, ~1.4 s at 1M (bench/notes/by-hand/5-db-delete-stall.md). */
 const MERGE_STEP_PAGES = 100
 const purgesRunning = new WeakMap<Sqlite, number>()
 
@@ -99,7 +100,7 @@ const setDeleteMerge = (db: Sqlite, percent: number) =>
  * Holds back the index's delete-merges while a db's records are purged in slices. With them, each
  * slice's deletes pushed segments past 10 % deleted and FTS5 rewrote them in that slice's commit:
  * purging 100,000 records in slices of 1,000 took 21 s with single slices of 3.7 s, against 1.9 s
- * for one DELETE. Held, the slices cost what one DELETE does, none over ~0.1 s. `release` restores
+ * for one DELETE. Held, a slice takes 10-70 ms (1M records: 21 s in all, against 11 s). `release` restores
  * the setting (the last purge of this connection to end) and merges the emptied segments away in
  * steps of MERGE_STEP_PAGES pages with a turn of the event loop between, until FTS5 has nothing left
  * to merge or `signal` aborts. The setting is stored in the file: a server that dies in a purge
