@@ -43,15 +43,8 @@ export interface FlowTrace {
   omitted_steps: number
 }
 
-export interface StepRecord {
-  path: string
-  type: TraceStepType
-  label: string
-  input?: unknown
-  output?: unknown
-  error?: string
-  durationMs: number
-}
+/** What the run reports of a step, before the recorder bounds it into a TraceStep. */
+export type StepRecord = Omit<TraceStep, 'duration_ms' | 'truncated'> & {durationMs: number}
 
 const clip = (text: string, max: number) => (text.length > max ? `${text.slice(0, max - 1)}…` : text)
 
