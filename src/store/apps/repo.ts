@@ -2,7 +2,7 @@
 import {randomUUID} from 'node:crypto'
 import {notFound} from '../../core/errors.js'
 import {likeEscape} from '../like-escape.js'
-import {type SqlPort, type TxBody, type TxSql, txUnique} from '../sql/port.js'
+import {deleteChecked, type SqlPort, type TxBody, type TxSql, txUnique} from '../sql/port.js'
 import {
   ACTION_TARGET_BY_ID, type ActionTargetRow, type AppRow, type AppSummaryRow, INSERT_APP, insertAppParams, LIST_COLUMNS, nowWithOffset,
   toActionTarget, toAppRecord, toAppSummary, UPDATE_APP, updateAppParams, urlCodeTaken,
@@ -94,14 +94,7 @@ export class SqlAppsRepo implements AppsRepo {
   }
 
   async delete(accountId: number, id: string, check?: (current: AppRecord) => void): Promise<boolean> {
-    if (!check) return (await this.sql.run('DELETE FROM apps WHERE account_id = ? AND id = ?', [accountId, id])) > 0
-    const {forUpdate} = this.sql.dialect
-    return this.sql.tx(function* (q) {
-      const current = yield* q.get<AppRow>(`SELECT * FROM apps WHERE account_id = ? AND id = ?${forUpdate}`, [accountId, id])
-      if (!current) return false
-      check(toAppRecord(current))
-      return (yield* q.run('DELETE FROM apps WHERE account_id = ? AND id = ?', [accountId, id])) > 0
-    })
+    return deleteChecked(this.sql, 'apps', '*', accountId, id, toAppRecord, check)
   }
 
   async listAssets(appId: string): Promise<AppAsset[]> {

@@ -1,5 +1,5 @@
 /** The dashboards area's repository, written once over the SQL port. */
-import type {SqlPort} from '../sql/port.js'
+import {deleteChecked, type SqlPort} from '../sql/port.js'
 import {
   ACTIVE_APPS, becomesDefault, CLEAR_DEFAULT, COMPANY_DEFAULT, DELETE_SELECTION, type DashboardRow, INSERT_DASHBOARD,
   insertDashboardParams, LIST_VISIBLE, LIST_VISIBLE_IN_CONTEXT, SELECTION, toActiveApp, toDashboard, toSelection, UPDATE_DASHBOARD,
@@ -52,14 +52,7 @@ export class SqlDashboardsRepo implements DashboardsRepo {
   }
 
   async delete(accountId: number, id: number, check?: (current: DashboardRecord) => void): Promise<boolean> {
-    if (!check) return (await this.sql.run('DELETE FROM dashboards WHERE account_id = ? AND id = ?', [accountId, id])) > 0
-    const {forUpdate} = this.sql.dialect
-    return this.sql.tx(function* (q) {
-      const current = yield* q.get<DashboardRow>(`SELECT * FROM dashboards WHERE account_id = ? AND id = ?${forUpdate}`, [accountId, id])
-      if (!current) return false
-      check(toDashboard(current))
-      return (yield* q.run('DELETE FROM dashboards WHERE account_id = ? AND id = ?', [accountId, id])) > 0
-    })
+    return deleteChecked(this.sql, 'dashboards', '*', accountId, id, toDashboard, check)
   }
 
   async companyDefault(accountId: number, context: string): Promise<DashboardRecord | null> {

@@ -1,6 +1,6 @@
 /** The prompts area's repository, written once over the SQL port. */
 import {likeEscape} from '../like-escape.js'
-import {type Dialect, type SqlPort, type TxBody, type TxSql, txUnique} from '../sql/port.js'
+import {deleteChecked, type Dialect, type SqlPort, type TxBody, type TxSql, txUnique} from '../sql/port.js'
 import {
   codeTaken, INSERT_PROMPT, insertPromptParams, PROMPT_COLUMNS, type PromptRow, toPromptRecord, UPDATE_PROMPT, updatePromptParams,
 } from './rows.js'
@@ -87,14 +87,7 @@ export class SqlPromptsRepo implements PromptsRepo {
   }
 
   async delete(accountId: number, id: string, check?: (current: PromptRecord) => void): Promise<boolean> {
-    if (!check) return (await this.sql.run('DELETE FROM prompts WHERE account_id = ? AND id = ?', [accountId, id])) > 0
-    const {forUpdate} = this.sql.dialect
-    return this.sql.tx(function* (q) {
-      const current = yield* q.get<PromptRow>(`SELECT ${PROMPT_COLUMNS} FROM prompts WHERE account_id = ? AND id = ?${forUpdate}`, [accountId, id])
-      if (!current) return false
-      check(toPromptRecord(current))
-      return (yield* q.run('DELETE FROM prompts WHERE account_id = ? AND id = ?', [accountId, id])) > 0
-    })
+    return deleteChecked(this.sql, 'prompts', PROMPT_COLUMNS, accountId, id, toPromptRecord, check)
   }
 }
 

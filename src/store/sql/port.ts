@@ -118,6 +118,25 @@ export async function txUnique<T>(sql: SqlPort, body: (q: TxSql) => TxBody<T>, t
   }
 }
 
+/**
+ * Deletes the row `id` of an account's `table` (a repository's constant, never input). With
+ * `check` (If-Match), the row is read with `columns` and locked, shown to `check` as `view` makes
+ * it (which may throw), and deleted in the same transaction. False when there is no such row.
+ */
+export async function deleteChecked<Row, V>(
+  sql: SqlPort, table: string, columns: string, accountId: number, id: string | number, view: (row: Row) => V, check?: (current: V) => void,
+): Promise<boolean> {
+  const remove = `DELETE FROM ${table} WHERE account_id = ? AND id = ?`
+  if (!check) return (await sql.run(remove, [accountId, id])) > 0
+  const {forUpdate} = sql.dialect
+  return sql.tx(function* (q) {
+    const current = yield* q.get<Row>(`SELECT ${columns} FROM ${table} WHERE account_id = ? AND id = ?${forUpdate}`, [accountId, id])
+    if (!current) return false
+    check(view(current))
+    return (yield* q.run(remove, [accountId, id])) > 0
+  })
+}
+
 /** Runs a transaction body synchronously, each statement by `exec` (a throw is thrown into the body). */
 export function driveSync<T>(body: TxBody<T>, exec: (step: SqlStep) => unknown): T {
   let next = body.next()
