@@ -34,17 +34,25 @@ export const HANDOVER_TTL = 120
 const IMMUTABLE = 'max-age=31536000, immutable'
 const ASSET_RE = /^\/app\.([0-9a-f]{16})\.(js|css)$/
 
-/** Only a local path of this origin may be a redirect target (no `//host`, no scheme, no tab or backslash tricks). */
+const NEXT_BASE = 'http://svc.invalid'
+
+/**
+ * Only a local path of this origin may be a redirect target (no `//host`, no scheme, no tab or
+ * backslash tricks). The path is normalised once (dot segments, `%2e`) and the check is made on
+ * what is returned: `/.//evil.example`, `/a/..//evil.example` and `/%2e//evil.example` all
+ * normalise to `//evil.example`, a host, and are refused.
+ */
 export function safeNext(next: string | undefined, fallback = '/'): string {
-  if (!next || next.length > 2000 || !next.startsWith('/')) return fallback
-  if (/[\x00-\x20\\]/.test(next) || next.startsWith('//')) return fallback
+  if (!next || next.length > 2000 || /[\x00-\x20\\]/.test(next)) return fallback
+  let url: URL
   try {
-    const base = 'http://svc.invalid'
-    const url = new URL(next, base)
-    return url.origin === base ? url.pathname + url.search + url.hash : fallback
+    url = new URL(next, NEXT_BASE)
   } catch {
     return fallback
   }
+  const target = url.pathname + url.search + url.hash
+  const local = next.startsWith('/') && url.origin === NEXT_BASE && target.startsWith('/') && !target.startsWith('//') && !/[\x00-\x20\\]/.test(target)
+  return local ? target : fallback
 }
 
 /**
