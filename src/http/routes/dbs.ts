@@ -13,6 +13,7 @@ import type {RecordWrite} from '../../store/dbs/types.js'
 import type {Deps} from '../env.js'
 import {allowedTo, requireUser} from '../middleware/auth.js'
 import {createRouter, handle, param, validationError} from '../contract.js'
+import {planRoute} from './dbs/plan.js'
 import {publicDbRoutes} from './dbs/public.js'
 import {dbLoader, flatQuery, indexerFor, loadDb, loadedDb, recordId, type LoadedDb} from './dbs/shared.js'
 
@@ -75,6 +76,8 @@ export function dbsRoutes(deps: Deps) {
     c.header('ETag', dbEtag(created))
     return c.json(created, 201)
   })
+
+  planRoute(deps, app)
 
   handle(app, routes.getDb, dbLoader(deps, {count: true}), async (c) => {
     c.header('ETag', dbEtag(db(c).db))
