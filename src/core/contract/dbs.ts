@@ -222,11 +222,11 @@ export const DbPatchBody = envelope('db', DbPatch).openapi('DbPatchBody')
 
 /**
  * `POST /svc/dbs/plan.json`: the definition a push proposes (checked as a create, or as a PATCH of
- * the db it is planned against), and that db: `id` (id or code), else the db of `db.code`, else none (a create).
+ * the db it is planned against), and that db: `id` (id or code; null: none, a create), else the db of `db.code`, else none.
  */
 export const DbPlanBody = z.object({
-  id: z.union([z.number().int(), z.string().max(64)], {error: 'must be a database id or code'}).optional()
-    .openapi({description: 'The db to plan against (id or code); absent: the db whose code is db.code, if any'}),
+  id: z.union([z.number().int(), z.string().max(64)], {error: 'must be a database id or code'}).nullable().optional()
+    .openapi({description: 'The db to plan against (id or code); null: a new db; absent: the db whose code is db.code, if any'}),
   db: JsonObject.openapi({description: 'The proposed definition: name, code, schema, public_methods, fields, app_id (DbInput)'}),
 }, {error: 'must be an object {db: {...}}'}).openapi('DbPlanBody')
 

@@ -31,10 +31,11 @@ const PAGE = 100
 export function planRoute(deps: Deps, app: ReturnType<typeof createRouter>): void {
   handle(app, routes.planDbChange, allowedTo('db.manage'), async (c: Context<AppEnv>, {body}) => {
     const {accountId} = requireUser(c)
-    const ref = body.id !== undefined ? String(body.id) : typeof body.db.code === 'string' && body.db.code.trim() ? body.db.code.trim() : null
+    const byCode = body.id === undefined && typeof body.db.code === 'string' && body.db.code.trim() ? body.db.code.trim() : null
+    const ref = body.id !== undefined && body.id !== null ? String(body.id) : byCode
     // An `id` that names no db is a 404; a code of a db not yet created plans its creation.
-    const loaded = ref === null ? null : await loadDb(deps, accountId, ref, true).catch((error) => {
-      if (body.id === undefined) return null
+    const loaded = ref === null ? null : await loadDb(deps, accountId, ref, true).catch((error: unknown) => {
+      if (byCode !== null) return null
       throw error
     })
     const current = loaded?.db ?? null
