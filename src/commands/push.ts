@@ -9,7 +9,7 @@ import {planLines} from '../core/dbs/plan.js'
 import {applyPlan, dbRefusal, planFolder, recordSynced} from '../workspace/push.js'
 import {workspaceDir} from '../cli/args.js'
 
-const brief = (c: Change) => ({action: c.action, kind: c.kind, key: c.key, diff: c.diff})
+const brief = (c: Change) => ({action: c.action, kind: c.kind, key: c.key, diff: c.diff, ...(c.db ? {plan: c.db} : {})})
 
 /** A unified diff with + and - lines coloured (on a terminal). */
 export function colorDiff(diff: string): string {
