@@ -83,6 +83,9 @@ describe('one db plan for every push command', () => {
     expect(r.stderr).toContain('refusing to drop data: guestbook: field message (text) (')
     expect(r.stderr).toContain('--force')
     expect(r.stdout).not.toContain('Done:')
+    // --json: the db change carries the server's plan.
+    r = await svc(['push', ws, '--dry-run', '--json', ...target])
+    expect(r.json.changes[0]).toMatchObject({kind: 'db', key: 'dbs/guestbook.json', plan: {create: false, data_loss: [{records: 5, text: 'field message (text) (5 records)'}]}})
     // svc db push on the workspace folder reads its dbs/ (not .svc-sync.json) and refuses the same way.
     r = await svc(['db', 'push', ws, '--yes', ...target])
     expect(r.code, r.stdout + r.stderr).toBe(1)
