@@ -15,14 +15,10 @@ import {allowedTo, requireUser} from '../middleware/auth.js'
 import {createRouter, handle, param, validationError} from '../contract.js'
 import {planRoute} from './dbs/plan.js'
 import {publicDbRoutes} from './dbs/public.js'
-import {dbLoader, flatQuery, indexerFor, loadDb, loadedDb, recordId, type LoadedDb} from './dbs/shared.js'
+import {asInput, dbLoader, flatQuery, indexerFor, loadDb, loadedDb, recordId, type LoadedDb} from './dbs/shared.js'
 
 export {IMPORT_BATCH_MAX} from '../../core/contract/dbs.js'
 
-const asInput = (db: DbView): DbInput => ({
-  name: db.name, code: db.code, app_id: db.app_id, schema: db.schema,
-  public_methods: db.public_methods as DbInput['public_methods'], fields: db.fields,
-})
 
 /** A record write for `table` of a loaded db: the db's own table and field types (code: they are the user's), index values. */
 function recordWrite(loaded: LoadedDb, table: string | null | undefined, data: Data, mode: 'create' | 'update', maxBytes: number): RecordWrite {

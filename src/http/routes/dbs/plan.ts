@@ -8,22 +8,18 @@
 import {setImmediate as turn} from 'node:timers/promises'
 import type {Context} from 'hono'
 import {dbRoutes as routes} from '../../../core/contract/routes.js'
-import {DbInput, DbPatch, type DbView} from '../../../core/contract/dbs.js'
+import {DbInput, DbPatch} from '../../../core/contract/dbs.js'
 import {svcMessage} from '../../../core/contract/messages.js'
-import {dbData, type DbInput as DbData} from '../../../core/dbs/db.js'
+import {dbData} from '../../../core/dbs/db.js'
 import {dbEtag} from '../../../core/dbs/etag.js'
+import {isSvcError} from '../../../core/errors.js'
 import {addInvalid, definitionOf, emptyInvalidReport, finishPlan, startPlan} from '../../../core/dbs/plan.js'
 import {buildQuery} from '../../../core/dbs/query.js'
 import type {Usage} from '../../../core/dbs/diff.js'
 import type {AppEnv, Deps} from '../../env.js'
 import {allowedTo, requireUser} from '../../middleware/auth.js'
 import {handle, validationError, type createRouter} from '../../contract.js'
-import {loadDb} from './shared.js'
-
-const asInput = (db: DbView): DbData => ({
-  name: db.name, code: db.code, app_id: db.app_id, schema: db.schema,
-  public_methods: db.public_methods as DbData['public_methods'], fields: db.fields,
-})
+import {asInput, loadDb} from './shared.js'
 
 /** Records read per page of the invalid-records check. */
 const PAGE = 100
@@ -35,7 +31,7 @@ export function planRoute(deps: Deps, app: ReturnType<typeof createRouter>): voi
     const ref = body.id !== undefined && body.id !== null ? String(body.id) : byCode
     // An `id` that names no db is a 404; a code of a db not yet created plans its creation.
     const loaded = ref === null ? null : await loadDb(deps, accountId, ref, true).catch((error: unknown) => {
-      if (byCode !== null) return null
+      if (byCode !== null && isSvcError(error) && error.status === 404) return null
       throw error
     })
     const current = loaded?.db ?? null
