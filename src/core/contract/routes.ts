@@ -21,6 +21,9 @@ import {
 import {operation} from './operations.js'
 import {Explanation, ExplainQuery, Preview, PreviewBody, Prompt, PromptBody, PromptListQuery, PromptPatchBody, RenderQuery, SystemPrompt} from './prompts.js'
 
+/** The one 422 of routes that take no input: a query parameter (any, name or value) holding a NUL character (src/http/contract.ts). */
+const QUERY_NUL = json(FieldErrors, 'A query parameter (name or value) holding a NUL character (src/core/text.ts): field map naming it')
+
 /** The origin an app is served from (its own, not the API's): cookies there are the app's own. */
 const APP_SERVER = {url: 'http://{code}.localhost:{port}', description: 'An app\'s own origin', variables: {code: {default: 'app'}, port: {default: '8080'}}}
 const APP_ORIGIN: Record<string, string[]>[] = [{}, {app_session: []}]
@@ -535,11 +538,11 @@ export const flowRoutes = {
 export const contractRoutes = {
   getOpenApiDocument: createRoute({
     ...operation('getOpenApiDocument'), tags: ['contract'], security: PUBLIC, summary: 'This document (OpenAPI 3.1)',
-    responses: {200: json(JsonObject, 'The OpenAPI document')},
+    responses: {200: json(JsonObject, 'The OpenAPI document'), 422: QUERY_NUL},
   }),
   apiReference: createRoute({
     ...operation('apiReference'), tags: ['contract'], security: PUBLIC, summary: 'Interactive API reference (works offline)',
-    responses: {200: html('Swagger UI')},
+    responses: {200: html('Swagger UI'), 422: QUERY_NUL},
   }),
   apiReferenceAsset: createRoute({
     ...operation('apiReferenceAsset'), tags: ['contract'], security: PUBLIC, summary: 'A file of the API reference (from swagger-ui-dist)',
@@ -547,6 +550,7 @@ export const contractRoutes = {
     responses: {
       200: {description: 'The file', content: {'text/javascript': {schema: z.string()}, 'text/css': {schema: z.string()}, 'image/png': {schema: z.string()}}},
       404: json(ErrorBody, 'Unknown file'),
+      422: QUERY_NUL,
     },
   }),
 }
