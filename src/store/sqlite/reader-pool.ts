@@ -38,6 +38,8 @@ interface Job {
 
 interface Reader {
   worker: Worker
+  /** Its connection is open and it listens (it said 'ready'). */
+  ready: boolean
   job?: Job
 }
 
@@ -60,11 +62,14 @@ export function readerPool(dataDir: string): ReaderPool {
   let log: ((line: string) => void) | undefined
 
   const spawnReader = (): Reader => {
-    const {file, execArgv} = workerEntry()
-    const worker = new Worker(file, {workerData: {file: dataFile(dataDir), addon: sqliteAddon()}, execArgv})
+    const worker = readerWorker({file: dataFile(dataDir), addon: sqliteAddon()})
     worker.unref()
-    const reader: Reader = {worker}
-    worker.on('message', (reply: ReaderReply) => {
+    const reader: Reader = {worker, ready: false}
+    worker.on('message', (reply: ReaderReply | 'ready') => {
+      if (reply === 'ready') {
+        reader.ready = true
+        return dispatch()
+      }
       const job = reader.job
       reader.job = undefined
       if (job) {
@@ -88,7 +93,7 @@ export function readerPool(dataDir: string): ReaderPool {
   /** Gives each idle thread the next read, the lanes taking turns (a Map keeps its insertion order). */
   const dispatch = () => {
     for (const reader of readers) {
-      if (reader.job) continue
+      if (reader.job || !reader.ready) continue
       const next = lanes.entries().next()
       if (next.done) return
       const [lane, jobs] = next.value
@@ -144,10 +149,11 @@ export function readerPool(dataDir: string): ReaderPool {
   }
 }
 
-/** The worker's file: the built .js, or under the TypeScript sources (tests) the .ts run through tsx. */
-function workerEntry(): {file: URL; execArgv: string[]} {
-  const ts = import.meta.url.endsWith('.ts')
-  const file = new URL(ts ? './reader-worker.ts' : './reader-worker.js', import.meta.url)
-  const execArgv = ts ? ['--import', pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href] : []
-  return {file, execArgv}
+/** A reader thread: the built .js, or under the TypeScript sources (tests) the .ts loaded through tsx's API. */
+function readerWorker(workerData: {file: string; addon?: string}): Worker {
+  if (!import.meta.url.endsWith('.ts')) return new Worker(new URL('./reader-worker.js', import.meta.url), {workerData})
+  const api = pathToFileURL(createRequire(import.meta.url).resolve('tsx/esm/api')).href
+  const file = new URL('./reader-worker.ts', import.meta.url).href
+  const code = `import(${JSON.stringify(api)}).then(({tsImport}) => tsImport(${JSON.stringify(file)}, ${JSON.stringify(file)}))`
+  return new Worker(code, {eval: true, workerData})
 }

@@ -27,6 +27,7 @@ function prepared(sql: string): Database.Statement {
 }
 
 export interface ReaderRequest {id: number; op: 'all' | 'get'; sql: string; params: unknown[]}
+/** 'ready' once, when the connection is open and requests are listened to. */
 export type ReaderReply = {id: number; rows: unknown} | {id: number; error: {message: string; code?: string}}
 
 parentPort?.on('message', (m: ReaderRequest | 'stop') => {
@@ -44,3 +45,4 @@ parentPort?.on('message', (m: ReaderRequest | 'stop') => {
   }
   parentPort?.postMessage(reply)
 })
+parentPort?.postMessage('ready')
