@@ -26,7 +26,7 @@ const noLongerExists = () => validation({db: ['no longer exists']})
  * for other requests (SQLite runs statements on the server's own thread: one transaction rewriting
  * a 300,000-record db held it 12.4 s).
  */
-export const REINDEX_SLICE = 500
+export const REINDEX_SLICE = 250
 /**
  * Records one statement of a per-field count reads: a slice, then a turn of the event loop for
  * other requests (SQLite runs statements on the server's own thread: one statement over 1M
@@ -336,18 +336,18 @@ export class SqlDbsRepo implements DbsRepo {
     const rows = records.map((r) => this.rowParams(accountId, dbId, r, t))
     const typedRow = this.typedRow
     try {
-      return await this.sql.tx(function* (q) {
+      await this.sql.tx(function* (q) {
         if (!(yield* q.get(`SELECT 1 FROM dbs WHERE account_id = ? AND id = ? AND deleted_at IS NULL${forShare}`, [accountId, dbId]))) throw noLongerExists()
         for (let i = 0; i < rows.length; i += IMPORT_CHUNK) {
           const chunk = rows.slice(i, i + IMPORT_CHUNK)
           yield* q.run(`INSERT INTO db_records (${RECORD_INSERT_COLUMNS}) VALUES ${chunk.map(() => typedRow).join(', ')}`, chunk.flat())
         }
-        if (upkeep) yield* upkeep.imported(q)
-        return records.length
       })
     } catch (error) {
       throw this.sql.dialect.isForeignKeyViolation(error) ? noLongerExists() : error
     }
+    await upkeep?.imported()
+    return records.length
   }
 
   /** The SELECT of one record (`lock` appended), in the visitor's scope when given; null when no record can match. */

@@ -47,13 +47,15 @@ export interface DbsSearch {
 }
 
 /**
- * The upkeep of SQLite's full-text index (sqlite/fts-indexer.ts) by record writes: each of the
- * first three runs in the write's transaction, `written` after a record create or update.
+ * The upkeep of SQLite's full-text index (sqlite/fts-indexer.ts) by record writes: `created` and
+ * `updated` run in the write's transaction, `written` after a record create or update, `imported`
+ * after an import's batch.
  */
 export interface SearchUpkeep {
   created(q: TxSql, recordId: number): TxBody<void>
   updated(q: TxSql): TxBody<void>
-  imported(q: TxSql): TxBody<void>
+  /** After an import's batch committed: indexes what is queued (in its own short transactions) before the import answers. */
+  imported(): Promise<void>
   written(): void
   /** Before a db's records are purged in slices: the index's costly upkeep of mass deletes held back until `release`. */
   purging(): Promise<{release(signal?: AbortSignal): Promise<void>}>

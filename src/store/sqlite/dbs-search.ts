@@ -11,7 +11,7 @@ import {likePattern} from '../like-escape.js'
 import type {Condition, DbsSearch, SearchUpkeep} from '../dbs/types.js'
 import type {SqlPort} from '../sql/port.js'
 import type {Sqlite} from './connection.js'
-import {FTS_CANDIDATES, holdDeleteMerges, indexAfterUpdates, indexOnBatchBoundary, indexPending, indexWhenIdle} from './fts-indexer.js'
+import {FTS_CANDIDATES, holdDeleteMerges, indexAfterUpdates, indexOnBatchBoundary, indexQueue, indexWhenIdle} from './fts-indexer.js'
 import type {ReaderPool} from './reader-pool.js'
 
 /** The SQLite JSON path of a top-level field (names are checked against FIELD_NAME in core). */
@@ -55,9 +55,8 @@ function ftsUpkeep(db: Sqlite): SearchUpkeep {
     *updated() {
       indexAfterUpdates(db)
     },
-    *imported() {
-      indexPending(db) // an import's batch: index everything queued now, the cheapest way
-    },
+    // An import's batch: everything queued is indexed now, in runs after the batch's commit.
+    imported: () => indexQueue(db),
     written: () => indexWhenIdle(db),
     purging: () => holdDeleteMerges(db),
   }
