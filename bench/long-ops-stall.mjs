@@ -6,7 +6,7 @@
 // WAL checkpoints run on their thread (Store.maintenance), as in `svc serve`.
 // The operations, in this order on the same db: a deep page of the records list, a deep page of a
 // text search, a scan (a pattern filter on an unindexed field), a search over an unindexed field, an
-// export (200 pages of 100 by after_id), an import (20 batches of 1,000), a schema change that
+// export (200 pages of 100 by after_id), the per-field usage counts, an import (20 batches of 1,000), a schema change that
 // reindexes, the db's delete.
 import {spawnSync} from 'node:child_process'
 import {mkdtempSync, rmSync} from 'node:fs'
@@ -14,7 +14,7 @@ import {tmpdir} from 'node:os'
 import {join, resolve} from 'node:path'
 
 const [records, ...checkouts] = process.argv.slice(2)
-const OPS = ['deep list', 'deep search', 'scan', 'unindexed search', 'export', 'import', 'reindex', 'delete']
+const OPS = ['deep list', 'deep search', 'scan', 'unindexed search', 'export', 'usage', 'import', 'reindex', 'delete']
 
 if (records === '--one') {
   console.log(JSON.stringify(await measure(Number(checkouts[0]), checkouts[1])))
@@ -72,6 +72,7 @@ async function measure(n, dist) {
         await turn() // each page is its own request
       }
     })
+    await time('usage', () => s.dbs.usage(account.id, db.id, new Map([[null, ['name', 'email', 'age', 'bio']]])))
     await time('import', async () => {
       for (let b = 0; b < 20; b++) {
         await s.dbs.createRecords(account.id, db.id, Array.from({length: 1000}, (_, k) => record(n + b * 1000 + k)))
