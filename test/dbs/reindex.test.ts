@@ -85,6 +85,23 @@ describeBothTransports('a schema change reindexes in slices', undefined, (ctx) =
     await check(dbId, rows, 5)
   })
 
+  it('a second schema change during a reindex: both answer, the columns hold the last plan', async () => {
+    const {call, world} = ctx()
+    const {dbId, rows} = await seed('twice')
+    const first = call('PATCH', `/svc/dbs/${dbId}.json`, {body: {db: {schema: {fields: FIELDS, indexed_fields: ['n']}}}})
+    // The second lands while the first one's slices run, most likely (the end is the same either way).
+    await new Promise((r) => setTimeout(r, 20))
+    const second = await call('PATCH', `/svc/dbs/${dbId}.json`, {body: {db: {schema: {fields: FIELDS, indexed_fields: ['name']}}}})
+    expect(second.status, second.text).toBe(200)
+    expect((await first).status).toBe(200)
+    expect(await marked(dbId)).toBe(false)
+    expect((await call('GET', `/svc/dbs/${dbId}.json`)).json.schema.indexed_fields).toEqual(['name'])
+    await check(dbId, rows, 99)
+    // name took the first string column; the number column the first plan filled is empty again.
+    const columns = await rawQuery(world, 'SELECT count(*) AS n FROM db_records WHERE db_id = ? AND (idx_int_1 IS NOT NULL OR idx_str_1 IS NULL)', [dbId])
+    expect(Number(columns[0].n)).toBe(0)
+  })
+
   it('a db left marked answers from its data; a server finishes the reindex when it starts', async () => {
     const {call, world} = ctx()
     const {dbId, rows} = await seed('half')
