@@ -88,9 +88,11 @@ describeBothTransports('a schema change reindexes in slices', undefined, (ctx) =
   it('a second schema change during a reindex: both answer, the columns hold the last plan', async () => {
     const {call, world} = ctx()
     const {dbId, rows} = await seed('twice')
+    let firstAnswered = false
     const first = call('PATCH', `/svc/dbs/${dbId}.json`, {body: {db: {schema: {fields: FIELDS, indexed_fields: ['n']}}}})
-    // The second lands while the first one's slices run, most likely (the end is the same either way).
-    await new Promise((r) => setTimeout(r, 20))
+      .finally(() => (firstAnswered = true))
+    // The second is sent once the first is saved: while its slices run (or, on a fast machine, after them).
+    while (!firstAnswered && !(await marked(dbId))) await new Promise((r) => setTimeout(r, 2))
     const second = await call('PATCH', `/svc/dbs/${dbId}.json`, {body: {db: {schema: {fields: FIELDS, indexed_fields: ['name']}}}})
     expect(second.status, second.text).toBe(200)
     expect((await first).status).toBe(200)
