@@ -84,7 +84,14 @@ export function readerPool(dataDir: string): ReaderPool {
       if (at >= 0) readers.splice(at, 1)
       reader.job?.reject(new SvcError('unavailable', 503, 'storage unavailable: a reader of the database stopped; try again'))
       reader.job = undefined
-      if (running) readers.push(spawnReader()) // a thread that died is replaced while the pool runs
+      // A thread that died is replaced while the pool runs; one that never opened its connection is
+      // not (it would fail again), and with no thread left the reads go back to the server's thread.
+      if (running && reader.ready) readers.push(spawnReader())
+      else if (running && readers.length === 0) {
+        running = false
+        log?.('sqlite readers could not start: reads run on the server\'s thread')
+        refuseWaiting('storage unavailable: the readers of the database stopped; try again')
+      }
       dispatch()
     })
     return reader
@@ -103,6 +110,11 @@ export function readerPool(dataDir: string): ReaderPool {
       reader.job = job
       reader.worker.postMessage(job.request)
     }
+  }
+
+  const refuseWaiting = (message: string) => {
+    for (const jobs of lanes.values()) for (const job of jobs) job.reject(new SvcError('unavailable', 503, message))
+    lanes.clear()
   }
 
   const send = <T>(op: 'all' | 'get', sql: string, params: unknown[], lane: string): Promise<T> => {
@@ -131,10 +143,7 @@ export function readerPool(dataDir: string): ReaderPool {
     async stop() {
       if (!running) return
       running = false
-      for (const jobs of lanes.values()) {
-        for (const job of jobs) job.reject(new SvcError('unavailable', 503, 'the server is stopping'))
-      }
-      lanes.clear()
+      refuseWaiting('the server is stopping')
       await Promise.all([...readers].map(async ({worker}) => {
         worker.ref() // the process waits for the thread to close its connection
         const exited = once(worker, 'exit')
