@@ -12,7 +12,7 @@ import {
 } from './common.js'
 import {ContextQuery, Dashboard, DashboardBody, DashboardPatchBody, SelectBody, Selection, TileChoice, Widget, WidgetQuery, Widgets} from './dashboards.js'
 import {
-  Db, DbBody, DbPatchBody, DbReplaceBody, DbUsage, UsageQuery, FlatRecord, ImportBody, ImportQuery, ImportResult, PUBLIC_METHOD_NAMES, PublicCallBody,
+  Db, DbBody, DbPatchBody, DbPlan, DbPlanBody, DbReplaceBody, DbUsage, UsageQuery, FlatRecord, ImportBody, ImportQuery, ImportResult, PUBLIC_METHOD_NAMES, PublicCallBody,
   PublicCallQuery, PublicDeleted, PublicRecord, Record_, RecordBody, RecordPatchBody, RecordsQuery, SearchQuery,
 } from './dbs.js'
 import {
@@ -379,6 +379,12 @@ export const dbRoutes = {
     ...operation('getDbUsage'), tags: ['dbs'], security: PRIVATE, summary: 'Record counts per table and field',
     request: {params: dbId, query: UsageQuery},
     responses: {200: json(DbUsage, 'Usage'), ...ERRORS},
+  }),
+  planDbChange: createRoute({
+    ...operation('planDbChange'), tags: ['dbs'], security: PRIVATE,
+    summary: 'The plan of a db change, written nothing: the typed diff, the data it would drop, the stored records it would leave invalid (what svc db push, svc push and the schema editor show)',
+    request: {body: body(DbPlanBody)},
+    responses: {200: json(DbPlan, 'The plan'), ...WRITE_ERRORS},
   }),
   listRecords: createRoute({
     ...operation('listRecords'), tags: ['records'], security: PRIVATE, summary: 'Records, newest first',
