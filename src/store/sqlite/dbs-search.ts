@@ -26,6 +26,8 @@ const PLACE = {tableIs: 'r.table_name IS ?', tableKey: (tableName: string | null
  * query that may read many records runs on while they are started (reader-pool.ts).
  */
 export function sqliteDbsSearch(sql: SqlPort, db: Sqlite, readers?: ReaderPool): DbsSearch {
+  /** Whether a statement's plan walks an index in its order, by SQL text (isShort). */
+  const walkingPlans = new Map<string, boolean>()
   return {
     ...PLACE,
     fieldSet: (field): Condition => ({sql: `json_type(r.data, ?) != 'null'`, params: [jsonPath(field)]}),
@@ -36,7 +38,7 @@ export function sqliteDbsSearch(sql: SqlPort, db: Sqlite, readers?: ReaderPool):
     async query(accountId, dbId, spec) {
       const select = buildSelect(accountId, dbId, spec, await narrowRanges(sql, dbId, spec))
       if (!select.sql) return []
-      if (readers?.running && !isShort(db, spec, select.sql, select.params)) return readers.all<RecordRow>(select.sql, select.params, String(accountId))
+      if (readers?.running && !isShort(db, walkingPlans, spec, select.sql, select.params)) return readers.all<RecordRow>(select.sql, select.params, String(accountId))
       return sql.all<RecordRow>(select.sql, select.params)
     },
     upkeep: ftsUpkeep(db),
@@ -71,7 +73,7 @@ export const SHORT_REACH = 1000
  * column alone, a page within SHORT_REACH of the start, and a plan that walks an index in the
  * query's order (no full scan, no sort of the matches). Anything else may read the whole db.
  */
-function isShort(db: Sqlite, spec: QuerySpec, sql: string, params: unknown[]): boolean {
+function isShort(db: Sqlite, walkingPlans: Map<string, boolean>, spec: QuerySpec, sql: string, params: unknown[]): boolean {
   if (spec.q || spec.scope || spec.offset + spec.limit > SHORT_REACH || spec.filters.length > 1) return false
   const f = spec.filters[0]
   if (f && !(f.op === 'eq' && f.field.column && f.columnExact)) return false
@@ -85,7 +87,6 @@ function isShort(db: Sqlite, spec: QuerySpec, sql: string, params: unknown[]): b
   }
   return walks
 }
-const walkingPlans = new Map<string, boolean>()
 
 /**
  * The pattern filters whose prefix ranges hold few records (under RANGE_CANDIDATES_MAX, counted
