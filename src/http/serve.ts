@@ -24,7 +24,9 @@ export interface ServeOptions {
   publicUrl?: string
   /** `--apps-url`: the origin template of apps (`https://{code}.apps.example.com`); default `http://{code}.localhost:<port>`. */
   appsUrl?: string
-  log?: (line: string) => void
+  log?: Deps['log']
+  /** `--log-format json`: one entry per request instead of the human access line. */
+  requestLog?: Deps['requestLog']
   /** `--allow-connector-hosts`: private or loopback hosts connectors may reach (src/http/egress.ts). */
   allowConnectorHosts?: string[]
   /** `--quota NAME=VALUE` overrides (src/core/quotas.ts). */
@@ -60,6 +62,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     publicUrl: options.publicUrl,
     appsUrl: options.appsUrl,
     log: options.log,
+    requestLog: options.requestLog,
     allowConnectorHosts: options.allowConnectorHosts,
     quotas: options.quotas,
   }
