@@ -5,6 +5,7 @@ import {PACKAGE_SYSTEM_PROMPTS} from '../paths.js'
 import {openStoreAt, type Store} from '../store/index.js'
 import {DATABASE_MARKER, writeDatabaseMarker} from '../store/database-marker.js'
 import {createApp} from './app.js'
+import {answerClientErrors} from './client-errors.js'
 import {createFlowScheduler} from './routes/flows/scheduler.js'
 import type {Deps} from './env.js'
 import {quotasOf, type Quotas} from '../core/quotas.js'
@@ -82,6 +83,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     await store.close().catch(() => undefined)
     throw error
   }
+  answerClientErrors(server as import('node:http').Server)
   const port = (server.address() as AddressInfo).port
   // Crons run only inside `svc serve` (never in the embedded CLI backend).
   const scheduler = createFlowScheduler(deps)

@@ -85,6 +85,14 @@ describe('svc serve logs: --log-format json, X-Request-Id on every answer', () =
     expect(res.headers.get('x-request-id')).toBeTruthy()
   })
 
+  it('headers over the server\'s limit: a 431 with the API\'s JSON error body (the document gives it one) and an id', async () => {
+    const res = await call(server.url, '/svc/me.json', {headers: {'x-pad': 'a'.repeat(20_000)}})
+    expect(res.status).toBe(431)
+    expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8')
+    expect(res.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/)
+    expect(await res.json()).toEqual({error: 'request headers too large'})
+  })
+
   it('a public method called by a visitor logs the db\'s account and a digest of the visitor, never its cookie', async () => {
     let res = await call(server.url, '/svc/dbs.json', {method: 'POST', headers: {authorization: `Bearer ${token}`}, body: {db: {
       name: 'Guestbook', code: 'guestbook', schema: {fields: {text: 'string'}},
