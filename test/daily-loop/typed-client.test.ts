@@ -19,6 +19,7 @@ const MAIN = `
 import createFetchClient from 'openapi-fetch'
 import type {paths} from './api.js'
 import {createClient, isSvcError, SvcError, type CallOutput} from 'svc-api-client'
+import {records, type People} from './db-types.js'
 
 declare const process: {env: Record<string, string | undefined>}
 const url = process.env.SVC_URL!
@@ -61,7 +62,24 @@ if (false as boolean) {
   // @ts-expect-error limit is an integer
   await svc.listRecords({params: {db_id: 1}, query: {limit: 'five'}})
 }
-console.log(JSON.stringify({createdId, foundIds, none: none.data.length, login, rowIds, dbName, name: recordData.name, status}))
+// \`svc db types\`: record calls typed by the db's schema.
+const people = records(svc, 'people')
+const cy = await people.create({name: 'Cy', city: 'Rome'})
+const cyName: string = cy.data.name
+const cyCity: string | null | undefined = cy.data.city
+const listed = await people.list({limit: 10})
+const updated = await people.update(cy.id, {city: null})
+const insert: People.Insert = {name: 'Di'}
+if (false as boolean) {
+  // @ts-expect-error name is required by the schema
+  await people.create({city: 'Oslo'})
+  // @ts-expect-error city is a string
+  await people.update(1, {city: 5})
+  // @ts-expect-error no db of that code
+  records(svc, 'nope')
+}
+console.log(JSON.stringify({createdId, foundIds, none: none.data.length, login, rowIds, dbName, name: recordData.name, status,
+  typed: {cyName, cyCity, listed: listed.length, updatedCity: updated.data.city ?? null, insert: insert.name}}))
 `
 
 describe('svc-api-client: a strict TypeScript project installs it alone and calls a served svc', () => {
@@ -75,7 +93,7 @@ describe('svc-api-client: a strict TypeScript project installs it alone and call
     server = await svcServe(world.dataDir, world.databaseUrl ? ['--database-url', world.databaseUrl] : [])
     const res = await fetch(`${server.url}/svc/dbs.json`, {
       method: 'POST', headers: {authorization: `Bearer ${world.users.admin!.token}`, 'content-type': 'application/json'},
-      body: JSON.stringify({db: {name: 'People', code: 'people', schema: {fields: {name: 'string', city: 'string'}, indexed_fields: ['name', 'city']}}}),
+      body: JSON.stringify({db: {name: 'People', code: 'people', schema: {fields: {name: {type: 'string', required: true}, city: 'string'}, indexed_fields: ['name', 'city']}}}),
     })
     expect(res.status).toBe(201)
     dbId = (await res.json()).id
@@ -85,7 +103,7 @@ describe('svc-api-client: a strict TypeScript project installs it alone and call
     await world?.close()
   })
 
-  it('packs with no dependencies, installs offline from the tarball, generates types, type-checks under --strict and runs', () => {
+  it('packs with no dependencies, installs offline from the tarball, generates types (openapi-typescript, svc db types), type-checks under --strict and runs', () => {
     expect(existsSync(join(CLIENT, 'dist')), 'packages/client is built by npm run build').toBe(true)
     const packed = JSON.parse(execFileSync('npm', ['pack', '--json', '--pack-destination', project], {cwd: CLIENT, encoding: 'utf8'}))[0]
     expect(packed.name).toBe('svc-api-client')
@@ -106,10 +124,11 @@ describe('svc-api-client: a strict TypeScript project installs it alone and call
 
     execFileSync(process.execPath, [BIN, 'openapi', '--output', join(project, 'openapi.json')], {cwd: project})
     execFileSync(process.execPath, [join(ROOT, 'node_modules', 'openapi-typescript', 'bin', 'cli.js'), 'openapi.json', '-o', 'api.d.ts'], {cwd: project, stdio: 'pipe'})
+    execFileSync(process.execPath, [BIN, 'db', 'types', '--url', server.url, '--token', world.users.admin!.token, '--out', join(project, 'db-types.ts')], {cwd: project})
     writeFileSync(join(project, 'main.ts'), MAIN)
     writeFileSync(join(project, 'tsconfig.json'), JSON.stringify({
       compilerOptions: {target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', lib: ['ES2023', 'DOM'], strict: true, types: [], outDir: 'out'},
-      files: ['main.ts'],
+      files: ['main.ts', 'db-types.ts'],
     }))
     const tsc = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc')
     try {
@@ -123,6 +142,7 @@ describe('svc-api-client: a strict TypeScript project installs it alone and call
     const result = JSON.parse(out)
     expect(result).toEqual({
       createdId: expect.any(Number), foundIds: [result.createdId], none: 0, login: 'admin', rowIds: [result.createdId], dbName: 'People', name: 'Ann', status: 404,
+      typed: {cyName: 'Cy', cyCity: 'Rome', listed: 2, updatedCity: null, insert: 'Di'},
     })
   }, 180_000)
 })
