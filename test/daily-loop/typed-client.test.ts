@@ -36,9 +36,9 @@ if (found.error) throw new Error(JSON.stringify(found.error))
 const foundIds: number[] = found.data.map((r) => r.id)
 const none = await api.GET('/svc/dbs/{db_id}/search.json', {params: {path: {db_id: dbId}, query: {filter: {city: 'Paris'}}}})
 if (none.error) throw new Error(JSON.stringify(none.error))
-const me = await api.GET('/svc/me.json')
-if (me.error) throw new Error(JSON.stringify(me.error))
-const login: string = me.data.login
+const {data: meData, error: meError} = await api.GET('/svc/me.json')
+if (meError) throw new Error(JSON.stringify(meError))
+const login: string = meData.login
 // @ts-expect-error limit is an integer, not a string
 void api.GET('/svc/dbs/{db_id}/records.json', {params: {path: {db_id: dbId}, query: {limit: 'five'}}})
 
