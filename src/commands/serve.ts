@@ -25,6 +25,10 @@ export default class Serve extends SvcCommand {
       env: 'SVC_APPS_URL',
     }),
     quiet: Flags.boolean({description: 'no request log', default: false}),
+    'log-format': Flags.string({
+      description: 'human: lines on stderr; json: one JSON object per line on stdout (one per request: time, request id, account, user or visitor, method, route, status, duration, bytes)',
+      options: ['human', 'json'], default: 'human', env: 'SVC_LOG_FORMAT',
+    }),
     'allow-connector-hosts': Flags.string({
       description: 'hosts, addresses or CIDR ranges connectors may reach although private or loopback (comma-separated; * for any)',
       env: 'SVC_ALLOW_CONNECTOR_HOSTS', multiple: true, delimiter: ',',
@@ -54,7 +58,9 @@ export default class Serve extends SvcCommand {
     const {parseQuotas} = await import('../core/quotas.js')
     const databaseUrl = flags['database-url']?.trim() || undefined
     if (databaseUrl && !/^postgres(ql)?:\/\//i.test(databaseUrl)) this.error('--database-url must start with postgres:// or postgresql://', {exit: 2})
-    const log = (line: string) => process.stderr.write(line + '\n')
+    const {serverLogger} = await import('../http/log-format.js')
+    const logger = serverLogger(flags['log-format'] === 'json' ? 'json' : 'human')
+    const log = logger.log
     const publicUrl = flags['public-url']
     if (publicUrl && flags['apps-url']) {
       const {appsUrlRisks} = await import('../http/app-origin/hosts.js')
@@ -82,6 +88,7 @@ export default class Serve extends SvcCommand {
       publicUrl: flags['public-url'],
       appsUrl: flags['apps-url'],
       log: flags.quiet ? undefined : log,
+      requestLog: flags.quiet ? undefined : logger.request,
       allowConnectorHosts: flags['allow-connector-hosts'],
       quotas: {...(flags['cron-seconds'] ? {cron_min_interval_seconds: 1} : {}), ...parseQuotas(flags.quota ?? [])},
     })
@@ -89,7 +96,7 @@ export default class Serve extends SvcCommand {
     if (!account || !(await server.store.accounts.defaultUser(account.id))) {
       log(`No users yet. Create one: svc admin user add admin --role admin ${databaseUrl ? '--database-url URL' : `--data ${flags.data}`}`)
     }
-    process.stdout.write(`Listening on ${server.url}\n`)
+    logger.listening(server.url)
     await new Promise<void>((done) => {
       const stop = (signal: string) => {
         log(`${signal}: finishing in-flight requests and closing the database`)

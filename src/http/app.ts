@@ -2,7 +2,8 @@ import {bodyLimit} from 'hono/body-limit'
 import {notFound, payloadTooLarge} from '../core/errors.js'
 import {createRouter} from './contract.js'
 import type {Deps} from './env.js'
-import {accessLog} from './middleware/access-log.js'
+import {accessLog, jsonAccessLog} from './middleware/access-log.js'
+import {requestIds} from './middleware/request-id.js'
 import {identify} from './middleware/auth.js'
 import {refuseCrossSiteWrites} from './middleware/cross-site-writes.js'
 import {consoleCsp} from './middleware/security-headers.js'
@@ -39,6 +40,7 @@ export function createApp(deps: Deps) {
   app.notFound(notFoundHandler)
   // First, so it sees every answer, errors included (a 413 of the body limit too): the security
   // headers, and the charset every JSON answer names.
+  app.use('*', requestIds())
   app.use('*', securityHeaders(() => consoleCsp(appsFrameSrc(deps))))
   const maxSize = deps.bodyLimit ?? DEFAULT_BODY_LIMIT
   const streamedLimit = bodyLimit({
@@ -58,7 +60,8 @@ export function createApp(deps: Deps) {
     }
     return streamedLimit(c, next)
   })
-  if (deps.log) app.use('*', accessLog(deps.log))
+  if (deps.requestLog) app.use('*', jsonAccessLog(deps.requestLog))
+  else if (deps.log) app.use('*', accessLog(deps.log))
   // A path holding a NUL (`%00`) names nothing that can exist (src/core/text.ts): 404 on every
   // origin and store, before any lookup (PostgreSQL would refuse the lookup itself).
   app.use('*', async (c, next) => {

@@ -28,8 +28,12 @@ export interface Deps {
   allowConnectorHosts?: string[]
   /** Quotas (src/core/quotas.ts: defaults and meaning); `svc serve --quota NAME=VALUE`. */
   quotas?: Partial<import('../core/quotas.js').Quotas>
-  /** One line per event; never given a token or a secret. Default: silent. */
-  log?: (line: string) => void
+  /** One line per event; never given a token or a secret. Default: silent. `fields` (a request id)
+   *  are members of the JSON line with `--log-format json`, and ` key=value` words otherwise. */
+  log?: (line: string, fields?: Record<string, string | number>) => void
+  /** `svc serve --log-format json`: one entry per request (src/http/middleware/access-log.ts), instead of
+   *  the human access line of `log`. */
+  requestLog?: (entry: import('./middleware/access-log.js').RequestLogEntry) => void
   /** Overrides of the flow runner's bounds (flows area; defaults in src/core/flows/limits.ts). */
   flowLimits?: Partial<Record<'actionWaitMs' | 'connectorTimeoutMs' | 'runTimeoutMs' | 'maxResponseBytes', number>>
 }
@@ -41,6 +45,7 @@ export interface AppEnv {
     svcEmbeddedUserId?: number
     /** Set by @hono/node-server for real connections. */
     incoming?: import('node:http').IncomingMessage
+    outgoing?: import('node:http').ServerResponse
   }
   Variables: {
     /** The signed-in user, or null for an anonymous request. */
@@ -53,6 +58,11 @@ export interface AppEnv {
     authFailed: boolean
     /** The bearer token is a read-only one (`svc admin user token LOGIN --read-only`): every write is refused. */
     readOnly?: boolean
+    /** `X-Request-Id` of this request (src/http/middleware/request-id.ts). */
+    requestId: string
+    /** For the request log: the account a public call reached, and its visitor's digest (never the cookie). */
+    logAccountId?: number
+    logVisitor?: string
     /** On an app origin: the app this origin belongs to (src/http/app-origin/). */
     hostedApp?: import('../store/apps/types.js').AppRecord
   }

@@ -5,6 +5,7 @@ import {PACKAGE_SYSTEM_PROMPTS} from '../paths.js'
 import {openStoreAt, type Store} from '../store/index.js'
 import {DATABASE_MARKER, writeDatabaseMarker} from '../store/database-marker.js'
 import {createApp} from './app.js'
+import {answerClientErrors} from './client-errors.js'
 import {createFlowScheduler} from './routes/flows/scheduler.js'
 import type {Deps} from './env.js'
 import {quotasOf, type Quotas} from '../core/quotas.js'
@@ -24,7 +25,9 @@ export interface ServeOptions {
   publicUrl?: string
   /** `--apps-url`: the origin template of apps (`https://{code}.apps.example.com`); default `http://{code}.localhost:<port>`. */
   appsUrl?: string
-  log?: (line: string) => void
+  log?: Deps['log']
+  /** `--log-format json`: one entry per request instead of the human access line. */
+  requestLog?: Deps['requestLog']
   /** `--allow-connector-hosts`: private or loopback hosts connectors may reach (src/http/egress.ts). */
   allowConnectorHosts?: string[]
   /** `--quota NAME=VALUE` overrides (src/core/quotas.ts). */
@@ -60,6 +63,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     publicUrl: options.publicUrl,
     appsUrl: options.appsUrl,
     log: options.log,
+    requestLog: options.requestLog,
     allowConnectorHosts: options.allowConnectorHosts,
     quotas: options.quotas,
   }
@@ -79,6 +83,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     await store.close().catch(() => undefined)
     throw error
   }
+  answerClientErrors(server as import('node:http').Server)
   const port = (server.address() as AddressInfo).port
   // Crons run only inside `svc serve` (never in the embedded CLI backend).
   const scheduler = createFlowScheduler(deps)

@@ -8,6 +8,7 @@ import {fillPath, OPERATIONS} from '../core/contract/operations.js'
 import type {Client} from '../client/backend.js'
 import {readAnswer} from '../client/typed.js'
 import {SvcError} from '../core/errors.js'
+import {searchedFields, searchedNote} from '../core/dbs/search-note.js'
 import {wrapData} from './boundary.js'
 import type {ToolInput} from './input-schema.js'
 import type {ToolSpec} from './tools.js'
@@ -106,7 +107,25 @@ export async function runTool(client: Client, spec: ToolSpec, request: ToolReque
   const answer = await readAnswer(res)
   if (answer === undefined) return text('Done: deleted.')
   const out = typeof answer === 'string' ? answer : JSON.stringify(kept(answer, spec.keep))
-  return text(spec.data ? wrapData(out) : out)
+  const result = text(spec.data ? wrapData(out) : out)
+  const note = Array.isArray(answer) && answer.length === 0 ? await emptySearchNote(client, spec, request) : null
+  if (note) result.content.unshift({type: 'text', text: note})
+  return result
+}
+
+/**
+ * An empty `dbs_search` with `q` (and no `search_in`) says where `q` looked, as `svc db search`
+ * does: an agent that gets `[]` alone would conclude the text is nowhere in the records.
+ */
+async function emptySearchNote(client: Client, spec: ToolSpec, request: ToolRequest): Promise<string | null> {
+  if (spec.op !== 'searchRecords' || !request.query.q || request.query.search_in || Number(request.query.offset ?? 0) > 0) return null
+  const dbPath = request.path.replace(/\/search\.json$/, '.json')
+  try {
+    const db = await client.json<{schema: unknown}>('GET', dbPath)
+    return `No records match. ${searchedNote(searchedFields(db.schema, request.query.table_name ?? null), {q: 'q', searchIn: 'search_in', join: '='})}`
+  } catch {
+    return null
+  }
 }
 
 /**

@@ -2,6 +2,7 @@ import {mkdtempSync, rmSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {serve} from '@hono/node-server'
+import {answerClientErrors} from '../../src/http/client-errors.js'
 import type {AddressInfo} from 'node:net'
 import {createApp, type SvcApp} from '../../src/http/app.js'
 import type {Deps} from '../../src/http/env.js'
@@ -124,6 +125,8 @@ export async function overHttp(app: SvcApp): Promise<Transport> {
   const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
     const s = serve({fetch: app.fetch, port: 0, hostname: '127.0.0.1'}, () => resolve(s))
   })
+  // What `svc serve` adds around the app: the JSON answers of the HTTP server itself (a 431).
+  answerClientErrors(server as import('node:http').Server)
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
   return {
     name: 'http',

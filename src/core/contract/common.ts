@@ -44,7 +44,7 @@ export const ERRORS = {
   413: error('Request body too large'),
   429: error('Too many requests'),
   422: json(FieldErrors, 'Validation failed: field name → messages (on every route: a query parameter holding a NUL character, src/core/text.ts)'),
-  431: {description: 'Request headers too large (answered by the HTTP server, no body)'},
+  431: error('Request headers too large (answered by the HTTP server before any route)'),
   500: error('Internal error (never a stack trace)'),
   503: error('Storage unavailable; nothing was written (`Retry-After`)'),
   507: error('Storage full; nothing was written'),

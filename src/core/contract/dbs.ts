@@ -325,10 +325,13 @@ export const ImportQuery = z.object({dry_run: z.string().optional().openapi({des
 export const ImportResult = z.object({imported: z.number().int(), valid: z.number().int().optional().openapi({description: 'dry_run: records that would be written'})})
 
 /** Paging and sorting: the values are checked against the db (field names, bounds) by core/dbs/query.ts, as a 422 naming the parameter. */
+/** A query value the API reads as an integer: text on the wire (checked by core as a 422), an integer in the document, so generated clients take `limit: 5`. */
+const intParam = (description: string, minimum: number, maximum?: number) =>
+  z.string().optional().openapi({type: 'integer', description, minimum, ...(maximum === undefined ? {} : {maximum})})
 const common = {
-  limit: z.string().optional().openapi({description: '1-100 (default 20)', pattern: '^[0-9]+$'}),
-  offset: z.string().optional().openapi({pattern: '^[0-9]+$'}),
-  after_id: z.string().optional().openapi({description: 'Keyset paging: records with a greater id', pattern: '^[0-9]+$'}),
+  limit: intParam('1-100 (default 20)', 1, 100),
+  offset: intParam('Records to skip (default 0)', 0),
+  after_id: intParam('Keyset paging: records with a greater id', 0),
   sort: z.string().optional().openapi({description: 'Field names, `-` prefix for descending (`-created_at,name`)'}),
   table_name: z.string().optional(),
 }
@@ -338,6 +341,13 @@ export const SearchQuery = z.looseObject({
   q: z.string().optional().openapi({description: 'Full-text query'}),
   search_in: z.string().optional().openapi({description: 'Comma-separated fields q looks in'}),
   fields: z.string().optional().openapi({description: 'Comma-separated fields to answer'}),
+  // Read by the route from the `filter[<field>]` keys (core/dbs/query.ts filtersFromQuery); described
+  // here for generators (openapi-fetch sends `{filter: {city: 'Berlin'}}` as `filter[city]=Berlin`).
+  filter: z.unknown().optional().openapi({
+    type: 'object', additionalProperties: {type: 'string'},
+    description: 'Exact match per field: `filter[city]=Berlin`; `*` or `%` in a value make a pattern (`filter[name]=Ann*`)',
+    param: {style: 'deepObject', explode: true},
+  }),
 }).openapi({description: 'Other parameters filter on fields: `filter[name]=x`, ...'})
 
 // -------------------------------------------------------------------------------- public methods

@@ -14,6 +14,7 @@ import type {DbView, PublicCall, RecordView} from '../../../core/contract/dbs.js
 import type {AppEnv, Deps} from '../../env.js'
 import {createRouter, handle, slot} from '../../contract.js'
 import {clientIp, IN_PROCESS_IP, isHttps} from '../../client-ip.js'
+import {visitorDigest} from '../../middleware/access-log.js'
 import {dict} from '../../../core/safe-keys.js'
 import {MAX_JSON_DEPTH, nestedDeeperThan} from '../../../core/json-depth.js'
 
@@ -218,6 +219,8 @@ export function publicDbRoutes(deps: Deps) {
         })
       }
     }
+    c.set('logAccountId', db.account_id)
+    if (cookieKey) c.set('logVisitor', visitorDigest(cookieKey))
     const user = c.get('user')
     const visitor: Visitor = {
       ip, cookie_key: cookieKey,

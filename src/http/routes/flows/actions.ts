@@ -68,7 +68,7 @@ export function actionsRoutes(deps: Deps) {
     const engine = flowEngine(deps)
     checkInputSize(input, engine.limits.maxInputBytes)
     const process = await engine.startAndWait({
-      accountId: target.account_id, flowCode: action.flow_code, input, trigger: 'action', appId: target.id, action: action.action, userId,
+      accountId: target.account_id, flowCode: action.flow_code, input, trigger: 'action', appId: target.id, action: action.action, userId, requestId: c.get('requestId'),
     })
     return c.json(actionReply(process))
   })

@@ -78,7 +78,7 @@ export function cronsRoutes(deps: Deps) {
     const cron = loaded.get(c)
     const engine = flowEngine(deps)
     const started = await engine.start({
-      accountId: user.accountId, flowCode: cron.target_code, input: {kind: 'cron', cron_id: cron.id}, trigger: 'cron', cronId: cron.id, userId: user.id,
+      accountId: user.accountId, flowCode: cron.target_code, input: {kind: 'cron', cron_id: cron.id}, trigger: 'cron', cronId: cron.id, userId: user.id, requestId: c.get('requestId'),
     })
     await store.setCronLastProcess(user.accountId, cron.id, started.process.id, new Date().toISOString())
     return c.json(await engine.settle(user.accountId, started), 201)

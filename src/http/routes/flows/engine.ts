@@ -20,6 +20,8 @@ export interface StartRun {
   appId?: string | null
   action?: string | null
   userId?: number | null
+  /** The `X-Request-Id` of the request that started the run (none for a cron occurrence): in the run's log lines. */
+  requestId?: string
 }
 
 /** Starts flow runs in the background, records them as flow processes, and stops them on close. */
@@ -67,7 +69,8 @@ function createEngine(deps: Deps): FlowEngine {
   const running = new Set<Promise<unknown>>()
   let stopped = false
 
-  const execute = async (accountId: number, process: FlowProcess, flow: Resource | null, input: JsonObject): Promise<FlowProcess | null> => {
+  const execute = async (accountId: number, process: FlowProcess, flow: Resource | null, input: JsonObject, requestId?: string): Promise<FlowProcess | null> => {
+    const fields = requestId ? {request_id: requestId} : undefined
     const signal = AbortSignal.any([stopper.signal, AbortSignal.timeout(limits.runTimeoutMs)])
     let result: Parameters<typeof deps.store.flows.finishProcess>[2]
     try {
@@ -80,14 +83,14 @@ function createEngine(deps: Deps): FlowEngine {
       if (error instanceof FlowRunError) {
         result = {status: 'error', output: error.data ?? null, error: error.message, steps: error.steps ?? 0, trace: error.trace ?? null}
       } else {
-        deps.log?.(`flow ${process.flow_code} run ${process.id} failed: ${(error as Error).message}`)
+        deps.log?.(`flow ${process.flow_code} run ${process.id} failed: ${(error as Error).message}`, fields)
         result = {status: 'error', output: null, error: 'internal error', steps: 0, trace: null}
       }
     }
     try {
       return await deps.store.flows.finishProcess(accountId, process.id, result)
     } catch (error) {
-      deps.log?.(`flow run ${process.id}: cannot record its end: ${(error as Error).message}`)
+      deps.log?.(`flow run ${process.id}: cannot record its end: ${(error as Error).message}`, fields)
       return null
     }
   }
@@ -111,7 +114,7 @@ function createEngine(deps: Deps): FlowEngine {
         inFlightIds.delete(id)
         throw error
       }
-      const done = execute(run.accountId, process, flow, run.input).finally(() => {
+      const done = execute(run.accountId, process, flow, run.input, run.requestId).finally(() => {
         inFlightIds.delete(process.id)
         running.delete(done)
       })

@@ -87,7 +87,7 @@ export function resourcesRoutes(deps: Deps) {
     const input = body.input ?? {}
     checkInputSize(input, flowEngine(deps).limits.maxInputBytes)
     const process = await flowEngine(deps).startAndWait({
-      accountId: user.accountId, flowCode: flow.code, flow, input, trigger: 'manual', userId: user.id,
+      accountId: user.accountId, flowCode: flow.code, flow, input, trigger: 'manual', userId: user.id, requestId: c.get('requestId'),
     })
     return c.json(process, 201)
   })
