@@ -192,13 +192,19 @@ describe('the guestbook walk (issue 39)', {timeout: 300_000}, () => {
     expect(r.stdout).toContain('0 to create, 1 to change, 0 to delete')
     expect(r.stdout).not.toContain('changed on the backend')
 
-    // [loopb] `svc db types --check` belongs here in the loop (issue 39, "Done when"): helper loopb
-    // builds the command; this spot runs it once it lands (write ws/types.ts, then --check exits 0).
+    // The db's types in the loop (issue 39, "Done when"): written once, then --check as CI would run it.
+    const types = join(ws, 'types.ts')
+    r = await svc(['db', 'types', 'guestbook', '--out', types, ...target])
+    expect(r.code, r.stdout + r.stderr).toBe(0)
+    r = await svc(['db', 'types', 'guestbook', '--out', types, '--check', ...target])
+    expect(r.code, r.stdout + r.stderr).toBe(0)
 
     // The schema drops `message`, which the visitors' entries hold.
     writeFileSync(join(ws, 'dbs', 'guestbook.json'), GUESTBOOK({visitor: 'string'}))
     r = await svc(['push', ws, '--yes', ...target])
     expect(r.code, r.stdout + r.stderr).toBe(1)
+    // Refused: nothing changed on the server, so the types are still current.
+    expect((await svc(['db', 'types', 'guestbook', '--out', types, '--check', ...target])).code).toBe(0)
     expect(r.stderr).toMatch(/refusing to drop data: guestbook: field message \(text\) \(\d+ records?\)/)
     r = await svc(['db', 'push', ws, '--yes', ...target])
     expect(r.code, r.stdout + r.stderr).toBe(1)
