@@ -1,6 +1,6 @@
 // Export of the grid's current query: NDJSON in the format of `svc db export` (one
 // `{id, table_name, data, created_at, updated_at}` per line) and CSV (RFC 4180).
-import {svc} from '../api.js'
+import {svc} from '../lib/client.js'
 import {AUTO_COLUMNS} from './schema.js'
 import {isSearch} from './query.js'
 
