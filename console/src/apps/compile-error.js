@@ -8,7 +8,7 @@
  * @param {unknown} messages
  */
 export function compileProblem(messages) {
-  const text = [].concat(messages ?? []).map(String).join('\n')
+  const text = (Array.isArray(messages) ? messages : [messages ?? '']).map(String).join('\n')
   const [first = '', ...rest] = text.split('\n')
   const at = /^line (\d+)(?:, column (\d+))?: /.exec(first)
   return {

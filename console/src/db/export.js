@@ -17,6 +17,11 @@ export function nest(flat, tableName) {
  * Every record of the query, page by page (`onPage(countSoFar)` after each). Without a search:
  * the records list (keyset paging on id when unsorted, as `svc db export` reads); with one: search.
  */
+/**
+ * @param {string | number} dbRef
+ * @param {URLSearchParams | Record<string, string>} params
+ * @param {(count: number) => void} [onPage]
+ */
 export async function fetchAll(dbRef, params, onPage = () => {}) {
   const out = []
   const base = new URLSearchParams(params)
@@ -30,7 +35,9 @@ export async function fetchAll(dbRef, params, onPage = () => {}) {
     const query = new URLSearchParams(base)
     if (keyset) query.set('after_id', String(after))
     else query.set('offset', String(offset))
-    const page = await (search ? svc.searchRecords : svc.listRecords)({params: {db_id: dbRef}, query: Object.fromEntries(query)})
+    const input = {params: {db_id: dbRef}, query: Object.fromEntries(query)}
+    /** @type {any[]} */
+    const page = search ? await svc.searchRecords(input) : await svc.listRecords(input)
     out.push(...(search ? page.map((r) => nest(r, tableName)) : page))
     onPage(out.length)
     if (page.length < PAGE) return out

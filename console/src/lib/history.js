@@ -10,7 +10,7 @@ import {svc} from './client.js'
 /** @returns {Promise<HistoryEntry[] | null>} */
 export async function recentChanges(limit = 10) {
   const op = /** @type {import('../../../src/sdk.ts').OperationId | undefined} */ (
-    Object.entries(OPERATIONS).find(([, o]) => o.method === 'get' && o.path === '/svc/history.json')?.[0])
+    Object.entries(OPERATIONS).find(([, o]) => o.method === 'get' && /** @type {string} */ (o.path) === '/svc/history.json')?.[0])
   if (!op) return null
   try {
     const entries = await svc.call(op, /** @type {any} */ ({query: {limit}}))
