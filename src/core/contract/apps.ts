@@ -44,7 +44,7 @@ export const Engines = z.object({
   app_engines: z.array(z.object({
     name: z.string(),
     library: z.string().openapi({description: 'The library and its major version the page runs'}),
-    language: z.string().openapi({description: 'The language the source is written in: `ts`, `tsx`, `html`, `svelte+ts`, `vue+ts`'}),
+    language: z.string().openapi({description: 'The language the source is written in, as the registry states it (`ts`, `tsx`, `html`, a component language such as `<framework>+ts`)'}),
     source_file: z.string().openapi({description: 'The file name the source is kept under in an app folder'}),
     builds: z.boolean().openapi({description: 'The server builds the source (the build time is `app_build_time`); else it is served as written'}),
   })),
