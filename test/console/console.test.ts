@@ -79,6 +79,40 @@ describe('console over HTTP', () => {
     expect((await fetch(`${url}/console/assets/..%2F..%2Fpackage.json`)).status).toBe(404)
     expect((await fetch(`${url}/console/assets/missing.js`)).status).toBe(404)
   })
+
+  it('answers /favicon.ico (an SVG icon) and links it from the console and login pages', async () => {
+    const icon = await fetch(`${url}/favicon.ico`)
+    expect(icon.status).toBe(200)
+    expect(icon.headers.get('content-type')).toBe('image/svg+xml')
+    expect(await icon.text()).toMatch(/^<svg [^>]*xmlns="http:\/\/www.w3.org\/2000\/svg"/)
+    expect(await (await fetch(`${url}/svc/login`)).text()).toContain('<link rel="icon" type="image/svg+xml" href="/favicon.ico">')
+  })
+
+  it('states the engines (GET /svc/engines.json, from the registry) to a signed-in user: the console names none', async () => {
+    const engines = await api('GET', '/svc/engines.json')
+    const {APP_ENGINES, CSS_ENGINES, DEFAULT_APP_ENGINE, engineSpec} = await import('../../src/engines/index.js')
+    expect(engines.app_engines.map((e: {name: string}) => e.name)).toEqual(APP_ENGINES)
+    expect(engines.css_engines.map((e: {name: string}) => e.name)).toEqual(CSS_ENGINES)
+    expect(engines.default_app_engine).toBe(DEFAULT_APP_ENGINE)
+    for (const e of engines.app_engines) {
+      const spec = engineSpec(e.name)
+      expect(e).toEqual({name: spec.name, library: spec.library, language: spec.language, source_file: spec.sourceFile, builds: spec.compile === 'vite' || spec.compile === 'game'})
+    }
+    expect((await fetch(`${url}/svc/engines.json`)).status).toBe(401)
+  })
+
+  it('keeps the first load small: the page\'s scripts and styles ≤ 200 KB gzipped, the code editor not among them', async () => {
+    const {readFileSync} = await import('node:fs')
+    const {gzipSync} = await import('node:zlib')
+    const dir = fileURLToPath(new URL('../../dist/console/', import.meta.url))
+    const html = readFileSync(join(dir, 'index.html'), 'utf8')
+    const first = [...html.matchAll(/(?:src|href)="\/console\/(assets\/[\w-]+\.(?:js|css))"/g)].map((m) => m[1]!)
+    expect(first.length).toBeGreaterThanOrEqual(2)
+    const gzipped = first.reduce((sum, f) => sum + gzipSync(readFileSync(join(dir, f)), {level: 9}).length, 0)
+    expect(gzipped).toBeLessThanOrEqual(200 * 1024)
+    expect(first.some((f) => /codemirror|CodeEditor/.test(f))).toBe(false)
+    for (const f of first.filter((f) => f.endsWith('.js'))) expect(readFileSync(join(dir, f), 'utf8')).not.toContain('cm-editor')
+  })
 })
 
 chromiumNotice()
@@ -91,6 +125,8 @@ describeWithChromium('console in Chromium', () => {
       await page.goto(`${url}/`)
       await page.fill('#token', token)
       await page.click('button[type=submit]')
+      await page.waitForSelector('[data-testid=who]', {state: 'attached'})
+      await page.goto(`${url}/#/dashboards`)
       await page.waitForSelector('[data-testid=dashboard-name]')
       await page.selectOption('[data-testid=context]', 'crm')
       await page.waitForFunction(() => document.querySelector('[data-testid=dashboard-name]')?.textContent === 'CRM board')
@@ -110,6 +146,14 @@ describeWithChromium('console in Chromium', () => {
       await page.click('button[type=submit]')
       await page.waitForSelector('[data-testid=who]')
       expect(await page.textContent('[data-testid=who]')).toContain('Ada Admin')
+      // The start page is the overview: what the workspace holds, the apps with their addresses.
+      await page.waitForFunction(() => document.querySelector('[data-testid=count-dashboards]')?.textContent === '3 dashboards')
+      expect(await page.textContent('[data-testid=count-dbs]')).toBe('1 database')
+      expect(await page.textContent('[data-testid=count-apps]')).toBe('1 app')
+      expect(await page.textContent('[data-testid=count-prompts]')).toBe('1 stored prompt')
+      expect(await page.getAttribute('[data-testid=overview-apps] a[data-app-page]', 'href')).toBe('/a/hello-app')
+      expect(await page.locator('[data-testid=next-steps] li[data-step]').evaluateAll((items) => items.map((li) => li.getAttribute('data-step')))).toEqual(['flow'])
+      await page.click('[data-tab=dashboards]')
 
       // The last dashboard created is the selection; switch to the other one.
       await page.waitForSelector('[data-testid=dashboard-name]')
