@@ -559,7 +559,7 @@ describeWithChromium('console studio in Chromium', () => {
       const warning = page.getByTestId('needs-db')
       await warning.waitFor()
       expect(await warning.textContent()).toContain('{"error":"database not found"}')
-      const db = page.getByRole('textbox', {name: 'Database (code)'})
+      const db = page.getByRole('combobox', {name: 'Database (code)'})
       expect(await db.getAttribute('aria-describedby')).toBe('app-needs-db')
       await db.fill('guests')
       await poll(() => warning.count()).toBe(0)
