@@ -56,6 +56,17 @@ export default class Serve extends SvcCommand {
     if (databaseUrl && !/^postgres(ql)?:\/\//i.test(databaseUrl)) this.error('--database-url must start with postgres:// or postgresql://', {exit: 2})
     const log = (line: string) => process.stderr.write(line + '\n')
     const publicUrl = flags['public-url']
+    if (publicUrl && flags['apps-url']) {
+      const {appsUrlRisks} = await import('../http/app-origin/hosts.js')
+      let risks
+      try {
+        risks = appsUrlRisks(publicUrl, flags['apps-url'], flags['trust-proxy'])
+      } catch {
+        this.error('--public-url is not a URL', {exit: 2})
+      }
+      if (risks.error) this.error(risks.error, {exit: 2})
+      if (risks.warning) log(risks.warning)
+    }
     if (publicUrl && !flags['apps-url'] && !isLoopbackUrl(publicUrl)) {
       log(`Warning: --public-url ${publicUrl} without --apps-url: hosted apps (/a/CODE) will send visitors to http://CODE.localhost:PORT, `
         + 'which only this machine reaches. Add --apps-url https://{code}.apps.example.com (a wildcard DNS name and certificate; docs/deploy.md)')

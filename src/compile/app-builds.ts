@@ -5,9 +5,9 @@
  */
 import type {AppBuild, AppData, AppRecord} from '../core/apps/types.js'
 import {isSvcError, validation} from '../core/errors.js'
+import {sizeText} from '../core/quotas.js'
 
 const buildBytes = (build: AppBuild) => Buffer.byteLength(build.app_code) + Buffer.byteLength(build.css_code)
-const mb = (n: number) => `${(n / 2 ** 20).toFixed(1)} MB`
 
 /** Where builds are kept by the hash of what they were compiled from (the store's apps repository). */
 export interface BuildStore {
@@ -28,7 +28,7 @@ export function appBuilds(apps: BuildStore, maxBuildBytes: number) {
   const capped = (build: AppBuild) => {
     const bytes = buildBytes(build)
     if (bytes <= maxBuildBytes) return
-    throw validation({source_code: [`compiles to ${mb(bytes)} of JavaScript and CSS; a build may be at most ${mb(maxBuildBytes)} (app_build_bytes)`]},
+    throw validation({source_code: [`compiles to ${sizeText(bytes)} of JavaScript and CSS; a build may be at most ${sizeText(maxBuildBytes)} (app_build_bytes)`]},
       'build too large')
   }
 

@@ -73,6 +73,16 @@ export function parseQuotas(pairs: readonly string[]): Partial<Quotas> {
   return out
 }
 
+/**
+ * A size for a message that compares it with a cap: the exact count of bytes, and from 1 MiB on
+ * the MiB too (`2,097,153 bytes (2.0 MB)`) — rounded alone, a size 1 byte over a cap of 2 MiB
+ * read "2.0 MB; at most 2.0 MB".
+ */
+export function sizeText(bytes: number): string {
+  const exact = `${bytes.toLocaleString('en-US')} byte${bytes === 1 ? '' : 's'}`
+  return bytes >= 2 ** 20 ? `${exact} (${(bytes / 2 ** 20).toFixed(1)} MB)` : exact
+}
+
 /** JSON size of a value in bytes (UTF-8). */
 export const jsonBytes = (value: unknown): number => Buffer.byteLength(JSON.stringify(value) ?? '')
 

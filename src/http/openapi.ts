@@ -27,11 +27,11 @@ export function registerSecuritySchemes(app: OpenAPIHono<AppEnv>): void {
   })
   app.openAPIRegistry.registerComponent('securitySchemes', 'session', {
     type: 'apiKey', in: 'cookie', name: SESSION_COOKIE,
-    description: 'The browser session set by `POST /svc/login`; a state-changing request must come from the server\'s own origin',
+    description: 'The browser session set by `POST /svc/login` (named `__Host-svc_session` over https); a state-changing request must come from the server\'s own origin',
   })
   app.openAPIRegistry.registerComponent('securitySchemes', 'app_session', {
     type: 'apiKey', in: 'cookie', name: APP_SESSION_COOKIE,
-    description: 'On an app\'s own origin: the sign-in scoped to that app (set by `/_svc/signin`)',
+    description: 'On an app\'s own origin: the sign-in scoped to that app (set by `/_svc/signin`; named `__Host-svc_app_session` over https)',
   })
 }
 

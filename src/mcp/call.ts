@@ -109,13 +109,17 @@ export async function runTool(client: Client, spec: ToolSpec, request: ToolReque
   return text(spec.data ? wrapData(out) : out)
 }
 
-/** The tool error of an API refusal: status, message and the field map of a 422. */
+/**
+ * The tool error of an API refusal: the status, then the API's message and the field map of a 422
+ * in boundary tags — they may quote workspace text (a compile error quotes the app's source lines,
+ * a Liquid error the template's). An argument error is this server's own text about the agent's.
+ */
 export function errorResult(error: unknown): ToolResult {
   if (error instanceof ArgumentError) return text(`Invalid arguments: ${error.message}`, true)
   if (error instanceof SvcError) {
-    const status = error.status ? `${error.status} ` : ''
+    const status = error.status ? ` ${error.status}` : ''
     const details = error.details && Object.keys(error.details).length ? `\n${JSON.stringify(error.details)}` : ''
-    return text(`The API refused: ${status}${error.message}${details}`, true)
+    return text(`The API refused:${status}\n${wrapData(`${error.message}${details}`)}`, true)
   }
   return text('The call failed (internal error).', true)
 }

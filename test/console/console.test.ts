@@ -39,7 +39,7 @@ beforeAll(async () => {
     await api('POST', `/svc/dbs/${db.id}/records.json`, {record: {data: {name, city}}})
   }
   await api('POST', '/toolkit/dashboards.json', {dashboard: {name: 'Sales board', context: 'main', layout: [{key: 'tasks', size: 'half', config: {scope: 'mine'}}, {key: 'activity', size: 'half'}]}})
-  appId = (await api('POST', '/svc/apps.json', {app: {name: 'Hello app', app_engine: 'js', css_engine: 'none', source_code: 'document.getElementById("svc-app").textContent = "hello"'}})).id
+  appId = (await api('POST', '/svc/apps.json', {app: {name: 'Hello app', app_engine: 'js', css_engine: 'none', source_code: 'document.getElementById("svc-app").textContent = "hello"; alert("an app dialog over the console")'}})).id
   await api('POST', '/toolkit/dashboards.json', {dashboard: {name: 'CRM board', context: 'crm', layout: [{key: `svc_app:${appId}`, size: 'three_quarters'}, {key: 'tasks', size: 'quarter'}]}})
   await api('POST', '/toolkit/dashboards.json', {dashboard: {name: 'Focus board', context: 'main', layout: [{key: 'todo', size: 'full'}]}})
 }, 120_000)
@@ -132,6 +132,34 @@ describeWithChromium('console in Chromium', () => {
       await page.waitForFunction(() => document.querySelector('[data-testid=dashboard-name]')?.textContent === 'CRM board')
       // Exactly the app's text: the sign-in-not-kept page shows the app's name ("Hello app").
       await page.frameLocator('.tile iframe').getByText('hello', {exact: true}).waitFor({timeout: 15_000})
+    } finally {
+      await browser.close()
+    }
+  })
+
+  it("an app tile is sandboxed: it runs, signed in, but its alert() never shows over the console", async () => {
+    const browser = await launchChromium()
+    try {
+      const page = await browser.context.newPage()
+      const dialogs: string[] = []
+      page.on('dialog', (dialog) => {
+        dialogs.push(dialog.message())
+        void dialog.dismiss()
+      })
+      await page.goto(`${url}/`)
+      await page.fill('#token', token)
+      await page.click('button[type=submit]')
+      await page.waitForSelector('[data-testid=dashboard-name]')
+      await page.selectOption('[data-testid=context]', 'crm')
+      await page.waitForFunction(() => document.querySelector('[data-testid=dashboard-name]')?.textContent === 'CRM board')
+      const sandbox = (await page.getAttribute('.tile iframe', 'sandbox'))!.split(/\s+/)
+      expect(sandbox).toEqual(expect.arrayContaining(['allow-scripts', 'allow-same-origin', 'allow-forms']))
+      expect(sandbox).not.toContain('allow-modals')
+      expect(sandbox.filter((t) => t.startsWith('allow-top-navigation'))).toEqual([])
+      // The app ran (its text), on its own origin, past the alert() it calls right after.
+      await page.frameLocator('.tile iframe').getByText('hello', {exact: true}).waitFor({timeout: 15_000})
+      expect(page.frames().map((f) => new URL(f.url()).hostname)).toContain('hello-app.localhost')
+      expect(dialogs).toEqual([])
     } finally {
       await browser.close()
     }

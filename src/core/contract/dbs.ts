@@ -220,6 +220,31 @@ export const DbPatch = DbInput.partial().openapi('DbPatch')
 export const DbBody = envelope('db', DbInput).openapi('DbBody')
 export const DbPatchBody = envelope('db', DbPatch).openapi('DbPatchBody')
 
+/**
+ * `POST /svc/dbs/plan.json`: the definition a push proposes (checked as a create, or as a PATCH of
+ * the db it is planned against), and that db: `id` (id or code; null: none, a create), else the db of `db.code`, else none.
+ */
+export const DbPlanBody = z.object({
+  id: z.union([z.number().int(), z.string().max(64)], {error: 'must be a database id or code'}).nullable().optional()
+    .openapi({description: 'The db to plan against (id or code); null: a new db; absent: the db whose code is db.code, if any'}),
+  db: JsonObject.openapi({description: 'The proposed definition: name, code, schema, public_methods, fields, app_id (DbInput)'}),
+}, {error: 'must be an object {db: {...}}'}).openapi('DbPlanBody')
+
+const PlannedChange = z.looseObject({kind: z.string(), text: z.string().openapi({description: 'The line `svc db push` prints (`- field message (text)`)'})})
+  .openapi('DbPlannedChange')
+export const DbPlan = z.object({
+  db_id: z.number().int().nullable().openapi({description: 'The db planned against; null: the definition creates one'}),
+  etag: z.string().nullable().openapi({description: 'That db\'s version: send it as If-Match when applying'}),
+  create: z.boolean(),
+  changes: z.array(PlannedChange),
+  data_loss: z.array(z.object({change: PlannedChange, records: z.number().int(), text: z.string()}))
+    .openapi({description: 'Changes that drop a field or table holding data, with the records that hold it'}),
+  invalid_records: z.object({
+    count: z.number().int(),
+    first: z.array(z.object({id: z.number().int(), table_name: z.string().nullable(), field: z.string(), message: z.string(), text: z.string()})),
+  }).openapi({description: 'Stored records the new schema would reject: how many, and the first failing fields'}),
+}).openapi('DbPlan')
+
 export const REPLACEABLE = ['fields', 'schema', 'public_methods'] as const
 const replaceString = (message: string) => z.string({error: message})
 /** `PATCH /svc/dbs/:id/replace.json`: an edit of the JSON text of one member (decisions.md "Replace endpoints"). */

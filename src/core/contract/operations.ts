@@ -67,6 +67,7 @@ export const OPERATIONS = {
   deleteDb: {method: 'delete', path: '/svc/dbs/{id}.json'},
   replaceInDb: {method: 'patch', path: '/svc/dbs/{id}/replace.json'},
   getDbUsage: {method: 'get', path: '/svc/dbs/{id}/usage.json'},
+  planDbChange: {method: 'post', path: '/svc/dbs/plan.json'},
   listRecords: {method: 'get', path: '/svc/dbs/{db_id}/records.json'},
   createRecord: {method: 'post', path: '/svc/dbs/{db_id}/records.json'},
   importRecords: {method: 'post', path: '/svc/dbs/{db_id}/import.json'},

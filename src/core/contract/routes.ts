@@ -12,7 +12,7 @@ import {
 } from './common.js'
 import {ContextQuery, Dashboard, DashboardBody, DashboardPatchBody, SelectBody, Selection, TileChoice, Widget, WidgetQuery, Widgets} from './dashboards.js'
 import {
-  Db, DbBody, DbPatchBody, DbReplaceBody, DbUsage, UsageQuery, FlatRecord, ImportBody, ImportQuery, ImportResult, PUBLIC_METHOD_NAMES, PublicCallBody,
+  Db, DbBody, DbPatchBody, DbPlan, DbPlanBody, DbReplaceBody, DbUsage, UsageQuery, FlatRecord, ImportBody, ImportQuery, ImportResult, PUBLIC_METHOD_NAMES, PublicCallBody,
   PublicCallQuery, PublicDeleted, PublicRecord, Record_, RecordBody, RecordPatchBody, RecordsQuery, SearchQuery,
 } from './dbs.js'
 import {
@@ -20,6 +20,9 @@ import {
 } from './flows.js'
 import {operation} from './operations.js'
 import {Explanation, ExplainQuery, Preview, PreviewBody, Prompt, PromptBody, PromptListQuery, PromptPatchBody, RenderQuery, SystemPrompt} from './prompts.js'
+
+/** The one 422 of routes that take no input: a query parameter (any, name or value) holding a NUL character (src/http/contract.ts). */
+const QUERY_NUL = json(FieldErrors, 'A query parameter (name or value) holding a NUL character (src/core/text.ts): field map naming it')
 
 /** The origin an app is served from (its own, not the API's): cookies there are the app's own. */
 const APP_SERVER = {url: 'http://{code}.localhost:{port}', description: 'An app\'s own origin', variables: {code: {default: 'app'}, port: {default: '8080'}}}
@@ -388,6 +391,12 @@ export const dbRoutes = {
     request: {params: dbId, query: UsageQuery},
     responses: {200: json(DbUsage, 'Usage'), ...ERRORS},
   }),
+  planDbChange: createRoute({
+    ...operation('planDbChange'), tags: ['dbs'], security: PRIVATE,
+    summary: 'The plan of a db change, written nothing: the typed diff, the data it would drop, the stored records it would leave invalid (what svc db push, svc push and the schema editor show)',
+    request: {body: body(DbPlanBody)},
+    responses: {200: json(DbPlan, 'The plan'), ...WRITE_ERRORS},
+  }),
   listRecords: createRoute({
     ...operation('listRecords'), tags: ['records'], security: PRIVATE, summary: 'Records, newest first',
     request: {params: dbParam, query: RecordsQuery},
@@ -537,11 +546,11 @@ export const flowRoutes = {
 export const contractRoutes = {
   getOpenApiDocument: createRoute({
     ...operation('getOpenApiDocument'), tags: ['contract'], security: PUBLIC, summary: 'This document (OpenAPI 3.1)',
-    responses: {200: json(JsonObject, 'The OpenAPI document')},
+    responses: {200: json(JsonObject, 'The OpenAPI document'), 422: QUERY_NUL},
   }),
   apiReference: createRoute({
     ...operation('apiReference'), tags: ['contract'], security: PUBLIC, summary: 'Interactive API reference (works offline)',
-    responses: {200: html('Swagger UI')},
+    responses: {200: html('Swagger UI'), 422: QUERY_NUL},
   }),
   apiReferenceAsset: createRoute({
     ...operation('apiReferenceAsset'), tags: ['contract'], security: PUBLIC, summary: 'A file of the API reference (from swagger-ui-dist)',
@@ -549,6 +558,7 @@ export const contractRoutes = {
     responses: {
       200: {description: 'The file', content: {'text/javascript': {schema: z.string()}, 'text/css': {schema: z.string()}, 'image/png': {schema: z.string()}}},
       404: json(ErrorBody, 'Unknown file'),
+      422: QUERY_NUL,
     },
   }),
   consoleIcon: createRoute({

@@ -8,7 +8,7 @@ import {svcMessage} from '../../core/contract/messages.js'
 import {appRoutes as routes} from '../../core/contract/routes.js'
 import {replaceText} from '../../core/replace.js'
 import {badRequest, notFound, validation} from '../../core/errors.js'
-import {quotasOf} from '../../core/quotas.js'
+import {quotasOf, sizeText} from '../../core/quotas.js'
 import {appEtag, ifMatchCheck, writeOnVersion} from '../../core/etag.js'
 import type {AppData, AppRecord} from '../../store/apps/types.js'
 import type {AppEnv, Deps} from '../env.js'
@@ -160,15 +160,14 @@ export function appsRoutes(deps: Deps) {
     if ('error' in kind) throw validation({path: [kind.error]})
     const data = Buffer.from(asset.data_base64, 'base64')
     if (data.toString('base64') !== asset.data_base64.replace(/\s+/g, '')) throw validation({data_base64: ['is not valid base64']})
-    const mb = (n: number) => `${(n / 2 ** 20).toFixed(1)} MB`
     if (data.length > quotas.app_asset_bytes) {
-      throw validation({data_base64: [`is ${mb(data.length)}; an asset may be at most ${mb(quotas.app_asset_bytes)} (app_asset_bytes)`]})
+      throw validation({data_base64: [`is ${sizeText(data.length)}; an asset may be at most ${sizeText(quotas.app_asset_bytes)} (app_asset_bytes)`]})
     }
     const stored = {path: asset.path, content_type: kind.type, size: data.length, sha256: createHash('sha256').update(data).digest('hex'),
       updated_at: new Date().toISOString().replace('Z', '+00:00')}
     const app = loaded.get(c)
     if (!(await apps.putAsset(app.id, {...stored, data}, {maxTotal: quotas.app_assets_bytes, maxCount: quotas.app_assets_count}))) {
-      throw validation({data_base64: [`the app's assets may hold at most ${quotas.app_assets_count} files and ${mb(quotas.app_assets_bytes)} ` +
+      throw validation({data_base64: [`the app's assets may hold at most ${quotas.app_assets_count} files and ${sizeText(quotas.app_assets_bytes)} ` +
         '(app_assets_count, app_assets_bytes); delete some first']})
     }
     return c.json(stored)

@@ -13,15 +13,12 @@ import type {RecordWrite} from '../../store/dbs/types.js'
 import type {Deps} from '../env.js'
 import {allowedTo, requireUser} from '../middleware/auth.js'
 import {createRouter, handle, param, validationError} from '../contract.js'
+import {planRoute} from './dbs/plan.js'
 import {publicDbRoutes} from './dbs/public.js'
-import {dbLoader, flatQuery, indexerFor, loadDb, loadedDb, recordId, type LoadedDb} from './dbs/shared.js'
+import {asInput, dbLoader, flatQuery, indexerFor, loadDb, loadedDb, recordId, type LoadedDb} from './dbs/shared.js'
 
 export {IMPORT_BATCH_MAX} from '../../core/contract/dbs.js'
 
-const asInput = (db: DbView): DbInput => ({
-  name: db.name, code: db.code, app_id: db.app_id, schema: db.schema,
-  public_methods: db.public_methods as DbInput['public_methods'], fields: db.fields,
-})
 
 /** A record write for `table` of a loaded db: the db's own table and field types (code: they are the user's), index values. */
 function recordWrite(loaded: LoadedDb, table: string | null | undefined, data: Data, mode: 'create' | 'update', maxBytes: number): RecordWrite {
@@ -75,6 +72,8 @@ export function dbsRoutes(deps: Deps) {
     c.header('ETag', dbEtag(created))
     return c.json(created, 201)
   })
+
+  planRoute(deps, app)
 
   handle(app, routes.getDb, dbLoader(deps, {count: true}), async (c) => {
     c.header('ETag', dbEtag(db(c).db))

@@ -5,6 +5,7 @@ import {notFound} from '../../../core/errors.js'
 import {indexValues} from '../../../core/dbs/records.js'
 import {planSchema, type SchemaPlan, tablePlan} from '../../../core/dbs/schema.js'
 import type {DbView} from '../../../core/contract/dbs.js'
+import type {DbInput} from '../../../core/dbs/db.js'
 import type {Indexer} from '../../../store/dbs/types.js'
 import type {AppEnv, Deps} from '../../env.js'
 import {param, slot} from '../../contract.js'
@@ -60,3 +61,9 @@ export function flatQuery(c: Context<AppEnv>): Record<string, string> {
   for (const [k, v] of new URL(c.req.url).searchParams) out[k] = v
   return out
 }
+
+/** A stored db as the input a write merges over (a PATCH keeps what it does not send). */
+export const asInput = (db: DbView): DbInput => ({
+  name: db.name, code: db.code, app_id: db.app_id, schema: db.schema,
+  public_methods: db.public_methods as DbInput['public_methods'], fields: db.fields,
+})

@@ -1,9 +1,12 @@
-import {buildConnectorRequest, redact, redactValue, type ConnectorMethod} from '../../../core/flows/connector.js'
+import {buildConnectorRequest, redact, redactExcerpt, redactValue, type ConnectorMethod} from '../../../core/flows/connector.js'
 import {FlowRunError, type JsonObject} from '../../../core/flows/data.js'
 import type {ConnectorSeen} from '../../../core/flows/run.js'
 import {CONNECTOR_KIND, type Resource} from '../../../core/flows/resources.js'
 import type {Store} from '../../../store/types.js'
 import {EgressRefused, egressFetch, egressPolicy, type EgressPolicy} from '../../egress.js'
+
+/** Characters of an upstream error's text kept in the error (after redaction). */
+const ERROR_EXCERPT = 200
 
 export interface ConnectorLimits {
   connectorTimeoutMs: number
@@ -59,8 +62,9 @@ export async function callConnector(
     }
     const text = await readCapped(res, limits.maxResponseBytes, label)
     if (!res.ok) {
-      const excerpt = text.replace(/\s+/g, ' ').trim().slice(0, 200)
-      throw new FlowRunError(redact(`${label} answered ${res.status}${excerpt ? `: ${excerpt}` : ''}`, secret))
+      // Redacted whole before the cut: a secret straddling it would otherwise show in part.
+      const excerpt = redactExcerpt(text, ERROR_EXCERPT, secret)
+      throw new FlowRunError(`${label} answered ${res.status}${excerpt ? `: ${excerpt}` : ''}`)
     }
     if (text.trim() === '') return null
     // An upstream that echoes the request (headers included) must not hand the secret to the caller.
