@@ -149,6 +149,8 @@ describeWithChromium('console in Chromium', () => {
       await page.goto(`${url}/`)
       await page.fill('#token', token)
       await page.click('button[type=submit]')
+      await page.waitForSelector('[data-testid=who]', {state: 'attached'})
+      await page.goto(`${url}/#/dashboards`)
       await page.waitForSelector('[data-testid=dashboard-name]')
       await page.selectOption('[data-testid=context]', 'crm')
       await page.waitForFunction(() => document.querySelector('[data-testid=dashboard-name]')?.textContent === 'CRM board')
