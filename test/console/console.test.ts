@@ -4,6 +4,7 @@
 import {mkdirSync} from 'node:fs'
 import {join} from 'node:path'
 import {fileURLToPath} from 'node:url'
+import type {Page} from 'playwright-core'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {chromiumNotice, describeWithChromium, launchChromium} from '../helpers/browser.js'
 import {svc, svcServe, type ServeProcess} from '../helpers/cli.js'
@@ -117,43 +118,45 @@ describe('console over HTTP', () => {
 
 chromiumNotice()
 
+/** A fresh Chromium page for `test`, the browser closed after it. */
+async function inChromium(test: (page: Page) => Promise<void>, options?: Parameters<typeof launchChromium>[0]) {
+  const browser = await launchChromium(options)
+  try {
+    await test(await browser.context.newPage())
+  } finally {
+    await browser.close()
+  }
+}
+
+/** Signs in, then opens the CRM context's dashboard (the one with the app tile). */
+async function openCrmBoard(page: Page) {
+  await page.goto(`${url}/`)
+  await page.fill('#token', token)
+  await page.click('button[type=submit]')
+  await page.waitForSelector('[data-testid=who]', {state: 'attached'})
+  await page.goto(`${url}/#/dashboards`)
+  await page.waitForSelector('[data-testid=dashboard-name]')
+  await page.selectOption('[data-testid=context]', 'crm')
+  await page.waitForFunction(() => document.querySelector('[data-testid=dashboard-name]')?.textContent === 'CRM board')
+}
+
 describeWithChromium('console in Chromium', () => {
   it('an app tile stays signed in where the browser blocks third-party cookies (its cookie is partitioned)', async () => {
-    const browser = await launchChromium({thirdPartyCookies: false})
-    try {
-      const page = await browser.context.newPage()
-      await page.goto(`${url}/`)
-      await page.fill('#token', token)
-      await page.click('button[type=submit]')
-      await page.waitForSelector('[data-testid=who]', {state: 'attached'})
-      await page.goto(`${url}/#/dashboards`)
-      await page.waitForSelector('[data-testid=dashboard-name]')
-      await page.selectOption('[data-testid=context]', 'crm')
-      await page.waitForFunction(() => document.querySelector('[data-testid=dashboard-name]')?.textContent === 'CRM board')
+    await inChromium(async (page) => {
+      await openCrmBoard(page)
       // Exactly the app's text: the sign-in-not-kept page shows the app's name ("Hello app").
       await page.frameLocator('.tile iframe').getByText('hello', {exact: true}).waitFor({timeout: 15_000})
-    } finally {
-      await browser.close()
-    }
+    }, {thirdPartyCookies: false})
   })
 
   it("an app tile is sandboxed: it runs, signed in, but its alert() never shows over the console", async () => {
-    const browser = await launchChromium()
-    try {
-      const page = await browser.context.newPage()
+    await inChromium(async (page) => {
       const dialogs: string[] = []
       page.on('dialog', (dialog) => {
         dialogs.push(dialog.message())
         void dialog.dismiss()
       })
-      await page.goto(`${url}/`)
-      await page.fill('#token', token)
-      await page.click('button[type=submit]')
-      await page.waitForSelector('[data-testid=who]', {state: 'attached'})
-      await page.goto(`${url}/#/dashboards`)
-      await page.waitForSelector('[data-testid=dashboard-name]')
-      await page.selectOption('[data-testid=context]', 'crm')
-      await page.waitForFunction(() => document.querySelector('[data-testid=dashboard-name]')?.textContent === 'CRM board')
+      await openCrmBoard(page)
       const sandbox = (await page.getAttribute('.tile iframe', 'sandbox'))!.split(/\s+/)
       expect(sandbox).toEqual(expect.arrayContaining(['allow-scripts', 'allow-same-origin', 'allow-forms']))
       expect(sandbox).not.toContain('allow-modals')
@@ -162,15 +165,11 @@ describeWithChromium('console in Chromium', () => {
       await page.frameLocator('.tile iframe').getByText('hello', {exact: true}).waitFor({timeout: 15_000})
       expect(page.frames().map((f) => new URL(f.url()).hostname)).toContain('hello-app.localhost')
       expect(dialogs).toEqual([])
-    } finally {
-      await browser.close()
-    }
+    })
   })
 
   it('signs in, switches a dashboard, searches a db and renders a prompt', async () => {
-    const browser = await launchChromium()
-    try {
-      const page = await browser.context.newPage()
+    await inChromium(async (page) => {
       await page.goto(`${url}/`)
       await page.fill('#token', token)
       await page.click('button[type=submit]')
@@ -246,8 +245,6 @@ describeWithChromium('console in Chromium', () => {
       await page.waitForFunction(() => document.querySelector('[data-testid=winner]')?.textContent === 'system')
       await page.screenshot({path: join(OUTPUT, 'console.png'), fullPage: true})
       bodies.push(await page.content())
-    } finally {
-      await browser.close()
-    }
+    })
   }, 120_000)
 })
