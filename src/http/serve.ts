@@ -84,9 +84,14 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const scheduler = createFlowScheduler(deps)
   scheduler.start()
   const maintenance = store.maintenance({log: options.log})
+  // Reads that may grow with the data (deep pages, scans, searches, exports) run off the server's thread.
+  const readers = store.readers()
+  readers.start({log: options.log})
   // Deletes of dbs a stopped server left half done (records are purged in slices) are finished now.
   const purges = new AbortController()
   const purged = store.dbs.purgeDeleted(purges.signal).catch((error) => options.log?.(`db purge: ${(error as Error).message}`))
+  // So are schema changes whose reindex (in slices too) a stopped server left half done.
+  const reindexed = store.dbs.finishReindexes(purges.signal).catch((error) => options.log?.(`db reindex: ${(error as Error).message}`))
   const urlHost = host.includes(':') ? `[${host}]` : host
   let closing: Promise<void> | undefined
   return {
@@ -104,7 +109,9 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
           stopCompilers()
           // Render threads: a thread that has rendered keeps the process alive after SIGTERM otherwise.
           const rendersStopped = import('./render-pool.js').then(({closeRenderPools}) => closeRenderPools()).catch(() => undefined)
-          void Promise.all([schedulerStopped, maintenanceStopped, rendersStopped, purged])
+          // After the server has closed: no request is left to read.
+          const readersStopped = readers.stop().catch(() => undefined)
+          void Promise.all([schedulerStopped, maintenanceStopped, rendersStopped, purged, reindexed, readersStopped])
             .then(() => store.close())
             .catch(() => undefined)
             .then(() => done())

@@ -4,7 +4,6 @@ import {applyReplace, dbData, type DbInput} from '../../core/dbs/db.js'
 import {buildQuery, filtersFromQuery, searchTable} from '../../core/dbs/query.js'
 import {checkRecordSize, indexValues, recordTable, validateData, type Data} from '../../core/dbs/records.js'
 import {quotasOf} from '../../core/quotas.js'
-import {planSchema} from '../../core/dbs/schema.js'
 import {svcMessage} from '../../core/contract/messages.js'
 import {badRequest, FieldErrorBag, isSvcError, notFound, preconditionFailed} from '../../core/errors.js'
 import {dbEtag, ifMatchHolds, recordEtag} from '../../core/dbs/etag.js'
@@ -15,7 +14,7 @@ import {allowedTo, requireUser} from '../middleware/auth.js'
 import {createRouter, handle, param, validationError} from '../contract.js'
 import {planRoute} from './dbs/plan.js'
 import {publicDbRoutes} from './dbs/public.js'
-import {asInput, dbLoader, flatQuery, indexerFor, loadDb, loadedDb, recordId, type LoadedDb} from './dbs/shared.js'
+import {asInput, dbLoader, flatQuery, loadDb, loadedDb, recordId, type LoadedDb} from './dbs/shared.js'
 
 export {IMPORT_BATCH_MAX} from '../../core/contract/dbs.js'
 
@@ -99,8 +98,7 @@ export function dbsRoutes(deps: Deps) {
       write: async (base, check) => {
         const next = await merge(base)
         const schemaChanged = JSON.stringify(next.schema) !== JSON.stringify(base.schema)
-        const reindex = schemaChanged ? indexerFor(planSchema(next.schema)) : undefined
-        return deps.store.dbs.update(accountId, first.id, next, reindex, check)
+        return deps.store.dbs.update(accountId, first.id, next, schemaChanged, check)
       },
     })
     if (!saved) throw notFound('database not found')
