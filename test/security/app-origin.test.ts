@@ -53,7 +53,7 @@ describeBothTransports('app origins', undefined, (ctx) => {
       ['GET', '/svc/prompts.json'], ['GET', '/svc/dbs.json'], ['POST', '/svc/dbs.json'], ['GET', '/svc/apps.json'],
       ['GET', `/svc/resources/${f.connector}.json`], ['PATCH', `/svc/resources/${f.connector}.json`], ['GET', '/toolkit/dashboards.json'],
       ['GET', '/account/crons.json'], ['GET', '/svc/me.json'], ['GET', '/svc/login'], ['POST', '/svc/login'], ['POST', '/svc/logout'],
-      ['GET', '/console/assets/x.js'], ['GET', `/a/${f.app}`], ['GET', `/svc/prompt/acme_prompt.md`],
+      ['GET', '/console/assets/x.js'], ['GET', '/favicon.ico'], ['GET', '/svc/engines.json'], ['GET', `/a/${f.app}`], ['GET', `/svc/prompt/acme_prompt.md`],
       ['POST', `/svc/apps/${f.app}/action/open`], ['GET', `/svc/dbs/${f.db}/records.json`],
     ] as const) {
       for (const headers of [{}, bearer, {cookie: adminSession}]) {

@@ -36,6 +36,7 @@ export const OPERATIONS = {
   deleteDashboard: {method: 'delete', path: '/toolkit/dashboards/{id}.json'},
   // apps
   listApps: {method: 'get', path: '/svc/apps.json'},
+  listEngines: {method: 'get', path: '/svc/engines.json'},
   createApp: {method: 'post', path: '/svc/apps.json'},
   getApp: {method: 'get', path: '/svc/apps/{id}.json'},
   updateApp: {method: 'patch', path: '/svc/apps/{id}.json'},
@@ -57,6 +58,7 @@ export const OPERATIONS = {
   logout: {method: 'post', path: '/svc/logout'},
   consolePage: {method: 'get', path: '/'},
   consoleAsset: {method: 'get', path: '/console/assets/{file}'},
+  consoleIcon: {method: 'get', path: '/favicon.ico'},
   // dbs
   listDbs: {method: 'get', path: '/svc/dbs.json'},
   createDb: {method: 'post', path: '/svc/dbs.json'},

@@ -6,7 +6,7 @@
  */
 import {createRoute} from '@hono/zod-openapi'
 import {CreatedUser, Me, RevokedTokens, SetFieldQuery, SetFieldResult, Settings, SettingsPatch, User, UserCreateBody} from './account.js'
-import {ActionReply, ActionStatusQuery, App, AppAsset, AppAssetBody, AppAssetQuery, AppBody, AppListQuery, AppPatchBody, AppReplaceBody, ReplaceBody} from './apps.js'
+import {ActionReply, ActionStatusQuery, App, AppAsset, AppAssetBody, AppAssetQuery, AppBody, Engines, AppListQuery, AppPatchBody, AppReplaceBody, ReplaceBody} from './apps.js'
 import {
   ERRORS, ErrorBody, FieldErrors, JsonObject, PRIVATE, PUBLIC, PublicFieldErrors, WRITE_ERRORS, html, json, markdown, noContent, redirect, z,
 } from './common.js'
@@ -210,6 +210,10 @@ export const appRoutes = {
     request: {query: AppListQuery},
     responses: {200: json(z.array(App), 'Apps'), ...ERRORS},
   }),
+  listEngines: createRoute({
+    ...operation('listEngines'), tags: ['apps'], security: PRIVATE, summary: 'The app and CSS engines of this server (names, languages, which are built)',
+    responses: {200: json(Engines, 'Engines'), ...ERRORS},
+  }),
   createApp: createRoute({
     ...operation('createApp'), tags: ['apps'], security: PRIVATE, summary: 'Create an app (compiled now; header `X-Svc-Build`)',
     request: {body: body(AppBody)},
@@ -333,6 +337,10 @@ export const pageRoutes = {
       200: {description: 'The file', content: {'text/javascript': {schema: z.string()}, 'text/css': {schema: z.string()}}},
       404: json(ErrorBody, 'Unknown file'),
     },
+  }),
+  consoleIcon: createRoute({
+    ...operation('consoleIcon'), tags: ['pages'], security: PUBLIC, summary: 'The icon of the console and login pages (SVG)',
+    responses: {200: {description: 'The icon', content: {'image/svg+xml': {schema: z.string()}}}},
   }),
 }
 
@@ -552,6 +560,10 @@ export const contractRoutes = {
       404: json(ErrorBody, 'Unknown file'),
       422: QUERY_NUL,
     },
+  }),
+  consoleIcon: createRoute({
+    ...operation('consoleIcon'), tags: ['pages'], security: PUBLIC, summary: 'The icon of the console and login pages (SVG)',
+    responses: {200: {description: 'The icon', content: {'image/svg+xml': {schema: z.string()}}}},
   }),
 }
 

@@ -16,6 +16,7 @@ import {allowedTo, requireCan, requireUser, userRequired} from '../middleware/au
 import {createRouter, handle, param, slot, validationError} from '../contract.js'
 import {appPagesRoutes} from './apps/pages.js'
 import {appBuilds} from '../../compile/app-builds.js'
+import {engineFacts} from '../../engines/index.js'
 
 /** The app of `:id`, loaded once by `visible` for every route with an app in its path. */
 const loaded = slot<AppRecord>('app')
@@ -108,6 +109,8 @@ export function appsRoutes(deps: Deps) {
     const list = await apps.list(user.accountId, {q: query.q, app_engine: query.app_engine, active: query.active})
     return c.json(list.map(appView))
   })
+
+  handle(app, routes.listEngines, reader, async (c) => c.json(engineFacts()))
 
   handle(app, routes.getApp, visible, async (c) => tagged(c, loaded.get(c)))
 

@@ -21,7 +21,7 @@ const SESSION_TTL = 30 * 24 * 3600
 export const LOGIN_RATE = {bucket: 'login', capacity: 10, perMinute: 10}
 
 export const htmlPage = (title: string, body: string) =>
-  `<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">` +
+  `<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><link rel="icon" type="image/svg+xml" href="/favicon.ico">` +
   `<title>${escapeHtml(title)}</title><style>body{font:16px system-ui,sans-serif;max-width:28rem;margin:4rem auto;padding:0 1rem;color:#222}` +
   `input{width:100%;padding:.5rem;margin:.5rem 0;box-sizing:border-box}button{padding:.5rem 1rem}.err{color:#b00}</style></head>` +
   `<body>${body}</body></html>\n`
