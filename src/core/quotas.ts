@@ -56,7 +56,7 @@ export const DEFAULT_QUOTAS: Readonly<Quotas> = {
   public_list_bytes: 1024 * 1024,
   public_read_ms_per_visitor: 3_000,
   public_read_ms_per_ip: 6_000,
-  public_read_ms_per_db: 20_000,
+  public_read_ms_per_db: 30_000,
   crons_per_account: 50,
   cron_min_interval_seconds: 60,
   app_build_bytes: 4 * 1024 * 1024,

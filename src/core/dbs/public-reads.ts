@@ -67,5 +67,5 @@ export function readRefusal(budgets: readonly ReadBudget[], waits: readonly numb
   if (worst < 0) return null
   const b = budgets[worst]!
   const wait = waits[worst]!
-  return rateLimited(`too many public reads from ${b.whose}: they may take ${b.perMinuteMs} ms of server time a minute; retry in ${wait} s`, wait)
+  return rateLimited(`too many public reads ${b.whose}: they may take ${b.perMinuteMs} ms of server time a minute; retry in ${wait} s`, wait)
 }
