@@ -6,6 +6,7 @@
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {createApp} from '../../src/http/app.js'
 import type {Quotas} from '../../src/core/quotas.js'
+import {svcServe} from '../helpers/cli.js'
 import {makeCall, type Reply} from '../helpers/scenarios.js'
 import {pg} from '../helpers/pg.js'
 import {createWorld, inProcess, openTransport, TRANSPORTS, type Transport, type World} from '../helpers/world.js'
@@ -176,4 +177,30 @@ describe.runIf(pg)('across instances over one PostgreSQL database', () => {
       await world.close()
     }
   })
+})
+
+describe('svc serve', () => {
+  it('takes the read budgets from SVC_QUOTA (comma-separated) as from --quota', async () => {
+    const world = await createWorld(SEED)
+    const server = await svcServe(world.dataDir, ['--quiet', ...(world.databaseUrl ? ['--database-url', world.databaseUrl] : [])],
+      {env: {SVC_QUOTA: 'public_read_ms_per_ip=2,public_read_ms_per_db=1000000'}})
+    try {
+      const created = await fetch(`${server.url}/svc/dbs.json`, {method: 'POST', body: JSON.stringify({db: DBS[0]}),
+        headers: {authorization: `Bearer ${world.users.admin!.token}`, 'content-type': 'application/json'}})
+      expect(created.status).toBe(201)
+      const statuses: number[] = []
+      let refused: Response | undefined
+      for (let i = 0; i < 6 && !refused; i++) {
+        const r = await fetch(`${server.url}/svc/db/board/list`)
+        statuses.push(r.status)
+        if (r.status === 429) refused = r
+      }
+      expect(refused, statuses.join(',')).toBeDefined()
+      expect((await refused!.json()).error).toMatch(/they may take 2 ms of server time a minute/)
+      expect(Number(refused!.headers.get('retry-after'))).toBeGreaterThanOrEqual(1)
+    } finally {
+      await server.stop()
+      await world.close()
+    }
+  }, 120_000)
 })
