@@ -10,7 +10,8 @@ import {join} from 'node:path'
 import {performance} from 'node:perf_hooks'
 import {percentile} from './lib.js'
 
-const root = new URL('..', import.meta.url).pathname
+/** BENCH_ROOT: another checkout's built dist/ and bin/ (a before/after comparison). */
+const root = process.env.BENCH_ROOT ?? new URL('..', import.meta.url).pathname
 const QUIET = Math.max(3, Number(process.argv[2] ?? 10))
 const BUSY = String(process.argv[3] ?? '1,2,3').split(',').map(Number).filter((n) => n > 0)
 const log = (m) => process.stderr.write(`compile-fairness: ${m}\n`)
