@@ -33,7 +33,10 @@ export default class Serve extends SvcCommand {
       description: 'hosts, addresses or CIDR ranges connectors may reach although private or loopback (comma-separated; * for any)',
       env: 'SVC_ALLOW_CONNECTOR_HOSTS', multiple: true, delimiter: ',',
     }),
-    quota: Flags.string({description: 'change a quota or limit: NAME=NUMBER (repeatable; names and defaults in docs/reliability.md)', multiple: true}),
+    quota: Flags.string({
+      description: 'change a quota or limit: NAME=NUMBER (repeatable; comma-separated in the env var; names and defaults in docs/reliability.md)',
+      env: 'SVC_QUOTA', multiple: true, delimiter: ',',
+    }),
     'cron-seconds': Flags.boolean({description: 'allow crons to run every second (default: at most once a minute)', default: false}),
   }
 

@@ -9,10 +9,11 @@
  * worker), hold no reference on the event loop while idle (a CLI command that compiled still exits
  * at once) and exit after `idleMs` without work, or when the parent goes away.
  *
- * Fair between accounts: a free worker takes the oldest compile of the account with the fewest
- * compiles running, and among those the account served longest ago (round-robin), so one account's
- * queue cannot starve another's compile. An account may have `queuePerAccount` compiles waiting;
- * one more is a 429 with `Retry-After`.
+ * Fair between accounts (src/compile/fair-queue.ts): one queue per account, served in turns, the
+ * accounts with the fewest compiles running first; an account with nothing queued or running goes
+ * ahead of the turns, so its compile waits for at most one compile per worker however many busy
+ * accounts keep their queues full. An account may have `queuePerAccount` compiles waiting; one
+ * more is a 429 with `Retry-After`.
  *
  * Workers run at nice 10 (where the OS allows): a storm of compiles takes the CPU the server's own
  * thread leaves, never the other way round (requests of every account stay served first).
@@ -24,6 +25,7 @@ import {pathToFileURL} from 'node:url'
 import {rateLimited} from '../core/errors.js'
 import type {AppBuild} from '../core/apps/types.js'
 import {CompileError} from './errors.js'
+import {FairQueue} from './fair-queue.js'
 import type {CompileInput} from './index.js'
 import type {WorkerReply, WorkerRequest} from './worker.js'
 
@@ -77,11 +79,8 @@ interface Worker {
 }
 
 const workers: Worker[] = []
-const queue: Job[] = []
+const queue = new FairQueue<Job>()
 let nextId = 1
-/** When each account last had a compile started (a counter): the one served longest ago goes first. */
-const lastServed = new Map<string, number>()
-let served = 0
 /** Recent compile time in ms (moving average), for the `Retry-After` of a full queue. */
 let typicalMs = 1_000
 
@@ -175,7 +174,6 @@ function start(worker: Worker, job: Job): void {
   clearTimeout(worker.idleTimer)
   worker.job = job
   job.started = Date.now()
-  lastServed.set(job.account, ++served)
   worker.timedOut = false
   setRef(worker, true)
   // Until the worker has loaded the compilers: a generous bound (a loaded machine imports Vite slowly).
@@ -189,35 +187,22 @@ function start(worker: Worker, job: Job): void {
   })
 }
 
-/**
- * The queued job to start next: the oldest of the account with the fewest compiles running, ties
- * going to the account served longest ago (so accounts take turns).
- */
-function nextJob(): number {
+/** Compiles each account has running now. */
+function runningOf(): (account: string) => number {
   const running = new Map<string, number>()
   for (const w of workers) if (w.job) running.set(w.job.account, (running.get(w.job.account) ?? 0) + 1)
-  let best = -1
-  const rank = (job: Job): [number, number] => [running.get(job.account) ?? 0, lastServed.get(job.account) ?? 0]
-  for (let i = 0; i < queue.length; i++) {
-    if (best >= 0) {
-      const [a, b] = [rank(queue[i]!), rank(queue[best]!)]
-      if (!(a[0] < b[0] || (a[0] === b[0] && a[1] < b[1]))) continue
-    }
-    best = i
-  }
-  return best
+  return (account) => running.get(account) ?? 0
 }
 
-/** Hands queued jobs to workers (fairly, see nextJob): an idle warm one first, then any idle one, then a new one. */
+/** Hands queued jobs to workers (fairly, see FairQueue): an idle warm one first, then any idle one, then a new one. */
 function dispatch(): void {
-  while (queue.length) {
-    const index = nextJob()
-    const job = queue[index]!
+  while (queue.size) {
+    const job = queue.next(runningOf())!
     const idleWorkers = workers.filter((w) => !w.job && w.child.connected)
     const worker = idleWorkers.find((w) => w.warm.has(job.input.engine)) ?? idleWorkers[0] ??
       (workers.length < Math.max(1, limits.workers) ? spawnWorker() : undefined)
     if (!worker) return
-    queue.splice(index, 1)
+    queue.take(job)
     start(worker, job)
   }
 }
@@ -227,21 +212,20 @@ function dispatch(): void {
  * with a 429 (`Retry-After`) when `account` already has `queuePerAccount` compiles waiting.
  */
 export function compileInWorker(input: CompileInput, hash: string, account: string): Promise<AppBuild> {
-  const waiting = queue.reduce((n, job) => n + (job.account === account ? 1 : 0), 0)
+  const waiting = queue.count(account)
   if (waiting >= limits.queuePerAccount) {
     const seconds = Math.max(1, Math.ceil((typicalMs * (waiting + 1)) / Math.max(1, limits.workers) / 1000))
     return Promise.reject(rateLimited(`too many app compiles waiting; at most ${limits.queuePerAccount} may wait per account`, seconds))
   }
-  if (lastServed.size > 10_000) lastServed.clear()
   return new Promise((resolve, reject) => {
-    queue.push({id: nextId++, account, input, hash, resolve, reject})
+    queue.push({id: nextId++, account, input, hash, resolve, reject}, runningOf()(account))
     dispatch()
   })
 }
 
 /** Stops every worker (server shutdown); queued compiles fail. */
 export function stopCompilers(): void {
-  for (const job of queue.splice(0)) job.reject(new CompileError('the server is shutting down'))
+  for (const job of queue.drain()) job.reject(new CompileError('the server is shutting down'))
   for (const worker of [...workers]) stopWorker(worker)
 }
 
