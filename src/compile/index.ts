@@ -9,7 +9,7 @@ import {COMPILER_PACKAGES, engineSpec, type AppEngine, type CssEngine} from '../
 import type {AppBuild} from '../core/apps/types.js'
 import {CompileError} from './errors.js'
 import {packageVersion} from './libs.js'
-import {compileInWorker} from './pool.js'
+import {compileInWorker} from '../services/compiles/compile-pool.js'
 
 /**
  * Bump when compiled output changes for the same input and packages (invalidates every cached

@@ -22,7 +22,7 @@ export interface Deps {
   dbPublicWrites?: {limit: number; windowSeconds: number}
   /** Prompt renders run in worker threads with a hard deadline (src/http/render-pool.ts), or
    *  `inProcess` (the embedded CLI: one local user, no neighbours to protect). */
-  renders?: Partial<import('./render-pool.js').RenderPoolLimits> & {inProcess?: boolean}
+  renders?: Partial<import('../services/renders/render-pool.js').RenderPoolLimits> & {inProcess?: boolean}
   /** Hosts, addresses or CIDR ranges connectors may reach although private or loopback
    *  (`--allow-connector-hosts`; `*` for any). Default: public unicast addresses only (src/http/egress.ts). */
   allowConnectorHosts?: string[]

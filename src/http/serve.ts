@@ -5,11 +5,11 @@ import {PACKAGE_SYSTEM_PROMPTS} from '../paths.js'
 import {openStoreAt, type Store} from '../store/index.js'
 import {DATABASE_MARKER, writeDatabaseMarker} from '../store/database-marker.js'
 import {createApp} from './app.js'
-import {createFlowScheduler} from './routes/flows/scheduler.js'
+import {createFlowScheduler} from '../services/flows/scheduler.js'
 import type {Deps} from './env.js'
 import {quotasOf, type Quotas} from '../core/quotas.js'
-import {egressPolicy} from './egress.js'
-import {configureCompilers, stopCompilers} from '../compile/pool.js'
+import {egressPolicy} from '../services/egress.js'
+import {configureCompilers, stopCompilers} from '../services/compiles/compile-pool.js'
 
 export interface ServeOptions {
   dataDir: string
@@ -103,7 +103,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
         server.close(() => {
           stopCompilers()
           // Render threads: a thread that has rendered keeps the process alive after SIGTERM otherwise.
-          const rendersStopped = import('./render-pool.js').then(({closeRenderPools}) => closeRenderPools()).catch(() => undefined)
+          const rendersStopped = import('../services/renders/render-pool.js').then(({closeRenderPools}) => closeRenderPools()).catch(() => undefined)
           void Promise.all([schedulerStopped, maintenanceStopped, rendersStopped, purged])
             .then(() => store.close())
             .catch(() => undefined)

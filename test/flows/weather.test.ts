@@ -1,5 +1,5 @@
 import {afterAll, beforeAll, expect, it} from 'vitest'
-import {createFlowScheduler} from '../../src/http/routes/flows/scheduler.js'
+import {createFlowScheduler} from '../../src/services/flows/scheduler.js'
 import {describeBothTransports, type Ctx, type Reply} from '../helpers/scenarios.js'
 import {cityWeather, flowCalling, heatCheck, SECRET, startStub, weatherConnector, type Stub} from './stub.js'
 

@@ -12,7 +12,7 @@ import {findSystemFile, listSystemFiles} from '../../store/prompts/system-files.
 import {HIDE_TOKEN_HEADER} from '../agent-headers.js'
 import type {AppEnv, Deps} from '../env.js'
 import {allowedTo, requireCan, requireUser} from '../middleware/auth.js'
-import type {RenderPool} from '../render-pool.js'
+import type {RenderPool} from '../../services/renders/render-pool.js'
 import type {RenderInput} from '../../core/prompts/render.js'
 import {createRouter, handle, param, slot} from '../contract.js'
 
@@ -73,7 +73,7 @@ export function promptsRoutes(deps: Deps) {
   // Renders off the event loop, one lane per account at a time (src/http/render-pool.ts), started on first use.
   let pool: Promise<RenderPool> | undefined
   const renderIn = (account: number) => deps.renders?.inProcess ? undefined : async (input: RenderInput) => {
-    pool ??= import('../render-pool.js').then(({createRenderPool}) => createRenderPool(deps.renders))
+    pool ??= import('../../services/renders/render-pool.js').then(({createRenderPool}) => createRenderPool(deps.renders))
     return (await pool).render(input, String(account))
   }
 

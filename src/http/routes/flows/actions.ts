@@ -8,7 +8,7 @@ import type {AppAction, AppActionTarget} from '../../../store/apps/types.js'
 import {createRouter, handle, param, slot} from '../../contract.js'
 import type {AppEnv, Deps} from '../../env.js'
 import {requireCan, requireUser} from '../../middleware/auth.js'
-import {flowEngine} from './engine.js'
+import {flowEngine} from '../../../services/flows/engine.js'
 import {checkInputSize, limit, type RateSpec} from './helpers.js'
 
 /** Public actions: 30 calls at once per client address, refilled at 30 a minute; status polls 120 / 120. */

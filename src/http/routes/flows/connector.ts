@@ -7,8 +7,8 @@ import {CODE_RE, METHOD_NAME_RE} from '../../../core/flows/program.js'
 import {createRouter, handle, param, slot} from '../../contract.js'
 import type {AppEnv, Deps} from '../../env.js'
 import {requireUser} from '../../middleware/auth.js'
-import {flowEngine} from './engine.js'
-import {callConnector, connectorMethod} from './connector-client.js'
+import {flowEngine} from '../../../services/flows/engine.js'
+import {callConnector, connectorMethod} from '../../../services/flows/connector-client.js'
 import {limit, type RateSpec} from './helpers.js'
 
 /** Public connector methods: 60 calls at once per client address, refilled at 60 a minute. */

@@ -8,7 +8,7 @@ import {FLOW_KIND} from '../../../core/flows/resources.js'
 import {createRouter, handle, slot} from '../../contract.js'
 import type {AppEnv, Deps} from '../../env.js'
 import {allowedTo, requireUser, userRequired} from '../../middleware/auth.js'
-import {flowEngine} from './engine.js'
+import {flowEngine} from '../../../services/flows/engine.js'
 import {intParam} from './helpers.js'
 
 /** When an active cron runs next, from now; null when inactive. */

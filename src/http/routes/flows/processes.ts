@@ -5,7 +5,7 @@ import type {FlowProcess} from '../../../core/flows/processes.js'
 import {createRouter, handle, slot} from '../../contract.js'
 import type {AppEnv, Deps} from '../../env.js'
 import {requireUser, userRequired} from '../../middleware/auth.js'
-import {flowEngine} from './engine.js'
+import {flowEngine} from '../../../services/flows/engine.js'
 import {uuidParam} from './helpers.js'
 
 /** The run of `:id`, loaded once by `processOf`. */

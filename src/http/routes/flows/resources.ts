@@ -6,7 +6,7 @@ import {FLOW_KIND, resourceData, type Resource} from '../../../core/flows/resour
 import {createRouter, handle, slot} from '../../contract.js'
 import type {AppEnv, Deps} from '../../env.js'
 import {allowedTo, requireUser, userRequired} from '../../middleware/auth.js'
-import {flowEngine} from './engine.js'
+import {flowEngine} from '../../../services/flows/engine.js'
 import {checkInputSize, intParam, requireWriter} from './helpers.js'
 
 /** scheme://host:port of a connector url (null without one). */

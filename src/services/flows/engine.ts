@@ -1,13 +1,13 @@
 import {randomUUID} from 'node:crypto'
 import {setTimeout as sleep} from 'node:timers/promises'
-import {FlowRunError, jsonBytes, type JsonObject} from '../../../core/flows/data.js'
-import {FLOW_LIMITS, type FlowLimits} from '../../../core/flows/limits.js'
-import type {FlowProcess, Trigger} from '../../../core/flows/processes.js'
-import {FLOW_KIND, type Resource} from '../../../core/flows/resources.js'
-import {runProgram} from '../../../core/flows/run.js'
-import type {Deps} from '../../env.js'
+import {FlowRunError, jsonBytes, type JsonObject} from '../../core/flows/data.js'
+import {FLOW_LIMITS, type FlowLimits} from '../../core/flows/limits.js'
+import type {FlowProcess, Trigger} from '../../core/flows/processes.js'
+import {FLOW_KIND, type Resource} from '../../core/flows/resources.js'
+import {runProgram} from '../../core/flows/run.js'
+import type {Deps} from '../../http/env.js'
 import {callAccountConnector, type ConnectorLimits} from './connector-client.js'
-import {egressPolicy} from '../../egress.js'
+import {egressPolicy} from '../egress.js'
 
 export interface StartRun {
   accountId: number

@@ -1,9 +1,9 @@
-import {buildConnectorRequest, redact, redactValue, type ConnectorMethod} from '../../../core/flows/connector.js'
-import {FlowRunError, type JsonObject} from '../../../core/flows/data.js'
-import type {ConnectorSeen} from '../../../core/flows/run.js'
-import {CONNECTOR_KIND, type Resource} from '../../../core/flows/resources.js'
-import type {Store} from '../../../store/types.js'
-import {EgressRefused, egressFetch, egressPolicy, type EgressPolicy} from '../../egress.js'
+import {buildConnectorRequest, redact, redactValue, type ConnectorMethod} from '../../core/flows/connector.js'
+import {FlowRunError, type JsonObject} from '../../core/flows/data.js'
+import type {ConnectorSeen} from '../../core/flows/run.js'
+import {CONNECTOR_KIND, type Resource} from '../../core/flows/resources.js'
+import type {Store} from '../../store/types.js'
+import {EgressRefused, egressFetch, egressPolicy, type EgressPolicy} from '../egress.js'
 
 export interface ConnectorLimits {
   connectorTimeoutMs: number

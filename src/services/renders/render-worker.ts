@@ -4,8 +4,8 @@
  */
 import {readlinkSync} from 'node:fs'
 import {parentPort} from 'node:worker_threads'
-import {isSvcError} from '../core/errors.js'
-import {renderPrompt, type RenderInput} from '../core/prompts/render.js'
+import {isSvcError} from '../../core/errors.js'
+import {renderPrompt, type RenderInput} from '../../core/prompts/render.js'
 
 export interface RenderRequest {
   id: number

@@ -23,8 +23,8 @@ import {createRequire} from 'node:module'
 import {setPriority} from 'node:os'
 import {pathToFileURL} from 'node:url'
 import {Worker} from 'node:worker_threads'
-import {rateLimited, SvcError, validation, type ErrorCode} from '../core/errors.js'
-import type {RenderInput} from '../core/prompts/render.js'
+import {rateLimited, SvcError, validation, type ErrorCode} from '../../core/errors.js'
+import type {RenderInput} from '../../core/prompts/render.js'
 import type {RenderReply, RenderRequest} from './render-worker.js'
 
 export interface RenderPoolLimits {

@@ -21,11 +21,11 @@ import {fork, type ChildProcess} from 'node:child_process'
 import {createRequire} from 'node:module'
 import {setPriority} from 'node:os'
 import {pathToFileURL} from 'node:url'
-import {rateLimited} from '../core/errors.js'
-import type {AppBuild} from '../core/apps/types.js'
-import {CompileError} from './errors.js'
-import type {CompileInput} from './index.js'
-import type {WorkerReply, WorkerRequest} from './worker.js'
+import {rateLimited} from '../../core/errors.js'
+import type {AppBuild} from '../../core/apps/types.js'
+import {CompileError} from '../../compile/errors.js'
+import type {CompileInput} from '../../compile/index.js'
+import type {WorkerReply, WorkerRequest} from '../../compile/worker.js'
 
 export interface CompileLimits {
   /** Worker processes at most (compiles beyond that wait in a queue). */
@@ -88,7 +88,7 @@ let typicalMs = 1_000
 function workerEntry(): {file: URL; execArgv: string[]} {
   // Under the TypeScript sources (tests, bin/dev.js) the worker is a .ts file run through tsx.
   const ts = import.meta.url.endsWith('.ts')
-  const file = new URL(ts ? './worker.ts' : './worker.js', import.meta.url)
+  const file = new URL(ts ? './worker.ts' : '../../compile/worker.js', import.meta.url)
   const execArgv = ts ? ['--import', pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href] : []
   return {file, execArgv}
 }

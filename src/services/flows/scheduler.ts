@@ -1,5 +1,5 @@
-import {nextRun} from '../../../core/flows/crons.js'
-import type {Deps} from '../../env.js'
+import {nextRun} from '../../core/flows/crons.js'
+import type {Deps} from '../../http/env.js'
 import {flowEngine, runnerAlive} from './engine.js'
 
 /** Runs due crons of every account. Started by `svc serve` only (never by the embedded CLI backend). */
