@@ -15,7 +15,7 @@ import type {AppEnv, Deps} from '../env.js'
 import {allowedTo, requireCan, requireUser, userRequired} from '../middleware/auth.js'
 import {createRouter, handle, param, slot, validationError} from '../contract.js'
 import {appPagesRoutes} from './apps/pages.js'
-import {appBuilds} from '../../compile/app-builds.js'
+import {appBuilds} from '../../services/compiles/app-builds.js'
 
 /** The app of `:id`, loaded once by `visible` for every route with an app in its path. */
 const loaded = slot<AppRecord>('app')

@@ -3,8 +3,8 @@
  * build (docs/apps.md "Compiling"). The routes only call `buildFor`; the compilers themselves are
  * imported at the first compile.
  */
-import type {AppBuild, AppData, AppRecord} from '../core/apps/types.js'
-import {isSvcError, validation} from '../core/errors.js'
+import type {AppBuild, AppData, AppRecord} from '../../core/apps/types.js'
+import {isSvcError, validation} from '../../core/errors.js'
 
 const buildBytes = (build: AppBuild) => Buffer.byteLength(build.app_code) + Buffer.byteLength(build.css_code)
 const mb = (n: number) => `${(n / 2 ** 20).toFixed(1)} MB`
@@ -38,7 +38,7 @@ export function appBuilds(apps: BuildStore, maxBuildBytes: number) {
    * stored build: a write of other fields never fails on a compile of an unchanged source.
    */
   async function buildFor(input: AppData, accountId: number, current?: AppRecord): Promise<{build: AppBuild; status: string}> {
-    const {buildHash, compileApp} = await import('./index.js')
+    const {buildHash, compileApp} = await import('../../compile/index.js')
     const compileInput = {engine: input.app_engine, cssEngine: input.css_engine, source: input.source_code}
     const stored = (): {build: AppBuild; status: string} => {
       const {build_hash: hash, app_code, css_code, app_build_time, css_build_time} = current!
