@@ -1,4 +1,5 @@
 import {createApp} from '../http/app.js'
+import {createServices} from '../services/index.js'
 import {openStoreAt} from '../store/index.js'
 import type {UserView} from '../store/accounts/types.js'
 import {checkDataDir, EMBEDDED_ORIGIN, embeddedDescription, embeddedSystemPromptsDirs, resolveActingUser, type EmbeddedOptions} from './acting-user.js'
@@ -10,21 +11,25 @@ export type {EmbeddedOptions} from './acting-user.js'
 export async function embeddedBackend(options: EmbeddedOptions): Promise<Backend> {
   const dataDir = checkDataDir(options)
   const store = await openStoreAt({dataDir, databaseUrl: options.databaseUrl})
+  let user: UserView
   try {
-    const user = await resolveActingUser(store.accounts, options)
-    const app = createApp({
-      store,
-      systemPromptsDirs: embeddedSystemPromptsDirs(options),
-      publicUrl: process.env.SVC_PUBLIC_URL,
-      // One local user: renders stay in this process (no worker threads to start), connectors may reach local hosts.
-      renders: {inProcess: true},
-      allowConnectorHosts: ['*'],
-    })
-    return inProcessBackend(app, dataDir, user, () => store.close())
+    user = await resolveActingUser(store.accounts, options)
   } catch (error) {
     await store.close()
     throw error
   }
+  // One local user: renders stay in this process (no worker threads to start), connectors may reach
+  // local hosts. No scheduler: crons run only inside `svc serve`.
+  const services = createServices(store, {renders: {inProcess: true}, allowConnectorHosts: ['*']})
+  const app = createApp({store, services, systemPromptsDirs: embeddedSystemPromptsDirs(options), publicUrl: process.env.SVC_PUBLIC_URL})
+  // The services first (a flow a command started finishes, or is aborted, and is recorded), then the store.
+  return inProcessBackend(app, dataDir, user, async () => {
+    try {
+      await services.stop()
+    } finally {
+      await store.close()
+    }
+  })
 }
 
 /** An app that answers requests in-process (Hono's `app.request`). */

@@ -5,11 +5,10 @@ import {PACKAGE_SYSTEM_PROMPTS} from '../paths.js'
 import {openStoreAt, type Store} from '../store/index.js'
 import {DATABASE_MARKER, writeDatabaseMarker} from '../store/database-marker.js'
 import {createApp} from './app.js'
-import {createFlowScheduler} from '../services/flows/scheduler.js'
 import type {Deps} from './env.js'
-import {quotasOf, type Quotas} from '../core/quotas.js'
+import type {Quotas} from '../core/quotas.js'
 import {egressPolicy} from '../services/egress.js'
-import {configureCompilers, stopCompilers} from '../services/compiles/compile-pool.js'
+import {createServices} from '../services/index.js'
 
 export interface ServeOptions {
   dataDir: string
@@ -25,7 +24,7 @@ export interface ServeOptions {
   /** `--apps-url`: the origin template of apps (`https://{code}.apps.example.com`); default `http://{code}.localhost:<port>`. */
   appsUrl?: string
   log?: (line: string) => void
-  /** `--allow-connector-hosts`: private or loopback hosts connectors may reach (src/http/egress.ts). */
+  /** `--allow-connector-hosts`: private or loopback hosts connectors may reach (src/services/egress.ts). */
   allowConnectorHosts?: string[]
   /** `--quota NAME=VALUE` overrides (src/core/quotas.ts). */
   quotas?: Partial<Quotas>
@@ -53,20 +52,20 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       options.log?.(`Warning: could not record the database in ${options.dataDir}/${DATABASE_MARKER}: ${(error as Error).message}`)
     }
   }
+  // Crons run only inside `svc serve` (never in the embedded CLI backend).
+  const services = createServices(store, {
+    quotas: options.quotas, allowConnectorHosts: options.allowConnectorHosts, log: options.log, scheduler: true,
+  })
   const deps: Deps = {
     store,
+    services,
     systemPromptsDirs: [PACKAGE_SYSTEM_PROMPTS, ...(options.systemPromptsDir ? [resolve(options.systemPromptsDir)] : [])],
     trustProxy: options.trustProxy ?? false,
     publicUrl: options.publicUrl,
     appsUrl: options.appsUrl,
     log: options.log,
-    allowConnectorHosts: options.allowConnectorHosts,
     quotas: options.quotas,
   }
-  const q = quotasOf(options.quotas)
-  deps.renders = {threads: q.render_threads, deadlineMs: q.render_deadline_ms, memoryMb: q.render_memory_mb}
-  configureCompilers({workers: q.compile_workers, timeoutMs: q.compile_timeout_ms, memoryMb: q.compile_memory_mb,
-    queuePerAccount: q.compile_queue_per_account})
   const app = createApp(deps)
   const host = options.host ?? '127.0.0.1'
   let server: ServerType
@@ -76,13 +75,12 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       s.once('error', reject)
     })
   } catch (error) {
+    await services.stop().catch(() => undefined)
     await store.close().catch(() => undefined)
     throw error
   }
   const port = (server.address() as AddressInfo).port
-  // Crons run only inside `svc serve` (never in the embedded CLI backend).
-  const scheduler = createFlowScheduler(deps)
-  scheduler.start()
+  services.start()
   const maintenance = store.maintenance({log: options.log})
   // Deletes of dbs a stopped server left half done (records are purged in slices) are finished now.
   const purges = new AbortController()
@@ -97,14 +95,14 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     deps,
     close() {
       closing ??= new Promise<void>((done) => {
-        const schedulerStopped = scheduler.stop().catch(() => undefined)
+        // No cron starts while in-flight requests finish.
+        const schedulerStopped = services.scheduler?.stop().catch(() => undefined)
         const maintenanceStopped = maintenance.stop().catch(() => undefined)
         purges.abort()
         server.close(() => {
-          stopCompilers()
-          // Render threads: a thread that has rendered keeps the process alive after SIGTERM otherwise.
-          const rendersStopped = import('../services/renders/render-pool.js').then(({closeRenderPools}) => closeRenderPools()).catch(() => undefined)
-          void Promise.all([schedulerStopped, maintenanceStopped, rendersStopped, purged])
+          // The services (scheduler, flow runs, render threads, compile workers) end before the store closes.
+          const servicesStopped = services.stop().catch(() => undefined)
+          void Promise.all([schedulerStopped, servicesStopped, maintenanceStopped, purged])
             .then(() => store.close())
             .catch(() => undefined)
             .then(() => done())

@@ -1,5 +1,6 @@
 import {describe, expect, it, vi} from 'vitest'
 import {createApp} from '../../src/http/app.js'
+import {createServices} from '../../src/services/index.js'
 import {rawQuery} from '../helpers/pg.js'
 import {describeBothTransports, makeCall, type Ctx} from '../helpers/scenarios.js'
 import {openApp} from '../helpers/app-origin.js'
@@ -356,7 +357,7 @@ describe('apps: the compile cache outlives the process', () => {
       expect(first.headers.get('x-svc-build')).toBe('compiled')
       const store = await world.reopen()
       try {
-        const restarted = createApp({store, systemPromptsDirs: []})
+        const restarted = createApp({store, services: createServices(store), systemPromptsDirs: []})
         const again = await makeCall(world, inProcess(restarted))('POST', '/svc/apps.json', {body: {app: {...body.app, name: 'k2'}}})
         expect(again.status).toBe(201)
         expect(again.headers.get('x-svc-build')).toBe('cached')

@@ -2,7 +2,6 @@
 // 4xx while the server keeps answering; public writes are rate-limited (429 with Retry-After).
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {describeBothTransports, makeCall, type Ctx} from '../helpers/scenarios.js'
-import {closeRenderPools} from '../../src/services/renders/render-pool.js'
 import {createWorld, openTransport, TRANSPORTS, type World} from '../helpers/world.js'
 
 const SEED = {accounts: ['acme'], users: [{login: 'admin', role: 'admin' as const}]}

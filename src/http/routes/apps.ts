@@ -15,7 +15,6 @@ import type {AppEnv, Deps} from '../env.js'
 import {allowedTo, requireCan, requireUser, userRequired} from '../middleware/auth.js'
 import {createRouter, handle, param, slot, validationError} from '../contract.js'
 import {appPagesRoutes} from './apps/pages.js'
-import {appBuilds} from '../../services/compiles/app-builds.js'
 
 /** The app of `:id`, loaded once by `visible` for every route with an app in its path. */
 const loaded = slot<AppRecord>('app')
@@ -30,7 +29,7 @@ const loaded = slot<AppRecord>('app')
 export function appsRoutes(deps: Deps) {
   const app = createRouter()
   const apps = deps.store.apps
-  const {buildFor} = appBuilds(apps, quotasOf(deps.quotas).app_build_bytes)
+  const buildFor: Deps['services']['builds']['buildFor'] = (...args) => deps.services.builds.buildFor(...args)
 
   /** Reading apps: a signed-in user; writing: the roles table's `app.write` (src/core/auth/permissions.ts). */
   const reader = userRequired

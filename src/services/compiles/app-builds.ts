@@ -5,6 +5,7 @@
  */
 import type {AppBuild, AppData, AppRecord} from '../../core/apps/types.js'
 import {isSvcError, validation} from '../../core/errors.js'
+import type {Compiler} from '../../compile/index.js'
 
 const buildBytes = (build: AppBuild) => Buffer.byteLength(build.app_code) + Buffer.byteLength(build.css_code)
 const mb = (n: number) => `${(n / 2 ** 20).toFixed(1)} MB`
@@ -15,8 +16,9 @@ export interface BuildStore {
   saveBuild(build: AppBuild): Promise<void>
 }
 
-/** `buildFor` over a build store, with builds capped at `maxBuildBytes` (quota app_build_bytes). */
-export function appBuilds(apps: BuildStore, maxBuildBytes: number) {
+/** `buildFor` over a build store and a compile pool, with builds capped at `maxBuildBytes` (quota app_build_bytes). */
+export function appBuilds(apps: BuildStore, maxBuildBytes: number, compiler: Compiler) {
+  const inFlight = new Map<string, Promise<AppBuild>>()
   /** The compile cache, keeping no build over the cap (a refused build is not stored anywhere). */
   const cache = {
     cachedBuild: (hash: string) => apps.cachedBuild(hash),
@@ -48,7 +50,7 @@ export function appBuilds(apps: BuildStore, maxBuildBytes: number) {
     const sameSource = !!current && current.app_engine === input.app_engine && current.css_engine === input.css_engine &&
       current.source_code === input.source_code
     try {
-      const {status, ...build} = await compileApp(compileInput, cache, String(accountId))
+      const {status, ...build} = await compileApp(compileInput, cache, {compiler, inFlight, account: String(accountId)})
       capped(build)
       return {build, status}
     } catch (error) {

@@ -45,15 +45,6 @@ export const DEFAULT_COMPILE_LIMITS: CompileLimits = {workers: 2, timeoutMs: 30_
 /** Extra time a compile may spend loading the compilers in a fresh worker. */
 const PREPARE_MS = 120_000
 
-let limits: CompileLimits = {...DEFAULT_COMPILE_LIMITS}
-
-/** Changes the limits of compiles started from now on (`svc serve --compile-*`). */
-export function configureCompilers(changes: Partial<CompileLimits>): void {
-  limits = {...limits, ...Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined))}
-}
-
-export const compileLimits = (): Readonly<CompileLimits> => limits
-
 interface Job {
   id: number
   /** Whose compile it is: the unit of fairness and of the queue cap. */
@@ -76,14 +67,47 @@ interface Worker {
   timedOut: boolean
 }
 
-const workers: Worker[] = []
-const queue: Job[] = []
-let nextId = 1
-/** When each account last had a compile started (a counter): the one served longest ago goes first. */
-const lastServed = new Map<string, number>()
-let served = 0
-/** Recent compile time in ms (moving average), for the `Retry-After` of a full queue. */
-let typicalMs = 1_000
+/** One pool's state (a server's: createServices makes one; nothing is shared between pools). */
+interface Pool {
+  limits: CompileLimits
+  workers: Worker[]
+  queue: Job[]
+  nextId: number
+  /** When each account last had a compile started (a counter): the one served longest ago goes first. */
+  lastServed: Map<string, number>
+  served: number
+  /** Recent compile time in ms (moving average), for the `Retry-After` of a full queue. */
+  typicalMs: number
+  stopped: boolean
+}
+
+/** A server's compile workers: `compile` queues a compile, `stop` ends the workers (queued compiles fail). */
+export interface CompilePool {
+  readonly limits: Readonly<CompileLimits>
+  /**
+   * Compiles in a worker process; rejects with a CompileError for anything the source caused, and
+   * with a 429 (`Retry-After`) when `account` already has `queuePerAccount` compiles waiting.
+   */
+  compile(input: CompileInput, hash: string, account: string): Promise<AppBuild>
+  /** Stops every worker (server shutdown); queued compiles fail, later ones too. */
+  stop(): void
+  /** Worker process ids (tests check that a crash leaves the server's own process alone). */
+  workerPids(): number[]
+}
+
+/** A compile pool with `changes` over the default limits (`svc serve --quota compile_*`). Workers start at the first compile. */
+export function createCompilePool(changes: Partial<CompileLimits> = {}): CompilePool {
+  const pool: Pool = {
+    limits: {...DEFAULT_COMPILE_LIMITS, ...Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined))},
+    workers: [], queue: [], nextId: 1, lastServed: new Map(), served: 0, typicalMs: 1_000, stopped: false,
+  }
+  return {
+    limits: pool.limits,
+    compile: (input, hash, account) => compileInWorker(pool, input, hash, account),
+    stop: () => stopCompilers(pool),
+    workerPids: () => pool.workers.map((w) => w.child.pid ?? 0),
+  }
+}
 
 function workerEntry(): {file: URL; execArgv: string[]} {
   // Under the TypeScript sources (tests, bin/dev.js) the worker is a .ts file run through tsx.
@@ -99,10 +123,10 @@ function setRef(worker: Worker, ref: boolean): void {
   ;(worker.child.channel as {ref?(): void; unref?(): void} | undefined)?.[method]?.()
 }
 
-function spawnWorker(): Worker {
+function spawnWorker(pool: Pool): Worker {
   const {file, execArgv} = workerEntry()
   const child = fork(file, [], {
-    execArgv: [...execArgv, `--max-old-space-size=${limits.memoryMb}`],
+    execArgv: [...execArgv, `--max-old-space-size=${pool.limits.memoryMb}`],
     stdio: ['ignore', 'ignore', 'ignore', 'ipc'],
     env: {...process.env, NODE_OPTIONS: ''},
   })
@@ -115,14 +139,14 @@ function spawnWorker(): Worker {
     }
   }
   const worker: Worker = {child, job: null, warm: new Set(), timedOut: false}
-  child.on('message', (reply: WorkerReply) => finish(worker, reply))
-  child.on('exit', (code, signal) => onExit(worker, code, signal))
+  child.on('message', (reply: WorkerReply) => finish(pool, worker, reply))
+  child.on('exit', (code, signal) => onExit(pool, worker, code, signal))
   child.on('error', () => undefined)
-  workers.push(worker)
+  pool.workers.push(worker)
   return worker
 }
 
-function finish(worker: Worker, reply: WorkerReply): void {
+function finish(pool: Pool, worker: Worker, reply: WorkerReply): void {
   const job = worker.job
   if (!job || reply.id !== job.id) return
   clearTimeout(worker.jobTimer)
@@ -130,59 +154,59 @@ function finish(worker: Worker, reply: WorkerReply): void {
     worker.jobTimer = setTimeout(() => {
       worker.timedOut = true
       stopWorker(worker)
-    }, limits.timeoutMs)
+    }, pool.limits.timeoutMs)
     return
   }
   worker.job = null
   worker.warm.add(job.input.engine)
-  if (job.started) typicalMs = (typicalMs * 3 + (Date.now() - job.started)) / 4
+  if (job.started) pool.typicalMs = (pool.typicalMs * 3 + (Date.now() - job.started)) / 4
   if (reply.ok) job.resolve(reply.build)
   else if ('compileError' in reply) job.reject(new CompileError(reply.compileError.message, reply.compileError.line, reply.compileError.column))
   else job.reject(new CompileError(`the compiler failed on this source (${reply.internal.replace(/\/\S*\//g, '').slice(0, 200)})`))
-  idle(worker)
+  idle(pool, worker)
 }
 
-function idle(worker: Worker): void {
+function idle(pool: Pool, worker: Worker): void {
   setRef(worker, false)
-  worker.idleTimer = setTimeout(() => stopWorker(worker), limits.idleMs)
+  worker.idleTimer = setTimeout(() => stopWorker(worker), pool.limits.idleMs)
   worker.idleTimer.unref()
-  dispatch()
+  dispatch(pool)
 }
 
-function onExit(worker: Worker, code: number | null, signal: NodeJS.Signals | null): void {
-  const index = workers.indexOf(worker)
-  if (index >= 0) workers.splice(index, 1)
+function onExit(pool: Pool, worker: Worker, code: number | null, signal: NodeJS.Signals | null): void {
+  const index = pool.workers.indexOf(worker)
+  if (index >= 0) pool.workers.splice(index, 1)
   clearTimeout(worker.jobTimer)
   clearTimeout(worker.idleTimer)
   const job = worker.job
   worker.job = null
   if (job) {
-    const seconds = Math.round(limits.timeoutMs / 100) / 10
+    const seconds = Math.round(pool.limits.timeoutMs / 100) / 10
     let message: string
     if (worker.timedOut) message = `the compiler took longer than ${seconds} s and was stopped`
-    else if (signal === 'SIGABRT' || code === 134) message = `the compiler ran out of memory (limit ${limits.memoryMb} MB) and was stopped`
+    else if (signal === 'SIGABRT' || code === 134) message = `the compiler ran out of memory (limit ${pool.limits.memoryMb} MB) and was stopped`
     else message = `the compiler crashed on this source (${signal ?? `exit code ${code}`}); code nested very deeply is a common cause`
     job.reject(new CompileError(message))
   }
-  dispatch()
+  dispatch(pool)
 }
 
 function stopWorker(worker: Worker): void {
   if (worker.child.exitCode === null && worker.child.signalCode === null) worker.child.kill('SIGKILL')
 }
 
-function start(worker: Worker, job: Job): void {
+function start(pool: Pool, worker: Worker, job: Job): void {
   clearTimeout(worker.idleTimer)
   worker.job = job
   job.started = Date.now()
-  lastServed.set(job.account, ++served)
+  pool.lastServed.set(job.account, ++pool.served)
   worker.timedOut = false
   setRef(worker, true)
   // Until the worker has loaded the compilers: a generous bound (a loaded machine imports Vite slowly).
   worker.jobTimer = setTimeout(() => {
     worker.timedOut = true
     stopWorker(worker)
-  }, limits.timeoutMs + PREPARE_MS)
+  }, pool.limits.timeoutMs + PREPARE_MS)
   const request: WorkerRequest = {type: 'compile', id: job.id, input: job.input, hash: job.hash}
   worker.child.send(request, (error) => {
     if (error) stopWorker(worker)
@@ -193,14 +217,14 @@ function start(worker: Worker, job: Job): void {
  * The queued job to start next: the oldest of the account with the fewest compiles running, ties
  * going to the account served longest ago (so accounts take turns).
  */
-function nextJob(): number {
+function nextJob(pool: Pool): number {
   const running = new Map<string, number>()
-  for (const w of workers) if (w.job) running.set(w.job.account, (running.get(w.job.account) ?? 0) + 1)
+  for (const w of pool.workers) if (w.job) running.set(w.job.account, (running.get(w.job.account) ?? 0) + 1)
   let best = -1
-  const rank = (job: Job): [number, number] => [running.get(job.account) ?? 0, lastServed.get(job.account) ?? 0]
-  for (let i = 0; i < queue.length; i++) {
+  const rank = (job: Job): [number, number] => [running.get(job.account) ?? 0, pool.lastServed.get(job.account) ?? 0]
+  for (let i = 0; i < pool.queue.length; i++) {
     if (best >= 0) {
-      const [a, b] = [rank(queue[i]!), rank(queue[best]!)]
+      const [a, b] = [rank(pool.queue[i]!), rank(pool.queue[best]!)]
       if (!(a[0] < b[0] || (a[0] === b[0] && a[1] < b[1]))) continue
     }
     best = i
@@ -209,41 +233,38 @@ function nextJob(): number {
 }
 
 /** Hands queued jobs to workers (fairly, see nextJob): an idle warm one first, then any idle one, then a new one. */
-function dispatch(): void {
-  while (queue.length) {
-    const index = nextJob()
-    const job = queue[index]!
-    const idleWorkers = workers.filter((w) => !w.job && w.child.connected)
+function dispatch(pool: Pool): void {
+  while (pool.queue.length) {
+    const index = nextJob(pool)
+    const job = pool.queue[index]!
+    const idleWorkers = pool.workers.filter((w) => !w.job && w.child.connected)
     const worker = idleWorkers.find((w) => w.warm.has(job.input.engine)) ?? idleWorkers[0] ??
-      (workers.length < Math.max(1, limits.workers) ? spawnWorker() : undefined)
+      (pool.workers.length < Math.max(1, pool.limits.workers) ? spawnWorker(pool) : undefined)
     if (!worker) return
-    queue.splice(index, 1)
-    start(worker, job)
+    pool.queue.splice(index, 1)
+    start(pool, worker, job)
   }
 }
 
-/**
- * Compiles in a worker process; rejects with a CompileError for anything the source caused, and
- * with a 429 (`Retry-After`) when `account` already has `queuePerAccount` compiles waiting.
- */
-export function compileInWorker(input: CompileInput, hash: string, account: string): Promise<AppBuild> {
+/** CompilePool.compile. */
+function compileInWorker(pool: Pool, input: CompileInput, hash: string, account: string): Promise<AppBuild> {
+  if (pool.stopped) return Promise.reject(new CompileError('the server is shutting down'))
+  const {limits, queue} = pool
   const waiting = queue.reduce((n, job) => n + (job.account === account ? 1 : 0), 0)
   if (waiting >= limits.queuePerAccount) {
-    const seconds = Math.max(1, Math.ceil((typicalMs * (waiting + 1)) / Math.max(1, limits.workers) / 1000))
+    const seconds = Math.max(1, Math.ceil((pool.typicalMs * (waiting + 1)) / Math.max(1, limits.workers) / 1000))
     return Promise.reject(rateLimited(`too many app compiles waiting; at most ${limits.queuePerAccount} may wait per account`, seconds))
   }
-  if (lastServed.size > 10_000) lastServed.clear()
+  if (pool.lastServed.size > 10_000) pool.lastServed.clear()
   return new Promise((resolve, reject) => {
-    queue.push({id: nextId++, account, input, hash, resolve, reject})
-    dispatch()
+    queue.push({id: pool.nextId++, account, input, hash, resolve, reject})
+    dispatch(pool)
   })
 }
 
-/** Stops every worker (server shutdown); queued compiles fail. */
-export function stopCompilers(): void {
-  for (const job of queue.splice(0)) job.reject(new CompileError('the server is shutting down'))
-  for (const worker of [...workers]) stopWorker(worker)
+/** CompilePool.stop. */
+function stopCompilers(pool: Pool): void {
+  pool.stopped = true
+  for (const job of pool.queue.splice(0)) job.reject(new CompileError('the server is shutting down'))
+  for (const worker of [...pool.workers]) stopWorker(worker)
 }
-
-/** Worker process ids (tests check that a crash leaves the server's own process alone). */
-export const workerPids = (): number[] => workers.map((w) => w.child.pid ?? 0)

@@ -1,12 +1,12 @@
 import {nextRun} from '../../core/flows/crons.js'
-import type {Deps} from '../../http/env.js'
-import {flowEngine, runnerAlive} from './engine.js'
+import type {Store} from '../../store/types.js'
+import type {FlowEngine} from './engine.js'
 
-/** Runs due crons of every account. Started by `svc serve` only (never by the embedded CLI backend). */
+/** Runs due crons of every account. Started by `svc serve` only (createServices' `scheduler` option; never by the embedded CLI backend). */
 export interface FlowScheduler {
   /** Reaps runs left pending by a dead instance (on the leader), then ticks every `intervalMs`. */
   start(): void
-  /** Stops ticking and stops the flow engine (running flows get a grace period, then are aborted). */
+  /** Stops ticking (a tick under way finishes); the flow engine is stopped by its owner (createServices). */
   stop(): Promise<void>
   /** Starts every cron due at `now`; returns the ids of the flow processes started. */
   tick(now?: Date): Promise<string[]>
@@ -18,6 +18,8 @@ export interface SchedulerOptions {
   intervalMs?: number
   /** Ended runs kept per account (older ones are deleted once a minute). */
   keepRuns?: number
+  /** One line per event. */
+  log?: (line: string) => void
 }
 
 const DUE_BATCH = 100
@@ -30,10 +32,10 @@ export function schedulerTickFromEnv(value = process.env.SVC_SCHEDULER_TICK_MS):
   return Number.isInteger(ms) && ms >= 50 && ms <= 60_000 ? ms : 1000
 }
 
-export function createFlowScheduler(deps: Deps, options: SchedulerOptions = {}): FlowScheduler {
+export function createFlowScheduler(store: Store, engine: FlowEngine, options: SchedulerOptions = {}): FlowScheduler {
   const intervalMs = options.intervalMs ?? schedulerTickFromEnv()
   const keepRuns = options.keepRuns ?? 5000
-  const engine = flowEngine(deps)
+  const deps = {store, log: options.log}
   let timer: NodeJS.Timeout | undefined
   let current: Promise<unknown> | undefined
   let lastUpkeep = 0
@@ -54,7 +56,7 @@ export function createFlowScheduler(deps: Deps, options: SchedulerOptions = {}):
         const previous = await deps.store.flows.getProcess(cron.account_id, cron.last_flow_process_id)
         if (previous?.status === 'pending') {
           const runner = (await deps.store.flows.pendingRuns(cron.account_id)).find((p) => p.id === previous.id)?.runner ?? null
-          if (await runnerAlive(deps, runner, previous.id)) {
+          if (await engine.runnerAlive(runner, previous.id)) {
             deps.log?.(`cron ${cron.id}: the previous run ${previous.id} is still pending; this occurrence is skipped`)
             continue
           }
@@ -103,7 +105,6 @@ export function createFlowScheduler(deps: Deps, options: SchedulerOptions = {}):
       if (timer) clearInterval(timer)
       timer = undefined
       await current
-      await engine.stop()
     },
     tick,
   }

@@ -107,14 +107,6 @@ export function threadCpuMs(tid: number | undefined): number | null {
   }
 }
 
-/** Pools of this process that are not closed yet: closeRenderPools() stops them all. */
-const openPools = new Set<RenderPool>()
-
-/** Stops every render pool of this process (a server shutting down; a test ending its renders). */
-export async function closeRenderPools(): Promise<void> {
-  await Promise.all([...openPools].map((pool) => pool.close()))
-}
-
 /**
  * Which accounts are light: those that finished a render within the slice and ran no render past
  * it in the last `heavyMs`. Everyone else (new accounts included) is heavy. Pure bookkeeping.
@@ -305,7 +297,6 @@ export function createRenderPool(overrides: Partial<RenderPoolLimits> = {}): Ren
     },
     async close() {
       closed = true
-      openPools.delete(pool)
       for (const job of queue.splice(0)) job.reject(new SvcError('internal', 503, 'the server is shutting down'))
       await Promise.all(lanes.map((l) => {
         l.stopped = 'closed'
@@ -313,6 +304,5 @@ export function createRenderPool(overrides: Partial<RenderPoolLimits> = {}): Ren
       }))
     },
   }
-  openPools.add(pool)
   return pool
 }

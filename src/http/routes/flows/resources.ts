@@ -6,7 +6,6 @@ import {FLOW_KIND, resourceData, type Resource} from '../../../core/flows/resour
 import {createRouter, handle, slot} from '../../contract.js'
 import type {AppEnv, Deps} from '../../env.js'
 import {allowedTo, requireUser, userRequired} from '../../middleware/auth.js'
-import {flowEngine} from '../../../services/flows/engine.js'
 import {checkInputSize, intParam, requireWriter} from './helpers.js'
 
 /** scheme://host:port of a connector url (null without one). */
@@ -85,8 +84,8 @@ export function resourcesRoutes(deps: Deps) {
     const user = requireWriter(c)
     const flow = loaded.get(c)
     const input = body.input ?? {}
-    checkInputSize(input, flowEngine(deps).limits.maxInputBytes)
-    const process = await flowEngine(deps).startAndWait({
+    checkInputSize(input, deps.services.flows.limits.maxInputBytes)
+    const process = await deps.services.flows.startAndWait({
       accountId: user.accountId, flowCode: flow.code, flow, input, trigger: 'manual', userId: user.id,
     })
     return c.json(process, 201)
