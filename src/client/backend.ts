@@ -60,7 +60,8 @@ export async function errorFromResponse(res: Response): Promise<SvcError> {
 
 /** Typed calls over a Backend: JSON in, JSON (or text) out, errors as SvcError. */
 export class Client {
-  constructor(readonly backend: Backend) {}
+  /** `onWarning` gets each `X-Svc-Warning` the server answers (a write it accepted but would tell about). */
+  constructor(readonly backend: Backend, readonly onWarning?: (warning: string) => void) {}
 
   async raw(method: string, path: string, options: CallOptions = {}): Promise<Response> {
     const headers: Record<string, string> = {accept: 'application/json', ...options.headers}
@@ -77,6 +78,8 @@ export class Client {
         'check --url, or start a server with `svc serve`')
     }
     if (!res.ok) throw await errorFromResponse(res)
+    const warning = res.headers.get('x-svc-warning')
+    if (warning) this.onWarning?.(warning)
     return res
   }
 

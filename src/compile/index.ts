@@ -15,8 +15,9 @@ import {packageVersion} from './libs.js'
  * build). 2: Tailwind class candidates come from engines/css/tailwind-candidates.ts. 3: inline source
  * maps, game compat preludes (src/engines/), TypeScript in games. 4: styles may not read
  * files (compile/css-guard.ts: `url(/path?inline)` had inlined server files), the worker's fs allow-list.
+ * 5: a js app is used as written (no longer compiled: a stored js build is replaced at its next write).
  */
-const COMPILER_REVISION = '4'
+const COMPILER_REVISION = '5'
 export {COMPILER_PACKAGES}
 
 let versionsKey: string | undefined

@@ -77,7 +77,8 @@ if (import.meta.hot) {
 
 export async function startDevServer(options: DevOptions): Promise<DevServer> {
   const {backend, log} = options
-  const client = new Client(backend)
+  // A source saved with a warning (a js app a browser would refuse) says so in the terminal.
+  const client = new Client(backend, (warning) => log(`warning: ${warning}`))
   const loaded = await readProject(options.dir)
   let project: AppProject = loaded.project
   const engine = project.app_engine

@@ -30,6 +30,11 @@ export function appsRoutes(deps: Deps) {
   const app = createRouter()
   const apps = deps.store.apps
   const buildFor: Deps['services']['builds']['buildFor'] = (...args) => deps.services.builds.buildFor(...args)
+  /** A source saved as written that a browser would refuse (js): said in `X-Svc-Warning`, never refused. */
+  const warn = async (c: Context<AppEnv>, input: Pick<AppData, 'app_engine' | 'source_code'>) => {
+    const warning = await deps.services.builds.warningFor(input)
+    if (warning) c.header('X-Svc-Warning', warning)
+  }
 
   /** Reading apps: a signed-in user; writing: the roles table's `app.write` (src/core/auth/permissions.ts). */
   const reader = userRequired
@@ -78,6 +83,7 @@ export function appsRoutes(deps: Deps) {
     const user = requireCan(c, 'app.write')
     const id = loaded.get(c).id
     let status = ''
+    let written: AppData | undefined
     const updated = await writeOnVersion({
       ifMatch: c.req.header('if-match'),
       what: 'app',
@@ -92,6 +98,7 @@ export function appsRoutes(deps: Deps) {
       write: async (current, check) => {
         check(current)
         const input = await merge(current)
+        written = input
         const built = await buildFor(input, user.accountId, current)
         // "compiled" says this request compiled, even when its retry then found the build cached.
         if (status !== 'compiled') status = built.status
@@ -99,6 +106,7 @@ export function appsRoutes(deps: Deps) {
       },
     })
     c.header('X-Svc-Build', status)
+    if (written) await warn(c, written)
     return tagged(c, updated)
   }
 
@@ -118,6 +126,7 @@ export function appsRoutes(deps: Deps) {
     const {build, status} = await buildFor(input, user.accountId)
     const created = await apps.create(user.accountId, user.id, input, build)
     c.header('X-Svc-Build', status)
+    await warn(c, input)
     return tagged(c, created, 201)
   })
 

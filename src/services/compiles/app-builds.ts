@@ -6,6 +6,7 @@
 import type {AppBuild, AppData, AppRecord} from '../../core/apps/types.js'
 import {isSvcError, validation} from '../../core/errors.js'
 import type {Compiler} from '../../compile/index.js'
+import {engineSpec} from '../../engines/index.js'
 
 const buildBytes = (build: AppBuild) => Buffer.byteLength(build.app_code) + Buffer.byteLength(build.css_code)
 const mb = (n: number) => `${(n / 2 ** 20).toFixed(1)} MB`
@@ -59,5 +60,18 @@ export function appBuilds(apps: BuildStore, maxBuildBytes: number, compiler: Com
     }
   }
 
-  return {buildFor}
+  /**
+   * What a browser would refuse in a source used as written (a classic script: js), as one line for
+   * `X-Svc-Warning`, else null. Only a warning: the source is saved and served as written.
+   */
+  async function warningFor(input: Pick<AppData, 'app_engine' | 'source_code'>): Promise<string | null> {
+    const spec = engineSpec(input.app_engine)
+    if (spec.compile !== 'none' || spec.page.script !== 'script') return null
+    const {classicScriptWarning} = await import('../../compile/script.js')
+    const warning = classicScriptWarning(input.source_code)
+    // A header value: printable ASCII, bounded.
+    return warning && warning.replace(/[^\x20-\x7e]/g, '?').slice(0, 400)
+  }
+
+  return {buildFor, warningFor}
 }

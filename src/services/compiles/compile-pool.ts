@@ -112,7 +112,7 @@ export function createCompilePool(changes: Partial<CompileLimits> = {}): Compile
 function workerEntry(): {file: URL; execArgv: string[]} {
   // Under the TypeScript sources (tests, bin/dev.js) the worker is a .ts file run through tsx.
   const ts = import.meta.url.endsWith('.ts')
-  const file = new URL(ts ? './worker.ts' : '../../compile/worker.js', import.meta.url)
+  const file = new URL(ts ? '../../compile/worker.ts' : '../../compile/worker.js', import.meta.url)
   const execArgv = ts ? ['--import', pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href] : []
   return {file, execArgv}
 }
