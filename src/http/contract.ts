@@ -1,8 +1,8 @@
 /**
- * How a route of the contract (src/core/contract/routes.ts) becomes a Hono handler: the one
- * validation hook, the body and query validators that run before the handler, and the router
+ * How a route of the contract (src/core/contract/routes.ts) becomes a Hono handler: the body and
+ * query validators that run before the handler (their errors mapped once, `validationError`), and the router
  * every area builds on. Flow of a request: route match → area middleware (who, the resource) →
- * query and body parsed by the route's schemas (errors through `validationHook`) → handler with
+ * query and body parsed by the route's schemas (errors through `validationError`) → handler with
  * typed input → JSON answer (`application/json; charset=utf-8`).
  */
 import {OpenAPIHono, type RouteConfig, type z} from '@hono/zod-openapi'
@@ -73,13 +73,8 @@ function isMemberKind(issue: Issue): boolean {
   return issue.code === 'too_big' && (issue as {origin?: string}).origin === 'array'
 }
 
-/** The defaultHook of every OpenAPIHono router: a failed validation throws the mapped SvcError (onError answers it). */
-export const validationHook = (result: {target: Target; success: boolean; error?: z.ZodError}) => {
-  if (!result.success && result.error) throw validationError(result.target, result.error.issues)
-}
-
-/** A router of one area. */
-export const createRouter = <E extends AppEnv = AppEnv>() => new OpenAPIHono<E>({defaultHook: validationHook as never})
+/** A router of one area (its routes validate in `handle`, never through OpenAPIHono's own `openapi()`). */
+export const createRouter = <E extends AppEnv = AppEnv>() => new OpenAPIHono<E>()
 
 type Json<R> = R extends {request: {body: {content: {'application/json': {schema: infer S extends z.ZodType}}}}} ? z.output<S> : undefined
 type Query<R> = R extends {request: {query: infer Q extends z.ZodType}} ? z.output<Q> : Record<string, never>

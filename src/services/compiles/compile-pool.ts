@@ -91,8 +91,6 @@ export interface CompilePool {
   compile(input: CompileInput, hash: string, account: string): Promise<AppBuild>
   /** Stops every worker (server shutdown); queued compiles fail, later ones too. */
   stop(): void
-  /** Worker process ids (tests check that a crash leaves the server's own process alone). */
-  workerPids(): number[]
 }
 
 /** A compile pool with `changes` over the default limits (`svc serve --quota compile_*`). Workers start at the first compile. */
@@ -105,7 +103,6 @@ export function createCompilePool(changes: Partial<CompileLimits> = {}): Compile
     limits: pool.limits,
     compile: (input, hash, account) => compileInWorker(pool, input, hash, account),
     stop: () => stopCompilers(pool),
-    workerPids: () => pool.workers.map((w) => w.child.pid ?? 0),
   }
 }
 
