@@ -13,7 +13,7 @@ import {appEtag, ifMatchCheck, writeOnVersion} from '../../core/etag.js'
 import type {AppData, AppRecord} from '../../store/apps/types.js'
 import type {AppEnv, Deps} from '../env.js'
 import {allowedTo, requireCan, requireUser, userRequired} from '../middleware/auth.js'
-import {createRouter, handle, param, slot, validationError} from '../contract.js'
+import {createRouter, handle, param, slot, validationError} from '../router.js'
 import {appPagesRoutes} from './apps/pages.js'
 
 /** The app of `:id`, loaded once by `visible` for every route with an app in its path. */

@@ -12,7 +12,7 @@ import {writeOnVersion} from '../../core/etag.js'
 import type {RecordWrite} from '../../store/dbs/types.js'
 import type {Deps} from '../env.js'
 import {allowedTo, requireUser} from '../middleware/auth.js'
-import {createRouter, handle, param, validationError} from '../contract.js'
+import {createRouter, handle, param, validationError} from '../router.js'
 import {publicDbRoutes} from './dbs/public.js'
 import {dbLoader, flatQuery, indexerFor, loadDb, loadedDb, recordId, type LoadedDb} from './dbs/shared.js'
 

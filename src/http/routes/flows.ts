@@ -1,4 +1,4 @@
-import {createRouter} from '../contract.js'
+import {createRouter} from '../router.js'
 import type {Deps} from '../env.js'
 import {actionsRoutes} from './flows/actions.js'
 import {connectorRoutes} from './flows/connector.js'

@@ -13,7 +13,7 @@ import {HIDE_TOKEN_HEADER} from '../agent-headers.js'
 import type {AppEnv, Deps} from '../env.js'
 import {allowedTo, requireCan, requireUser} from '../middleware/auth.js'
 import type {RenderInput} from '../../core/prompts/render.js'
-import {createRouter, handle, param, slot} from '../contract.js'
+import {createRouter, handle, param, slot} from '../router.js'
 
 const JSON_TYPE = 'application/json; charset=utf-8'
 const MARKDOWN_TYPE = 'text/markdown; charset=utf-8'

@@ -7,7 +7,7 @@ import {planSchema, type SchemaPlan, tablePlan} from '../../../core/dbs/schema.j
 import type {DbView} from '../../../core/contract/dbs.js'
 import type {Indexer} from '../../../store/dbs/types.js'
 import type {AppEnv, Deps} from '../../env.js'
-import {param, slot} from '../../contract.js'
+import {param, slot} from '../../router.js'
 import {requireCan, requireUser} from '../../middleware/auth.js'
 
 export interface LoadedDb {
