@@ -5,7 +5,7 @@ import type {Store} from '../store/types.js'
 /** What createApp needs from the outside world. Both transports build one of these. */
 export interface Deps {
   store: Store
-  /** What runs beside requests (flow engine, scheduler, render and compile pools, egress): made by
+  /** What runs beside requests (flow runner, scheduler, render and compile pools, egress): made by
    *  createServices (src/services/) and stopped by whoever made them, before the store closes. */
   services: Services
   /** Folders of system prompt files, in increasing priority (the package's, then `--system-prompts`). */

@@ -4,7 +4,7 @@
  * backend of the CLI (and so `svc app dev` over a data dir), and the tests' worlds — and `stop()`
  * ends them before the store closes: flow runs finish (or are aborted after a grace period) and
  * are recorded, render threads and compile workers end. Nothing here is module-level state: two
- * servers in one process each have their own engine, pools and policy.
+ * servers in one process each have their own flow runner, pools and policy.
  *
  * Routes reach a service through `deps.services`; a service never imports `src/http/`.
  */
@@ -13,7 +13,7 @@ import type {Store} from '../store/types.js'
 import {appBuilds} from './compiles/app-builds.js'
 import {createCompilePool, type CompileLimits, type CompilePool} from './compiles/compile-pool.js'
 import {egressPolicy, type EgressPolicy} from './egress.js'
-import {createFlowEngine, type FlowEngine, type FlowLimitOverrides} from './flows/engine.js'
+import {createFlowRunner, type FlowRunner, type FlowLimitOverrides} from './flows/runner.js'
 import {createFlowScheduler, type FlowScheduler, type SchedulerOptions} from './flows/scheduler.js'
 import {createRenders, type RenderOptions, type Renders} from './renders/renders.js'
 
@@ -39,7 +39,7 @@ export interface Services {
   /** Where connectors may go. */
   readonly egress: EgressPolicy
   /** Flow runs: started by routes (actions, run-now, the connector-backed flows) and by the scheduler. */
-  readonly flows: FlowEngine
+  readonly flows: FlowRunner
   /** Due crons, when this server runs them (`svc serve`); else null. */
   readonly scheduler: FlowScheduler | null
   /** Prompt renders off the event loop. */
@@ -50,7 +50,7 @@ export interface Services {
   readonly builds: ReturnType<typeof appBuilds>
   /** Starts what runs by itself (the scheduler); the rest starts at first use. */
   start(): void
-  /** Stops everything, in order: the scheduler, the flow engine (runs finish or are aborted, and
+  /** Stops everything, in order: the scheduler, the flow runner (runs finish or are aborted, and
    *  are recorded), renders and compiles. Call it before the store closes. Idempotent. */
   stop(): Promise<void>
 }
@@ -59,7 +59,7 @@ export interface Services {
 export function createServices(store: Store, options: ServicesOptions = {}): Services {
   const q = quotasOf(options.quotas)
   const egress = egressPolicy(options.allowConnectorHosts)
-  const flows = createFlowEngine(store, {limits: options.flowLimits, egress, log: options.log})
+  const flows = createFlowRunner(store, {limits: options.flowLimits, egress, log: options.log})
   const scheduler = options.scheduler
     ? createFlowScheduler(store, flows, {...(options.scheduler === true ? {} : options.scheduler), log: options.log})
     : null
@@ -82,7 +82,7 @@ export function createServices(store: Store, options: ServicesOptions = {}): Ser
     stop() {
       stopping ??= (async () => {
         await scheduler?.stop().catch((error) => options.log?.(`flow scheduler: ${(error as Error).message}`))
-        await flows.stop().catch((error) => options.log?.(`flow engine: ${(error as Error).message}`))
+        await flows.stop().catch((error) => options.log?.(`flow runner: ${(error as Error).message}`))
         compiles.stop()
         await renders.stop().catch(() => undefined)
       })()

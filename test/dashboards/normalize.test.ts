@@ -330,7 +330,7 @@ describe('availability and permissions', () => {
 })
 
 describe('request validation', () => {
-  // The route's schemas (core/contract/dashboards.ts) through the one hook of src/http/contract.ts, as `handle` runs them.
+  // The route's schemas (core/contract/dashboards.ts) through the one hook of src/http/router.ts, as `handle` runs them.
   const parse = async (schema: z.ZodType, value: unknown) => {
     const r = await schema.safeParseAsync(value, {error: svcMessage, reportInput: true})
     if (r.success) return r.data

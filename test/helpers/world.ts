@@ -53,7 +53,7 @@ export interface World {
   /** A second store over the same data (as another process or a restart would open it); the caller closes it. */
   reopen(): Promise<Store>
   deps: Deps
-  /** The world's services (flow engine, render and compile pools, egress); close() stops them before the store. */
+  /** The world's services (flow runner, render and compile pools, egress); close() stops them before the store. */
   services: Services
   app: SvcApp
   accounts: Record<string, number>

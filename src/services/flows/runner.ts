@@ -23,7 +23,7 @@ export interface StartRun {
 }
 
 /** Starts flow runs in the background, records them as flow processes, and stops them on close. */
-export interface FlowEngine {
+export interface FlowRunner {
   readonly limits: FlowLimits
   /** Records a pending process and starts it; `done` settles with the ended process (never rejects). */
   start(run: StartRun): Promise<{process: FlowProcess; done: Promise<FlowProcess | null>}>
@@ -33,7 +33,7 @@ export interface FlowEngine {
   settle(accountId: number, started: {process: FlowProcess; done: Promise<FlowProcess | null>}, waitMs?: number): Promise<FlowProcess>
   /** Ends as `error` the pending runs (of one account, or all) whose runner process is gone. */
   reapOrphans(accountId?: number): Promise<number>
-  /** Whether the engine that started run `id` (named `runner` on its row) still lives. */
+  /** Whether the flow runner that started run `id` (named `runner` on its row) still lives. */
   runnerAlive(runner: string | null, id: string): Promise<boolean>
   /** Refuses new runs, lets running ones finish for up to `graceMs`, then aborts them. */
   stop(graceMs?: number): Promise<void>
@@ -42,7 +42,7 @@ export interface FlowEngine {
 /** The bounds a server may change (`--quota`, tests); the rest are core's FLOW_LIMITS. */
 export type FlowLimitOverrides = Partial<Record<'actionWaitMs' | 'connectorTimeoutMs' | 'runTimeoutMs' | 'maxResponseBytes', number>>
 
-export interface FlowEngineOptions {
+export interface FlowRunnerOptions {
   limits?: FlowLimitOverrides
   /** Where connectors may go (src/services/egress.ts); default: public unicast addresses only. */
   egress?: EgressPolicy
@@ -51,36 +51,36 @@ export interface FlowEngineOptions {
 }
 
 /**
- * A run's row names its runner as `<the store's instance name>/<engine id>`: the instance (`host:pid`
- * on SQLite, a PostgreSQL session) says whether the process lives, the engine id which engine of that
+ * A run's row names its runner as `<the store's instance name>/<runner id>`: the instance (`host:pid`
+ * on SQLite, a PostgreSQL session) says whether the process lives, the runner id which runner of that
  * process runs it, so two servers in one process (tests, `svc app dev` beside a server) never take
  * each other's runs for orphans, without any state shared between them.
  */
-const ENGINE_MARK = '/'
+const RUNNER_MARK = '/'
 
 /** Starts flow runs in the background over `store`; one per server (made by createServices). */
-export function createFlowEngine(store: Store, options: FlowEngineOptions = {}): FlowEngine {
-  return createEngine(store, options)
+export function createFlowRunner(store: Store, options: FlowRunnerOptions = {}): FlowRunner {
+  return createRunner(store, options)
 }
 
-function createEngine(store: Store, options: FlowEngineOptions): FlowEngine {
+function createRunner(store: Store, options: FlowRunnerOptions): FlowRunner {
   const limits: FlowLimits & ConnectorLimits = {...FLOW_LIMITS, ...(options.limits ?? {}), egress: options.egress ?? egressPolicy()}
   const deps = {store, log: options.log}
   const stopper = new AbortController()
   const running = new Set<Promise<unknown>>()
-  /** Runs in flight in this engine (known before their row exists). */
+  /** Runs in flight in this runner (known before their row exists). */
   const inFlightIds = new Set<string>()
-  const engineId = randomUUID().slice(0, 8)
-  /** This engine's name on the rows of its runs. */
-  const ownRunner = () => `${store.cluster.runner}${ENGINE_MARK}${engineId}`
+  const runnerId = randomUUID().slice(0, 8)
+  /** This runner's name on the rows of its runs. */
+  const ownRunner = () => `${store.cluster.runner}${RUNNER_MARK}${runnerId}`
   let stopped = false
 
   const runnerAlive = async (name: string | null, id: string): Promise<boolean> => {
     if (!name) return false
     if (name === ownRunner()) return inFlightIds.has(id)
-    const at = name.lastIndexOf(ENGINE_MARK)
+    const at = name.lastIndexOf(RUNNER_MARK)
     const instance = at < 0 ? name : name.slice(0, at)
-    // Another engine of this process (or of this PostgreSQL session): it records its runs' ends when
+    // Another flow runner of this process (or of this PostgreSQL session): it records its runs' ends when
     // it stops, so its runs are alive while the process is.
     if (instance === store.cluster.runner) return at >= 0
     return store.cluster.instanceAlive(instance)
@@ -111,10 +111,10 @@ function createEngine(store: Store, options: FlowEngineOptions): FlowEngine {
     }
   }
 
-  const engine: FlowEngine = {
+  const runner: FlowRunner = {
     limits,
     async start(run) {
-      if (stopped) throw new Error('the flow engine is stopped')
+      if (stopped) throw new Error('the flow runner is stopped')
       const flow = run.flow !== undefined ? run.flow : await deps.store.flows.findResource(run.accountId, FLOW_KIND, run.flowCode)
       if (jsonBytes(run.input) > limits.maxInputBytes) throw new FlowRunError(`the input is larger than ${limits.maxInputBytes} bytes`)
       // Known as in flight before its row exists, so a concurrent orphan check never takes it for dead.
@@ -138,7 +138,7 @@ function createEngine(store: Store, options: FlowEngineOptions): FlowEngine {
       return {process, done}
     },
     async startAndWait(run, waitMs = limits.actionWaitMs) {
-      return engine.settle(run.accountId, await engine.start(run), waitMs)
+      return runner.settle(run.accountId, await runner.start(run), waitMs)
     },
     async settle(accountId, {process, done}, waitMs = limits.actionWaitMs) {
       const timer = new AbortController()
@@ -166,5 +166,5 @@ function createEngine(store: Store, options: FlowEngineOptions): FlowEngine {
       }
     },
   }
-  return engine
+  return runner
 }
