@@ -1,6 +1,6 @@
 // Compile times per engine: the first compile in a fresh process (worker start and module import included), cold
 // compiles with the modules loaded (a new source each time: never in the cache) through the server's
-// path (a warm worker process of src/compile/pool.ts), the same compile run in this process
+// path (a warm worker process of src/services/compiles/compile-pool.ts), the same compile run in this process
 // (`compileNow`, what the server did before compiles moved out of it: issue 16 asks the pool to stay
 // within 1.2× of it), interleaved so both see the same machine, and cache hits (a SHA-256 and one
 // SQLite lookup). Prints one JSON object on stdout (a table on stderr).

@@ -8,7 +8,7 @@ import {EgressRefused, egressFetch, egressPolicy, type EgressPolicy} from '../eg
 export interface ConnectorLimits {
   connectorTimeoutMs: number
   maxResponseBytes: number
-  /** Where connectors may go (src/http/egress.ts); default: public unicast addresses only. */
+  /** Where connectors may go (src/services/egress.ts); default: public unicast addresses only. */
   egress?: EgressPolicy
 }
 
