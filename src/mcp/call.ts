@@ -106,7 +106,11 @@ export async function runTool(client: Client, spec: ToolSpec, request: ToolReque
   const answer = await readAnswer(res)
   if (answer === undefined) return text('Done: deleted.')
   const out = typeof answer === 'string' ? answer : JSON.stringify(kept(answer, spec.keep))
-  return text(spec.data ? wrapData(out) : out)
+  const result = text(spec.data ? wrapData(out) : out)
+  // A write the API accepted but warns about (a js source a browser would refuse): the agent is told.
+  const warning = res.headers.get('x-svc-warning')
+  if (warning) result.content.push({type: 'text', text: `Warning: ${warning}`})
+  return result
 }
 
 /** The tool error of an API refusal: status, message and the field map of a 422. */
