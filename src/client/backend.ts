@@ -19,7 +19,8 @@ export {withQuery, errorFromResponse, type CallOptions} from './wire.js'
 
 /** Typed calls over a Backend: JSON in, JSON (or text) out, errors as SvcError. */
 export class Client {
-  constructor(readonly backend: Backend) {}
+  /** `onWarning` gets each `X-Svc-Warning` the server answers (a write it accepted but would tell about). */
+  constructor(readonly backend: Backend, readonly onWarning?: (warning: string) => void) {}
 
   async raw(method: string, path: string, options: CallOptions = {}): Promise<Response> {
     let res: Response
@@ -30,6 +31,8 @@ export class Client {
         'check --url, or start a server with `svc serve`')
     }
     if (!res.ok) throw await errorFromResponse(res)
+    const warning = res.headers.get('x-svc-warning')
+    if (warning) this.onWarning?.(warning)
     return res
   }
 

@@ -53,7 +53,7 @@ export default class Serve extends SvcCommand {
       if (!flags['public-url']) this.error('--apps-url needs --public-url (the main origin apps send visitors back to)', {exit: 2})
     }
     try {
-      const {egressPolicy} = await import('../http/egress.js')
+      const {egressPolicy} = await import('../services/egress.js')
       egressPolicy(flags['allow-connector-hosts'])
     } catch (error) {
       this.error((error as Error).message, {exit: 2})

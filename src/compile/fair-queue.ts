@@ -1,6 +1,6 @@
 /**
  * Compiles waiting for a worker: one queue per account, the accounts served in turns. Pure (no
- * clock, no processes): the pool (src/compile/pool.ts) asks it which job a free worker takes.
+ * clock, no processes): the pool (src/services/compiles/compile-pool.ts) asks it which job a free worker takes.
  *
  * - An account that has compiles waiting takes its turn in a ring: once served, it goes to the
  *   back while it still has compiles waiting.

@@ -36,13 +36,13 @@ export interface Quotas {
   app_asset_bytes: number
   app_assets_bytes: number
   app_assets_count: number
-  /** App compiles: worker processes, milliseconds per compile, heap MB per worker (src/compile/pool.ts). */
+  /** App compiles: worker processes, milliseconds per compile, heap MB per worker (src/services/compiles/compile-pool.ts). */
   compile_workers: number
   compile_timeout_ms: number
   compile_memory_mb: number
   /** App compiles one account may have waiting for a worker (one more: 429). */
   compile_queue_per_account: number
-  /** Prompt renders of the server: threads, hard deadline ms, heap MB per thread (src/http/render-pool.ts). */
+  /** Prompt renders of the server: threads, hard deadline ms, heap MB per thread (src/services/renders/render-pool.ts). */
   render_threads: number
   render_deadline_ms: number
   render_memory_mb: number

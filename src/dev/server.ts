@@ -101,7 +101,11 @@ if (import.meta.hot) {
 
 export async function startDevServer(options: DevOptions): Promise<DevServer> {
   const {backend, log} = options
-  const client = new Client(backend)
+  // A source saved with a warning (a js app a browser would refuse) says so in the terminal (once: warnAsWritten says it too).
+  const client = new Client(backend, (warning) => {
+    if (warning !== lastWarning) log(`warning: ${warning}`)
+    lastWarning = warning
+  })
   const loaded = await readProject(options.dir)
   let project: AppProject = loaded.project
   const engine = project.app_engine
@@ -201,10 +205,12 @@ export async function startDevServer(options: DevOptions): Promise<DevServer> {
           pushing = pushing.then(pushNow)
         }, options.pushDelay ?? 300)
       }
+      void warnAsWritten()
       server.watcher.on('change', (path: string) => {
         if (path === projectFile) return void projectChanged(server)
         if (path !== loaded.sourceFile) return
         changedAt = performance.now()
+        void warnAsWritten()
         if (spec.page.script === 'html') server.ws.send({type: 'full-reload', path: '*'})
         schedulePush()
       })
@@ -257,6 +263,18 @@ export async function startDevServer(options: DevOptions): Promise<DevServer> {
         }
       })
     },
+  }
+
+  // A source the engine serves as written (js): what a browser would refuse is said in the terminal,
+  // as the server's X-Svc-Warning says it on a push (never refused). Once per distinct warning.
+  let lastWarning = ''
+  async function warnAsWritten(): Promise<void> {
+    if (spec.compile !== 'none' || spec.page.script !== 'script') return
+    const {readFile} = await import('node:fs/promises')
+    const {classicScriptWarning} = await import('../compile/script.js')
+    const warning = classicScriptWarning(await readFile(loaded.sourceFile, 'utf8').catch(() => ''))
+    if (warning && warning !== lastWarning) log(`warning: ${warning}`)
+    lastWarning = warning ?? ''
   }
 
   // Compile errors go to the terminal (once per distinct error) as well as to the page's overlay.

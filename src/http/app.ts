@@ -1,6 +1,6 @@
 import {bodyLimit} from 'hono/body-limit'
 import {notFound, payloadTooLarge} from '../core/errors.js'
-import {createRouter} from './contract.js'
+import {createRouter} from './router.js'
 import type {Deps} from './env.js'
 import {accessLog, jsonAccessLog} from './middleware/access-log.js'
 import {requestIds} from './middleware/request-id.js'
@@ -17,7 +17,7 @@ import {notFoundHandler, onError} from './middleware/errors.js'
 import {accountRoutes} from './routes/account.js'
 import {appsRoutes} from './routes/apps.js'
 import {consoleRoutes} from './routes/console.js'
-import {contractRoutesOf} from './routes/contract.js'
+import {apiDocsRoutes} from './routes/api-docs.js'
 import {dashboardsRoutes} from './routes/dashboards.js'
 import {dbsRoutes} from './routes/dbs.js'
 import {flowsRoutes} from './routes/flows.js'
@@ -86,7 +86,7 @@ export function createApp(deps: Deps) {
   app.route('/', loginRoutes(deps))
   app.route('/', consoleRoutes())
   app.route('/', mcpRoutes(deps, app))
-  app.route('/', contractRoutesOf())
+  app.route('/', apiDocsRoutes())
   return app
 }
 

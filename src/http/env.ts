@@ -1,9 +1,13 @@
 import type {Principal} from '../core/auth/permissions.js'
+import type {Services} from '../services/index.js'
 import type {Store} from '../store/types.js'
 
 /** What createApp needs from the outside world. Both transports build one of these. */
 export interface Deps {
   store: Store
+  /** What runs beside requests (flow runner, scheduler, render and compile pools, egress): made by
+   *  createServices (src/services/) and stopped by whoever made them, before the store closes. */
+  services: Services
   /** Folders of system prompt files, in increasing priority (the package's, then `--system-prompts`). */
   systemPromptsDirs: string[]
   /** Behind a proxy you trust: the client address is the right-most untrusted `X-Forwarded-For` hop, and
@@ -20,12 +24,6 @@ export interface Deps {
   /** Rate limit of public database writes (create/update/delete) per visitor address; default from
    *  SVC_DB_PUBLIC_WRITES ("LIMIT/SECONDS"), else 120 per 60 s. `limit: 0` disables it. */
   dbPublicWrites?: {limit: number; windowSeconds: number}
-  /** Prompt renders run in worker threads with a hard deadline (src/http/render-pool.ts), or
-   *  `inProcess` (the embedded CLI: one local user, no neighbours to protect). */
-  renders?: Partial<import('./render-pool.js').RenderPoolLimits> & {inProcess?: boolean}
-  /** Hosts, addresses or CIDR ranges connectors may reach although private or loopback
-   *  (`--allow-connector-hosts`; `*` for any). Default: public unicast addresses only (src/http/egress.ts). */
-  allowConnectorHosts?: string[]
   /** Quotas (src/core/quotas.ts: defaults and meaning); `svc serve --quota NAME=VALUE`. */
   quotas?: Partial<import('../core/quotas.js').Quotas>
   /** One line per event; never given a token or a secret. Default: silent. `fields` (a request id)
@@ -34,8 +32,6 @@ export interface Deps {
   /** `svc serve --log-format json`: one entry per request (src/http/middleware/access-log.ts), instead of
    *  the human access line of `log`. */
   requestLog?: (entry: import('./middleware/access-log.js').RequestLogEntry) => void
-  /** Overrides of the flow runner's bounds (flows area; defaults in src/core/flows/limits.ts). */
-  flowLimits?: Partial<Record<'actionWaitMs' | 'connectorTimeoutMs' | 'runTimeoutMs' | 'maxResponseBytes', number>>
 }
 
 /** Hono environment of the app. */

@@ -110,6 +110,9 @@ export async function runTool(client: Client, spec: ToolSpec, request: ToolReque
   const result = text(spec.data ? wrapData(out) : out)
   const note = Array.isArray(answer) && answer.length === 0 ? await emptySearchNote(client, spec, request) : null
   if (note) result.content.unshift({type: 'text', text: note})
+  // A write the API accepted but warns about (a js source a browser would refuse): the agent is told.
+  const warning = res.headers.get('x-svc-warning')
+  if (warning) result.content.push({type: 'text', text: `Warning: ${warning}`})
   return result
 }
 

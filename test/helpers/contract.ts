@@ -10,6 +10,7 @@ import SwaggerParser from '@apidevtools/swagger-parser'
 import {Ajv2020} from 'ajv/dist/2020.js'
 import type {ValidateFunction} from 'ajv'
 import {createApp} from '../../src/http/app.js'
+import {createServices} from '../../src/services/index.js'
 import type {Store} from '../../src/store/types.js'
 
 interface MediaType {schema?: object}
@@ -27,7 +28,7 @@ let compiled: Promise<{routes: Compiled[]; validator: (schema: object) => Valida
 
 /** The document of the app's routes (no store needed to describe them), dereferenced. */
 export async function contractDocument(): Promise<Document> {
-  const app = createApp({store: {} as Store, systemPromptsDirs: []})
+  const app = createApp({store: {} as Store, services: createServices({} as Store), systemPromptsDirs: []})
   const doc = await (await app.request('http://localhost/svc/openapi.json')).json()
   return (await SwaggerParser.dereference(doc)) as unknown as Document
 }

@@ -61,7 +61,7 @@ export const PUBLIC: Record<string, string[]>[] = [{}, {bearer: []}, {session: [
 /**
  * The `{key: {...}}` body of a write (`{prompt: {...}}`). An absent envelope is an empty one, so its
  * missing members are named (`name: can't be blank`); one that is not an object is the 400
- * `"prompt" must be an object` (src/http/contract.ts).
+ * `"prompt" must be an object` (src/http/router.ts).
  */
 export const envelope = <K extends string, S extends z.ZodType>(key: K, schema: S) =>
   z.object({[key]: schema.prefault({} as never)} as {[P in K]: z.ZodPrefault<S>}, {error: `"${key}" must be an object`})

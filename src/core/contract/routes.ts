@@ -215,7 +215,7 @@ export const appRoutes = {
     responses: {200: json(Engines, 'Engines'), ...ERRORS},
   }),
   createApp: createRoute({
-    ...operation('createApp'), tags: ['apps'], security: PRIVATE, summary: 'Create an app (compiled now; header `X-Svc-Build`)',
+    ...operation('createApp'), tags: ['apps'], security: PRIVATE, summary: 'Create an app (compiled now; headers `X-Svc-Build`, and `X-Svc-Warning` for a js source a browser would refuse, saved as written)',
     request: {body: body(AppBody)},
     responses: {201: taggedAs(App, 'Created'), ...WRITE_ERRORS},
   }),

@@ -16,7 +16,7 @@ export const RENDER_LIMITS = {
   /** Characters of template parsed per render (content plus `_extra`: two stored prompts of 200,000). */
   parseLimit: 400_000,
   /** Milliseconds one render may take, checked by liquidjs between nodes (the server adds a hard
-   *  deadline that holds inside a node: src/http/render-pool.ts). */
+   *  deadline that holds inside a node: src/services/renders/render-pool.ts). */
   renderLimit: 1_000,
   /** Memory units (string and array sizes) one render may allocate. */
   memoryLimit: 4_000_000,

@@ -38,11 +38,9 @@ export function parseAppsUrl(template: string): AppsUrl {
   return {protocol: url.protocol, suffix: url.hostname.slice(PLACEHOLDER.length), port: url.port ? `:${url.port}` : ''}
 }
 
-const parsed = new WeakMap<Deps, AppsUrl | null>()
+/** The parsed `--apps-url` of a server (a few microseconds: parsed where needed, no cache shared between servers). */
 function appsUrlOf(deps: Deps): AppsUrl | null {
-  let value = parsed.get(deps)
-  if (value === undefined) parsed.set(deps, (value = deps.appsUrl ? parseAppsUrl(deps.appsUrl) : null))
-  return value
+  return deps.appsUrl ? parseAppsUrl(deps.appsUrl) : null
 }
 
 /** The app label of a request's host, or null when the request is for the main origin. */

@@ -96,13 +96,6 @@ export function requireUser(c: Context<AppEnv>): Principal {
   return user
 }
 
-/** The signed-in user holding `permission` (role admin holds all), else 403. */
-export function requirePermission(c: Context<AppEnv>, permission: string): Principal {
-  const user = requireUser(c)
-  if (!hasPermission(user, permission)) throw forbidden(`permission "${permission}" required`)
-  return user
-}
-
 /** Route middleware: 401 without a signed-in user. */
 export const userRequired: MiddlewareHandler<AppEnv> = async (c, next) => {
   requireUser(c)

@@ -13,9 +13,8 @@ import {appEtag, ifMatchCheck, writeOnVersion} from '../../core/etag.js'
 import type {AppData, AppRecord} from '../../store/apps/types.js'
 import type {AppEnv, Deps} from '../env.js'
 import {allowedTo, requireCan, requireUser, userRequired} from '../middleware/auth.js'
-import {createRouter, handle, param, slot, validationError} from '../contract.js'
+import {createRouter, handle, param, slot, validationError} from '../router.js'
 import {appPagesRoutes} from './apps/pages.js'
-import {appBuilds} from '../../compile/app-builds.js'
 import {engineFacts} from '../../engines/index.js'
 
 /** The app of `:id`, loaded once by `visible` for every route with an app in its path. */
@@ -31,7 +30,12 @@ const loaded = slot<AppRecord>('app')
 export function appsRoutes(deps: Deps) {
   const app = createRouter()
   const apps = deps.store.apps
-  const {buildFor} = appBuilds(apps, quotasOf(deps.quotas).app_build_bytes)
+  const buildFor: Deps['services']['builds']['buildFor'] = (...args) => deps.services.builds.buildFor(...args)
+  /** A source saved as written that a browser would refuse (js): said in `X-Svc-Warning`, never refused. */
+  const warn = async (c: Context<AppEnv>, input: Pick<AppData, 'app_engine' | 'source_code'>) => {
+    const warning = await deps.services.builds.warningFor(input)
+    if (warning) c.header('X-Svc-Warning', warning)
+  }
 
   /** Reading apps: a signed-in user; writing: the roles table's `app.write` (src/core/auth/permissions.ts). */
   const reader = userRequired
@@ -80,6 +84,7 @@ export function appsRoutes(deps: Deps) {
     const user = requireCan(c, 'app.write')
     const id = loaded.get(c).id
     let status = ''
+    let written: AppData | undefined
     const updated = await writeOnVersion({
       ifMatch: c.req.header('if-match'),
       what: 'app',
@@ -94,6 +99,7 @@ export function appsRoutes(deps: Deps) {
       write: async (current, check) => {
         check(current)
         const input = await merge(current)
+        written = input
         const built = await buildFor(input, user.accountId, current)
         // "compiled" says this request compiled, even when its retry then found the build cached.
         if (status !== 'compiled') status = built.status
@@ -101,6 +107,7 @@ export function appsRoutes(deps: Deps) {
       },
     })
     c.header('X-Svc-Build', status)
+    if (written) await warn(c, written)
     return tagged(c, updated)
   }
 
@@ -122,6 +129,7 @@ export function appsRoutes(deps: Deps) {
     const {build, status} = await buildFor(input, user.accountId)
     const created = await apps.create(user.accountId, user.id, input, build)
     c.header('X-Svc-Build', status)
+    await warn(c, input)
     return tagged(c, created, 201)
   })
 

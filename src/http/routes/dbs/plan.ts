@@ -18,7 +18,7 @@ import {buildQuery} from '../../../core/dbs/query.js'
 import type {Usage} from '../../../core/dbs/diff.js'
 import type {AppEnv, Deps} from '../../env.js'
 import {allowedTo, requireUser} from '../../middleware/auth.js'
-import {handle, validationError, type createRouter} from '../../contract.js'
+import {handle, validationError, type createRouter} from '../../router.js'
 import {asInput, loadDb} from './shared.js'
 
 /** Records read per page of the invalid-records check. */

@@ -12,7 +12,7 @@ import {badRequest, isSvcError, notFound, rateLimited, SvcError} from '../../../
 import {dbRoutes as routes} from '../../../core/contract/routes.js'
 import type {DbView, PublicCall, RecordView} from '../../../core/contract/dbs.js'
 import type {AppEnv, Deps} from '../../env.js'
-import {createRouter, handle, slot} from '../../contract.js'
+import {createRouter, handle, slot} from '../../router.js'
 import {clientIp, IN_PROCESS_IP} from '../../client-ip.js'
 import {visitorDigest} from '../../middleware/access-log.js'
 import {dict} from '../../../core/safe-keys.js'

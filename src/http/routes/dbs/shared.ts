@@ -6,7 +6,7 @@ import {planSchema, type SchemaPlan} from '../../../core/dbs/schema.js'
 import type {DbView} from '../../../core/contract/dbs.js'
 import type {DbInput} from '../../../core/dbs/db.js'
 import type {AppEnv, Deps} from '../../env.js'
-import {param, slot} from '../../contract.js'
+import {param, slot} from '../../router.js'
 import {requireCan, requireUser} from '../../middleware/auth.js'
 
 export interface LoadedDb {

@@ -3,9 +3,11 @@
  * build (docs/apps.md "Compiling"). The routes only call `buildFor`; the compilers themselves are
  * imported at the first compile.
  */
-import type {AppBuild, AppData, AppRecord} from '../core/apps/types.js'
-import {isSvcError, validation} from '../core/errors.js'
-import {sizeText} from '../core/quotas.js'
+import type {AppBuild, AppData, AppRecord} from '../../core/apps/types.js'
+import {isSvcError, validation} from '../../core/errors.js'
+import type {Compiler} from '../../compile/index.js'
+import {engineSpec} from '../../engines/index.js'
+import {sizeText} from '../../core/quotas.js'
 
 const buildBytes = (build: AppBuild) => Buffer.byteLength(build.app_code) + Buffer.byteLength(build.css_code)
 
@@ -15,8 +17,9 @@ export interface BuildStore {
   saveBuild(build: AppBuild): Promise<void>
 }
 
-/** `buildFor` over a build store, with builds capped at `maxBuildBytes` (quota app_build_bytes). */
-export function appBuilds(apps: BuildStore, maxBuildBytes: number) {
+/** `buildFor` over a build store and a compile pool, with builds capped at `maxBuildBytes` (quota app_build_bytes). */
+export function appBuilds(apps: BuildStore, maxBuildBytes: number, compiler: Compiler) {
+  const inFlight = new Map<string, Promise<AppBuild>>()
   /** The compile cache, keeping no build over the cap (a refused build is not stored anywhere). */
   const cache = {
     cachedBuild: (hash: string) => apps.cachedBuild(hash),
@@ -38,7 +41,7 @@ export function appBuilds(apps: BuildStore, maxBuildBytes: number) {
    * stored build: a write of other fields never fails on a compile of an unchanged source.
    */
   async function buildFor(input: AppData, accountId: number, current?: AppRecord): Promise<{build: AppBuild; status: string}> {
-    const {buildHash, compileApp} = await import('./index.js')
+    const {buildHash, compileApp} = await import('../../compile/index.js')
     const compileInput = {engine: input.app_engine, cssEngine: input.css_engine, source: input.source_code}
     const stored = (): {build: AppBuild; status: string} => {
       const {build_hash: hash, app_code, css_code, app_build_time, css_build_time} = current!
@@ -48,7 +51,7 @@ export function appBuilds(apps: BuildStore, maxBuildBytes: number) {
     const sameSource = !!current && current.app_engine === input.app_engine && current.css_engine === input.css_engine &&
       current.source_code === input.source_code
     try {
-      const {status, ...build} = await compileApp(compileInput, cache, String(accountId))
+      const {status, ...build} = await compileApp(compileInput, cache, {compiler, inFlight, account: String(accountId)})
       capped(build)
       return {build, status}
     } catch (error) {
@@ -57,5 +60,18 @@ export function appBuilds(apps: BuildStore, maxBuildBytes: number) {
     }
   }
 
-  return {buildFor}
+  /**
+   * What a browser would refuse in a source used as written (a classic script: js), as one line for
+   * `X-Svc-Warning`, else null. Only a warning: the source is saved and served as written.
+   */
+  async function warningFor(input: Pick<AppData, 'app_engine' | 'source_code'>): Promise<string | null> {
+    const spec = engineSpec(input.app_engine)
+    if (spec.compile !== 'none' || spec.page.script !== 'script') return null
+    const {classicScriptWarning} = await import('../../compile/script.js')
+    const warning = classicScriptWarning(input.source_code)
+    // A header value: printable ASCII, bounded.
+    return warning && warning.replace(/[^\x20-\x7e]/g, '?').slice(0, 400)
+  }
+
+  return {buildFor, warningFor}
 }

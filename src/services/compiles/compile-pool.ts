@@ -22,12 +22,12 @@ import {fork, type ChildProcess} from 'node:child_process'
 import {createRequire} from 'node:module'
 import {setPriority} from 'node:os'
 import {pathToFileURL} from 'node:url'
-import {rateLimited} from '../core/errors.js'
-import type {AppBuild} from '../core/apps/types.js'
-import {CompileError} from './errors.js'
-import {FairQueue} from './fair-queue.js'
-import type {CompileInput} from './index.js'
-import type {WorkerReply, WorkerRequest} from './worker.js'
+import {rateLimited} from '../../core/errors.js'
+import type {AppBuild} from '../../core/apps/types.js'
+import {CompileError} from '../../compile/errors.js'
+import {FairQueue} from '../../compile/fair-queue.js'
+import type {CompileInput} from '../../compile/index.js'
+import type {WorkerReply, WorkerRequest} from '../../compile/worker.js'
 
 export interface CompileLimits {
   /** Worker processes at most (compiles beyond that wait in a queue). */
@@ -46,15 +46,6 @@ export const DEFAULT_COMPILE_LIMITS: CompileLimits = {workers: 2, timeoutMs: 30_
 
 /** Extra time a compile may spend loading the compilers in a fresh worker. */
 const PREPARE_MS = 120_000
-
-let limits: CompileLimits = {...DEFAULT_COMPILE_LIMITS}
-
-/** Changes the limits of compiles started from now on (`svc serve --compile-*`). */
-export function configureCompilers(changes: Partial<CompileLimits>): void {
-  limits = {...limits, ...Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined))}
-}
-
-export const compileLimits = (): Readonly<CompileLimits> => limits
 
 interface Job {
   id: number
@@ -78,16 +69,47 @@ interface Worker {
   timedOut: boolean
 }
 
-const workers: Worker[] = []
-const queue = new FairQueue<Job>()
-let nextId = 1
-/** Recent compile time in ms (moving average), for the `Retry-After` of a full queue. */
-let typicalMs = 1_000
+/** One pool's state (a server's: createServices makes one; nothing is shared between pools). */
+interface Pool {
+  limits: CompileLimits
+  workers: Worker[]
+  /** One queue per account, served in turns (FairQueue). */
+  queue: FairQueue<Job>
+  nextId: number
+  /** Recent compile time in ms (moving average), for the `Retry-After` of a full queue. */
+  typicalMs: number
+  stopped: boolean
+}
+
+/** A server's compile workers: `compile` queues a compile, `stop` ends the workers (queued compiles fail). */
+export interface CompilePool {
+  readonly limits: Readonly<CompileLimits>
+  /**
+   * Compiles in a worker process; rejects with a CompileError for anything the source caused, and
+   * with a 429 (`Retry-After`) when `account` already has `queuePerAccount` compiles waiting.
+   */
+  compile(input: CompileInput, hash: string, account: string): Promise<AppBuild>
+  /** Stops every worker (server shutdown); queued compiles fail, later ones too. */
+  stop(): void
+}
+
+/** A compile pool with `changes` over the default limits (`svc serve --quota compile_*`). Workers start at the first compile. */
+export function createCompilePool(changes: Partial<CompileLimits> = {}): CompilePool {
+  const pool: Pool = {
+    limits: {...DEFAULT_COMPILE_LIMITS, ...Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined))},
+    workers: [], queue: new FairQueue<Job>(), nextId: 1, typicalMs: 1_000, stopped: false,
+  }
+  return {
+    limits: pool.limits,
+    compile: (input, hash, account) => compileInWorker(pool, input, hash, account),
+    stop: () => stopCompilers(pool),
+  }
+}
 
 function workerEntry(): {file: URL; execArgv: string[]} {
   // Under the TypeScript sources (tests, bin/dev.js) the worker is a .ts file run through tsx.
   const ts = import.meta.url.endsWith('.ts')
-  const file = new URL(ts ? './worker.ts' : './worker.js', import.meta.url)
+  const file = new URL(ts ? '../../compile/worker.ts' : '../../compile/worker.js', import.meta.url)
   const execArgv = ts ? ['--import', pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href] : []
   return {file, execArgv}
 }
@@ -98,10 +120,10 @@ function setRef(worker: Worker, ref: boolean): void {
   ;(worker.child.channel as {ref?(): void; unref?(): void} | undefined)?.[method]?.()
 }
 
-function spawnWorker(): Worker {
+function spawnWorker(pool: Pool): Worker {
   const {file, execArgv} = workerEntry()
   const child = fork(file, [], {
-    execArgv: [...execArgv, `--max-old-space-size=${limits.memoryMb}`],
+    execArgv: [...execArgv, `--max-old-space-size=${pool.limits.memoryMb}`],
     stdio: ['ignore', 'ignore', 'ignore', 'ipc'],
     env: {...process.env, NODE_OPTIONS: ''},
   })
@@ -114,14 +136,14 @@ function spawnWorker(): Worker {
     }
   }
   const worker: Worker = {child, job: null, warm: new Set(), timedOut: false}
-  child.on('message', (reply: WorkerReply) => finish(worker, reply))
-  child.on('exit', (code, signal) => onExit(worker, code, signal))
+  child.on('message', (reply: WorkerReply) => finish(pool, worker, reply))
+  child.on('exit', (code, signal) => onExit(pool, worker, code, signal))
   child.on('error', () => undefined)
-  workers.push(worker)
+  pool.workers.push(worker)
   return worker
 }
 
-function finish(worker: Worker, reply: WorkerReply): void {
+function finish(pool: Pool, worker: Worker, reply: WorkerReply): void {
   const job = worker.job
   if (!job || reply.id !== job.id) return
   clearTimeout(worker.jobTimer)
@@ -129,48 +151,48 @@ function finish(worker: Worker, reply: WorkerReply): void {
     worker.jobTimer = setTimeout(() => {
       worker.timedOut = true
       stopWorker(worker)
-    }, limits.timeoutMs)
+    }, pool.limits.timeoutMs)
     return
   }
   worker.job = null
   worker.warm.add(job.input.engine)
-  if (job.started) typicalMs = (typicalMs * 3 + (Date.now() - job.started)) / 4
+  if (job.started) pool.typicalMs = (pool.typicalMs * 3 + (Date.now() - job.started)) / 4
   if (reply.ok) job.resolve(reply.build)
   else if ('compileError' in reply) job.reject(new CompileError(reply.compileError.message, reply.compileError.line, reply.compileError.column))
   else job.reject(new CompileError(`the compiler failed on this source (${reply.internal.replace(/\/\S*\//g, '').slice(0, 200)})`))
-  idle(worker)
+  idle(pool, worker)
 }
 
-function idle(worker: Worker): void {
+function idle(pool: Pool, worker: Worker): void {
   setRef(worker, false)
-  worker.idleTimer = setTimeout(() => stopWorker(worker), limits.idleMs)
+  worker.idleTimer = setTimeout(() => stopWorker(worker), pool.limits.idleMs)
   worker.idleTimer.unref()
-  dispatch()
+  dispatch(pool)
 }
 
-function onExit(worker: Worker, code: number | null, signal: NodeJS.Signals | null): void {
-  const index = workers.indexOf(worker)
-  if (index >= 0) workers.splice(index, 1)
+function onExit(pool: Pool, worker: Worker, code: number | null, signal: NodeJS.Signals | null): void {
+  const index = pool.workers.indexOf(worker)
+  if (index >= 0) pool.workers.splice(index, 1)
   clearTimeout(worker.jobTimer)
   clearTimeout(worker.idleTimer)
   const job = worker.job
   worker.job = null
   if (job) {
-    const seconds = Math.round(limits.timeoutMs / 100) / 10
+    const seconds = Math.round(pool.limits.timeoutMs / 100) / 10
     let message: string
     if (worker.timedOut) message = `the compiler took longer than ${seconds} s and was stopped`
-    else if (signal === 'SIGABRT' || code === 134) message = `the compiler ran out of memory (limit ${limits.memoryMb} MB) and was stopped`
+    else if (signal === 'SIGABRT' || code === 134) message = `the compiler ran out of memory (limit ${pool.limits.memoryMb} MB) and was stopped`
     else message = `the compiler crashed on this source (${signal ?? `exit code ${code}`}); code nested very deeply is a common cause`
     job.reject(new CompileError(message))
   }
-  dispatch()
+  dispatch(pool)
 }
 
 function stopWorker(worker: Worker): void {
   if (worker.child.exitCode === null && worker.child.signalCode === null) worker.child.kill('SIGKILL')
 }
 
-function start(worker: Worker, job: Job): void {
+function start(pool: Pool, worker: Worker, job: Job): void {
   clearTimeout(worker.idleTimer)
   worker.job = job
   job.started = Date.now()
@@ -180,7 +202,7 @@ function start(worker: Worker, job: Job): void {
   worker.jobTimer = setTimeout(() => {
     worker.timedOut = true
     stopWorker(worker)
-  }, limits.timeoutMs + PREPARE_MS)
+  }, pool.limits.timeoutMs + PREPARE_MS)
   const request: WorkerRequest = {type: 'compile', id: job.id, input: job.input, hash: job.hash}
   worker.child.send(request, (error) => {
     if (error) stopWorker(worker)
@@ -188,46 +210,43 @@ function start(worker: Worker, job: Job): void {
 }
 
 /** Compiles each account has running now. */
-function runningOf(): (account: string) => number {
+function runningOf(pool: Pool): (account: string) => number {
   const running = new Map<string, number>()
-  for (const w of workers) if (w.job) running.set(w.job.account, (running.get(w.job.account) ?? 0) + 1)
+  for (const w of pool.workers) if (w.job) running.set(w.job.account, (running.get(w.job.account) ?? 0) + 1)
   return (account) => running.get(account) ?? 0
 }
 
 /** Hands queued jobs to workers (fairly, see FairQueue): an idle warm one first, then any idle one, then a new one. */
-function dispatch(): void {
-  while (queue.size) {
-    const job = queue.next(runningOf())!
-    const idleWorkers = workers.filter((w) => !w.job && w.child.connected)
+function dispatch(pool: Pool): void {
+  while (pool.queue.size) {
+    const job = pool.queue.next(runningOf(pool))!
+    const idleWorkers = pool.workers.filter((w) => !w.job && w.child.connected)
     const worker = idleWorkers.find((w) => w.warm.has(job.input.engine)) ?? idleWorkers[0] ??
-      (workers.length < Math.max(1, limits.workers) ? spawnWorker() : undefined)
+      (pool.workers.length < Math.max(1, pool.limits.workers) ? spawnWorker(pool) : undefined)
     if (!worker) return
-    queue.take(job)
-    start(worker, job)
+    pool.queue.take(job)
+    start(pool, worker, job)
   }
 }
 
-/**
- * Compiles in a worker process; rejects with a CompileError for anything the source caused, and
- * with a 429 (`Retry-After`) when `account` already has `queuePerAccount` compiles waiting.
- */
-export function compileInWorker(input: CompileInput, hash: string, account: string): Promise<AppBuild> {
+/** CompilePool.compile. */
+function compileInWorker(pool: Pool, input: CompileInput, hash: string, account: string): Promise<AppBuild> {
+  if (pool.stopped) return Promise.reject(new CompileError('the server is shutting down'))
+  const {limits, queue} = pool
   const waiting = queue.count(account)
   if (waiting >= limits.queuePerAccount) {
-    const seconds = Math.max(1, Math.ceil((typicalMs * (waiting + 1)) / Math.max(1, limits.workers) / 1000))
+    const seconds = Math.max(1, Math.ceil((pool.typicalMs * (waiting + 1)) / Math.max(1, limits.workers) / 1000))
     return Promise.reject(rateLimited(`too many app compiles waiting; at most ${limits.queuePerAccount} may wait per account`, seconds))
   }
   return new Promise((resolve, reject) => {
-    queue.push({id: nextId++, account, input, hash, resolve, reject}, runningOf()(account))
-    dispatch()
+    queue.push({id: pool.nextId++, account, input, hash, resolve, reject}, runningOf(pool)(account))
+    dispatch(pool)
   })
 }
 
-/** Stops every worker (server shutdown); queued compiles fail. */
-export function stopCompilers(): void {
-  for (const job of queue.drain()) job.reject(new CompileError('the server is shutting down'))
-  for (const worker of [...workers]) stopWorker(worker)
+/** CompilePool.stop. */
+function stopCompilers(pool: Pool): void {
+  pool.stopped = true
+  for (const job of pool.queue.drain()) job.reject(new CompileError('the server is shutting down'))
+  for (const worker of [...pool.workers]) stopWorker(worker)
 }
-
-/** Worker process ids (tests check that a crash leaves the server's own process alone). */
-export const workerPids = (): number[] => workers.map((w) => w.child.pid ?? 0)

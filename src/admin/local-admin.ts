@@ -1,7 +1,7 @@
 import {existsSync} from 'node:fs'
 import {relative, resolve} from 'node:path'
 import {DEFAULT_DATA_DIR} from '../paths.js'
-import {loadProfiles} from './profiles.js'
+import {loadProfiles} from '../client/profiles.js'
 import {isIdentifier, isRole, type Role} from '../core/auth/permissions.js'
 import {FieldErrorBag, SvcError} from '../core/errors.js'
 import {dataFile, isPostgresUrl, openStoreAt, type Store, type StoreTarget} from '../store/index.js'

@@ -1,13 +1,13 @@
 import {randomUUID} from 'node:crypto'
 import {setTimeout as sleep} from 'node:timers/promises'
-import {FlowRunError, jsonBytes, type JsonObject} from '../../../core/flows/data.js'
-import {FLOW_LIMITS, type FlowLimits} from '../../../core/flows/limits.js'
-import type {FlowProcess, Trigger} from '../../../core/flows/processes.js'
-import {FLOW_KIND, type Resource} from '../../../core/flows/resources.js'
-import {runProgram} from '../../../core/flows/run.js'
-import type {Deps} from '../../env.js'
+import {FlowRunError, jsonBytes, type JsonObject} from '../../core/flows/data.js'
+import {FLOW_LIMITS, type FlowLimits} from '../../core/flows/limits.js'
+import type {FlowProcess, Trigger} from '../../core/flows/processes.js'
+import {FLOW_KIND, type Resource} from '../../core/flows/resources.js'
+import {runProgram} from '../../core/flows/run.js'
+import type {Store} from '../../store/types.js'
 import {callAccountConnector, type ConnectorLimits} from './connector-client.js'
-import {egressPolicy} from '../../egress.js'
+import {egressPolicy, type EgressPolicy} from '../egress.js'
 
 export interface StartRun {
   accountId: number
@@ -25,7 +25,7 @@ export interface StartRun {
 }
 
 /** Starts flow runs in the background, records them as flow processes, and stops them on close. */
-export interface FlowEngine {
+export interface FlowRunner {
   readonly limits: FlowLimits
   /** Records a pending process and starts it; `done` settles with the ended process (never rejects). */
   start(run: StartRun): Promise<{process: FlowProcess; done: Promise<FlowProcess | null>}>
@@ -35,39 +35,58 @@ export interface FlowEngine {
   settle(accountId: number, started: {process: FlowProcess; done: Promise<FlowProcess | null>}, waitMs?: number): Promise<FlowProcess>
   /** Ends as `error` the pending runs (of one account, or all) whose runner process is gone. */
   reapOrphans(accountId?: number): Promise<number>
+  /** Whether the flow runner that started run `id` (named `runner` on its row) still lives. */
+  runnerAlive(runner: string | null, id: string): Promise<boolean>
   /** Refuses new runs, lets running ones finish for up to `graceMs`, then aborts them. */
   stop(graceMs?: number): Promise<void>
 }
 
-/** Runs in flight in this process, across engines (several apps over several data dirs in tests). */
-const inFlightIds = new Set<string>()
-const engines = new WeakMap<Deps, FlowEngine>()
+/** The bounds a server may change (`--quota`, tests); the rest are core's FLOW_LIMITS. */
+export type FlowLimitOverrides = Partial<Record<'actionWaitMs' | 'connectorTimeoutMs' | 'runTimeoutMs' | 'maxResponseBytes', number>>
 
-/** The engine of a Deps (one per app instance), created on first use. */
-export function flowEngine(deps: Deps): FlowEngine {
-  let engine = engines.get(deps)
-  if (!engine) {
-    engine = createEngine(deps)
-    engines.set(deps, engine)
-  }
-  return engine
+export interface FlowRunnerOptions {
+  limits?: FlowLimitOverrides
+  /** Where connectors may go (src/services/egress.ts); default: public unicast addresses only. */
+  egress?: EgressPolicy
+  /** One line per event; never given a token or a secret. */
+  log?: (line: string, fields?: Record<string, string | number>) => void
 }
 
 /**
- * Whether the instance that started a run still lives: this one knows its runs in flight; another
- * one's liveness is the store's (`host:pid` on SQLite, a session advisory lock on PostgreSQL).
+ * A run's row names its runner as `<the store's instance name>/<runner id>`: the instance (`host:pid`
+ * on SQLite, a PostgreSQL session) says whether the process lives, the runner id which runner of that
+ * process runs it, so two servers in one process (tests, `svc app dev` beside a server) never take
+ * each other's runs for orphans, without any state shared between them.
  */
-export async function runnerAlive(deps: Deps, runner: string | null, id: string): Promise<boolean> {
-  if (!runner) return false
-  if (runner === deps.store.cluster.runner) return inFlightIds.has(id)
-  return deps.store.cluster.instanceAlive(runner)
+const RUNNER_MARK = '/'
+
+/** Starts flow runs in the background over `store`; one per server (made by createServices). */
+export function createFlowRunner(store: Store, options: FlowRunnerOptions = {}): FlowRunner {
+  return createRunner(store, options)
 }
 
-function createEngine(deps: Deps): FlowEngine {
-  const limits: FlowLimits & ConnectorLimits = {...FLOW_LIMITS, ...(deps.flowLimits ?? {}), egress: egressPolicy(deps.allowConnectorHosts)}
+function createRunner(store: Store, options: FlowRunnerOptions): FlowRunner {
+  const limits: FlowLimits & ConnectorLimits = {...FLOW_LIMITS, ...(options.limits ?? {}), egress: options.egress ?? egressPolicy()}
+  const deps = {store, log: options.log}
   const stopper = new AbortController()
   const running = new Set<Promise<unknown>>()
+  /** Runs in flight in this runner (known before their row exists). */
+  const inFlightIds = new Set<string>()
+  const runnerId = randomUUID().slice(0, 8)
+  /** This runner's name on the rows of its runs. */
+  const ownRunner = () => `${store.cluster.runner}${RUNNER_MARK}${runnerId}`
   let stopped = false
+
+  const runnerAlive = async (name: string | null, id: string): Promise<boolean> => {
+    if (!name) return false
+    if (name === ownRunner()) return inFlightIds.has(id)
+    const at = name.lastIndexOf(RUNNER_MARK)
+    const instance = at < 0 ? name : name.slice(0, at)
+    // Another flow runner of this process (or of this PostgreSQL session): it records its runs' ends when
+    // it stops, so its runs are alive while the process is.
+    if (instance === store.cluster.runner) return at >= 0
+    return store.cluster.instanceAlive(instance)
+  }
 
   const execute = async (accountId: number, process: FlowProcess, flow: Resource | null, input: JsonObject, requestId?: string): Promise<FlowProcess | null> => {
     const fields = requestId ? {request_id: requestId} : undefined
@@ -95,10 +114,10 @@ function createEngine(deps: Deps): FlowEngine {
     }
   }
 
-  const engine: FlowEngine = {
+  const runner: FlowRunner = {
     limits,
     async start(run) {
-      if (stopped) throw new Error('the flow engine is stopped')
+      if (stopped) throw new Error('the flow runner is stopped')
       const flow = run.flow !== undefined ? run.flow : await deps.store.flows.findResource(run.accountId, FLOW_KIND, run.flowCode)
       if (jsonBytes(run.input) > limits.maxInputBytes) throw new FlowRunError(`the input is larger than ${limits.maxInputBytes} bytes`)
       // Known as in flight before its row exists, so a concurrent orphan check never takes it for dead.
@@ -108,7 +127,7 @@ function createEngine(deps: Deps): FlowEngine {
       try {
         process = await deps.store.flows.createProcess({
           id, accountId: run.accountId, flowId: flow?.id ?? null, flowCode: run.flowCode, trigger: run.trigger,
-          cronId: run.cronId, appId: run.appId, action: run.action, userId: run.userId, input: run.input, runner: deps.store.cluster.runner,
+          cronId: run.cronId, appId: run.appId, action: run.action, userId: run.userId, input: run.input, runner: ownRunner(),
         })
       } catch (error) {
         inFlightIds.delete(id)
@@ -122,7 +141,7 @@ function createEngine(deps: Deps): FlowEngine {
       return {process, done}
     },
     async startAndWait(run, waitMs = limits.actionWaitMs) {
-      return engine.settle(run.accountId, await engine.start(run), waitMs)
+      return runner.settle(run.accountId, await runner.start(run), waitMs)
     },
     async settle(accountId, {process, done}, waitMs = limits.actionWaitMs) {
       const timer = new AbortController()
@@ -130,10 +149,11 @@ function createEngine(deps: Deps): FlowEngine {
       timer.abort()
       return ended ?? (await deps.store.flows.getProcess(accountId, process.id)) ?? process
     },
+    runnerAlive,
     async reapOrphans(accountId) {
       const pending = await deps.store.flows.pendingRuns(accountId)
       const dead: string[] = []
-      for (const p of pending) if (!(await runnerAlive(deps, p.runner, p.id))) dead.push(p.id)
+      for (const p of pending) if (!(await runnerAlive(p.runner, p.id))) dead.push(p.id)
       return deps.store.flows.interruptProcesses(dead, 'interrupted: the process running the flow ended before it finished')
     },
     async stop(graceMs = 5000) {
@@ -149,5 +169,5 @@ function createEngine(deps: Deps): FlowEngine {
       }
     },
   }
-  return engine
+  return runner
 }

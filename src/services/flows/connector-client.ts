@@ -1,9 +1,9 @@
-import {buildConnectorRequest, redact, redactExcerpt, redactValue, type ConnectorMethod} from '../../../core/flows/connector.js'
-import {FlowRunError, type JsonObject} from '../../../core/flows/data.js'
-import type {ConnectorSeen} from '../../../core/flows/run.js'
-import {CONNECTOR_KIND, type Resource} from '../../../core/flows/resources.js'
-import type {Store} from '../../../store/types.js'
-import {EgressRefused, egressFetch, egressPolicy, type EgressPolicy} from '../../egress.js'
+import {buildConnectorRequest, redact, redactExcerpt, redactValue, type ConnectorMethod} from '../../core/flows/connector.js'
+import {FlowRunError, type JsonObject} from '../../core/flows/data.js'
+import type {ConnectorSeen} from '../../core/flows/run.js'
+import {CONNECTOR_KIND, type Resource} from '../../core/flows/resources.js'
+import type {Store} from '../../store/types.js'
+import {EgressRefused, egressFetch, egressPolicy, type EgressPolicy} from '../egress.js'
 
 /** Characters of an upstream error's text kept in the error (after redaction). */
 const ERROR_EXCERPT = 200
@@ -11,7 +11,7 @@ const ERROR_EXCERPT = 200
 export interface ConnectorLimits {
   connectorTimeoutMs: number
   maxResponseBytes: number
-  /** Where connectors may go (src/http/egress.ts); default: public unicast addresses only. */
+  /** Where connectors may go (src/services/egress.ts); default: public unicast addresses only. */
   egress?: EgressPolicy
 }
 

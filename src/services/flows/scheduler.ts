@@ -1,12 +1,12 @@
-import {nextRun} from '../../../core/flows/crons.js'
-import type {Deps} from '../../env.js'
-import {flowEngine, runnerAlive} from './engine.js'
+import {nextRun} from '../../core/flows/crons.js'
+import type {Store} from '../../store/types.js'
+import type {FlowRunner} from './runner.js'
 
-/** Runs due crons of every account. Started by `svc serve` only (never by the embedded CLI backend). */
+/** Runs due crons of every account. Started by `svc serve` only (createServices' `scheduler` option; never by the embedded CLI backend). */
 export interface FlowScheduler {
   /** Reaps runs left pending by a dead instance (on the leader), then ticks every `intervalMs`. */
   start(): void
-  /** Stops ticking and stops the flow engine (running flows get a grace period, then are aborted). */
+  /** Stops ticking (a tick under way finishes); the flow runner is stopped by its owner (createServices). */
   stop(): Promise<void>
   /** Starts every cron due at `now`; returns the ids of the flow processes started. */
   tick(now?: Date): Promise<string[]>
@@ -18,6 +18,8 @@ export interface SchedulerOptions {
   intervalMs?: number
   /** Ended runs kept per account (older ones are deleted once a minute). */
   keepRuns?: number
+  /** One line per event. */
+  log?: (line: string) => void
 }
 
 const DUE_BATCH = 100
@@ -30,10 +32,10 @@ export function schedulerTickFromEnv(value = process.env.SVC_SCHEDULER_TICK_MS):
   return Number.isInteger(ms) && ms >= 50 && ms <= 60_000 ? ms : 1000
 }
 
-export function createFlowScheduler(deps: Deps, options: SchedulerOptions = {}): FlowScheduler {
+export function createFlowScheduler(store: Store, flowRunner: FlowRunner, options: SchedulerOptions = {}): FlowScheduler {
   const intervalMs = options.intervalMs ?? schedulerTickFromEnv()
   const keepRuns = options.keepRuns ?? 5000
-  const engine = flowEngine(deps)
+  const deps = {store, log: options.log}
   let timer: NodeJS.Timeout | undefined
   let current: Promise<unknown> | undefined
   let lastUpkeep = 0
@@ -54,14 +56,14 @@ export function createFlowScheduler(deps: Deps, options: SchedulerOptions = {}):
         const previous = await deps.store.flows.getProcess(cron.account_id, cron.last_flow_process_id)
         if (previous?.status === 'pending') {
           const runner = (await deps.store.flows.pendingRuns(cron.account_id)).find((p) => p.id === previous.id)?.runner ?? null
-          if (await runnerAlive(deps, runner, previous.id)) {
+          if (await flowRunner.runnerAlive(runner, previous.id)) {
             deps.log?.(`cron ${cron.id}: the previous run ${previous.id} is still pending; this occurrence is skipped`)
             continue
           }
         }
       }
       try {
-        const {process} = await engine.start({
+        const {process} = await flowRunner.start({
           accountId: cron.account_id, flowCode: cron.target_code, input: {kind: 'cron', cron_id: cron.id}, trigger: 'cron', cronId: cron.id,
         })
         await deps.store.flows.setCronLastProcess(cron.account_id, cron.id, process.id, now.toISOString())
@@ -75,7 +77,7 @@ export function createFlowScheduler(deps: Deps, options: SchedulerOptions = {}):
       lastUpkeep = now.getTime()
       if (await deps.store.cluster.lead()) {
         await deps.store.flows.pruneProcesses(keepRuns)
-        await engine.reapOrphans()
+        await flowRunner.reapOrphans()
         await deps.store.cluster.expire()
       }
     }
@@ -94,7 +96,7 @@ export function createFlowScheduler(deps: Deps, options: SchedulerOptions = {}):
       if (timer) return
       // Runs left pending by an instance that died are ended now (by the leader), then every minute.
       void (async () => {
-        if (await deps.store.cluster.lead()) await engine.reapOrphans()
+        if (await deps.store.cluster.lead()) await flowRunner.reapOrphans()
       })().catch((error) => deps.log?.(`flow scheduler: ${(error as Error).message}`))
       timer = setInterval(safeTick, intervalMs)
       timer.unref()
@@ -103,7 +105,6 @@ export function createFlowScheduler(deps: Deps, options: SchedulerOptions = {}):
       if (timer) clearInterval(timer)
       timer = undefined
       await current
-      await engine.stop()
     },
     tick,
   }

@@ -7,7 +7,7 @@ import {createRequire} from 'node:module'
 import {dirname, join} from 'node:path'
 import {contractRoutes as routes} from '../../core/contract/routes.js'
 import {notFound} from '../../core/errors.js'
-import {createRouter, handle, param} from '../contract.js'
+import {createRouter, handle, param} from '../router.js'
 import {openapiDocument, packageVersion} from '../openapi.js'
 
 const ASSETS: Record<string, string> = {
@@ -30,7 +30,7 @@ const PAGE = `<!doctype html>
 const INIT = `window.ui = SwaggerUIBundle({url: '/svc/openapi.json', dom_id: '#swagger-ui', deepLinking: true,
   presets: [SwaggerUIBundle.presets.apis, SwaggerUIStandalonePreset], layout: 'StandaloneLayout', validatorUrl: null})`
 
-export function contractRoutesOf() {
+export function apiDocsRoutes() {
   const app = createRouter()
   let document: string | undefined
   const files = new Map<string, Buffer>()

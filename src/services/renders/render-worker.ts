@@ -1,11 +1,11 @@
 /**
- * A render worker thread (src/http/render-pool.ts): renders one prompt at a time off the server's
+ * A render worker thread (src/services/renders/render-pool.ts): renders one prompt at a time off the server's
  * event loop, so a slow template cannot stall other requests, and the pool can stop it mid-tag.
  */
 import {readlinkSync} from 'node:fs'
 import {parentPort} from 'node:worker_threads'
-import {isSvcError} from '../core/errors.js'
-import {renderPrompt, type RenderInput} from '../core/prompts/render.js'
+import {isSvcError} from '../../core/errors.js'
+import {renderPrompt, type RenderInput} from '../../core/prompts/render.js'
 
 export interface RenderRequest {
   id: number
@@ -17,7 +17,7 @@ export type RenderReply =
   | {id: number; ok: false; error: {code: string; status: number; message: string; details?: Record<string, unknown>}}
 
 // Priority: a thread starts at the server's own; the pool lowers it (nice 10, for good) by its
-// thread id once it runs a heavy account's render (src/http/render-pool.ts).
+// thread id once it runs a heavy account's render (src/services/renders/render-pool.ts).
 
 parentPort!.on('message', (message: RenderRequest) => {
   renderPrompt(message.input).then(

@@ -23,8 +23,8 @@ import {createRequire} from 'node:module'
 import {setPriority} from 'node:os'
 import {pathToFileURL} from 'node:url'
 import {Worker} from 'node:worker_threads'
-import {rateLimited, SvcError, validation, type ErrorCode} from '../core/errors.js'
-import type {RenderInput} from '../core/prompts/render.js'
+import {rateLimited, SvcError, validation, type ErrorCode} from '../../core/errors.js'
+import type {RenderInput} from '../../core/prompts/render.js'
 import type {RenderReply, RenderRequest} from './render-worker.js'
 
 export interface RenderPoolLimits {
@@ -105,14 +105,6 @@ export function threadCpuMs(tid: number | undefined): number | null {
   } catch {
     return null
   }
-}
-
-/** Pools of this process that are not closed yet: closeRenderPools() stops them all. */
-const openPools = new Set<RenderPool>()
-
-/** Stops every render pool of this process (a server shutting down; a test ending its renders). */
-export async function closeRenderPools(): Promise<void> {
-  await Promise.all([...openPools].map((pool) => pool.close()))
 }
 
 /**
@@ -305,7 +297,6 @@ export function createRenderPool(overrides: Partial<RenderPoolLimits> = {}): Ren
     },
     async close() {
       closed = true
-      openPools.delete(pool)
       for (const job of queue.splice(0)) job.reject(new SvcError('internal', 503, 'the server is shutting down'))
       await Promise.all(lanes.map((l) => {
         l.stopped = 'closed'
@@ -313,6 +304,5 @@ export function createRenderPool(overrides: Partial<RenderPoolLimits> = {}): Ren
       }))
     },
   }
-  openPools.add(pool)
   return pool
 }

@@ -1,8 +1,8 @@
 /**
- * How a route of the contract (src/core/contract/routes.ts) becomes a Hono handler: the one
- * validation hook, the body and query validators that run before the handler, and the router
+ * How a route of the contract (src/core/contract/routes.ts) becomes a Hono handler: the body and
+ * query validators that run before the handler (their errors mapped once, `validationError`), and the router
  * every area builds on. Flow of a request: route match → area middleware (who, the resource) →
- * query and body parsed by the route's schemas (errors through `validationHook`) → handler with
+ * query and body parsed by the route's schemas (errors through `validationError`) → handler with
  * typed input → JSON answer (`application/json; charset=utf-8`).
  */
 import {OpenAPIHono, type RouteConfig, type z} from '@hono/zod-openapi'
@@ -73,13 +73,8 @@ function isMemberKind(issue: Issue): boolean {
   return issue.code === 'too_big' && (issue as {origin?: string}).origin === 'array'
 }
 
-/** The defaultHook of every OpenAPIHono router: a failed validation throws the mapped SvcError (onError answers it). */
-export const validationHook = (result: {target: Target; success: boolean; error?: z.ZodError}) => {
-  if (!result.success && result.error) throw validationError(result.target, result.error.issues)
-}
-
-/** A router of one area. */
-export const createRouter = <E extends AppEnv = AppEnv>() => new OpenAPIHono<E>({defaultHook: validationHook as never})
+/** A router of one area (its routes validate in `handle`, never through OpenAPIHono's own `openapi()`). */
+export const createRouter = <E extends AppEnv = AppEnv>() => new OpenAPIHono<E>()
 
 type Json<R> = R extends {request: {body: {content: {'application/json': {schema: infer S extends z.ZodType}}}}} ? z.output<S> : undefined
 type Query<R> = R extends {request: {query: infer Q extends z.ZodType}} ? z.output<Q> : Record<string, never>
@@ -156,10 +151,18 @@ export function handle<R extends RouteConfig, E extends AppEnv = AppEnv>(
   })
 }
 
+/**
+ * Query parameters whose value names something the handler looks up among known names (a db's
+ * tables): a value no name can match — one holding a NUL character included — is the handler's
+ * "unknown" answer (platform-api.md: 400 with `available_tables`), decided before the character
+ * rules of the stores. It never reaches a store: only a known name goes on.
+ */
+const LOOKED_UP_NAMES = new Set(['table_name'])
+
 /** A query parameter (name or value) that is not storable text (src/core/text.ts): 422 naming it. */
 function refuseUnstorableQuery(c: Context): void {
   for (const [name, values] of Object.entries(c.req.queries())) {
-    const problem = textProblem(name) ?? values.map(textProblem).find(Boolean)
+    const problem = textProblem(name) ?? (LOOKED_UP_NAMES.has(name) ? undefined : values.map(textProblem).find(Boolean))
     if (problem) throw validation({[textProblem(name) ? 'query' : name]: [textProblem(name) ? `has a parameter name that ${problem}` : problem]})
   }
 }
