@@ -1,3 +1,4 @@
+import {journalRetention} from '../services/journal-retention.js'
 import {serve, type ServerType} from '@hono/node-server'
 import type {AddressInfo} from 'node:net'
 import {resolve} from 'node:path'
@@ -84,9 +85,9 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const scheduler = createFlowScheduler(deps)
   scheduler.start()
   const maintenance = store.maintenance({log: options.log})
-  // Deletes of dbs a stopped server left half done (records are purged in slices) are finished now.
-  const purges = new AbortController()
-  const purged = store.dbs.purgeDeleted(purges.signal).catch((error) => options.log?.(`db purge: ${(error as Error).message}`))
+  // The journal's retention: old entries pruned, dbs deleted longer ago than it purged (in slices).
+  const retention = journalRetention(store, {log: options.log})
+  retention.start()
   const urlHost = host.includes(':') ? `[${host}]` : host
   let closing: Promise<void> | undefined
   return {
@@ -99,12 +100,12 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       closing ??= new Promise<void>((done) => {
         const schedulerStopped = scheduler.stop().catch(() => undefined)
         const maintenanceStopped = maintenance.stop().catch(() => undefined)
-        purges.abort()
+        const retentionStopped = retention.stop()
         server.close(() => {
           stopCompilers()
           // Render threads: a thread that has rendered keeps the process alive after SIGTERM otherwise.
           const rendersStopped = import('./render-pool.js').then(({closeRenderPools}) => closeRenderPools()).catch(() => undefined)
-          void Promise.all([schedulerStopped, maintenanceStopped, rendersStopped, purged])
+          void Promise.all([schedulerStopped, maintenanceStopped, rendersStopped, retentionStopped])
             .then(() => store.close())
             .catch(() => undefined)
             .then(() => done())

@@ -7,16 +7,19 @@ import {openSqlite} from './connection.js'
 import {SqlDbsRepo} from '../dbs/repo.js'
 import {sqliteDbsSearch} from './dbs-search.js'
 import {SqlitePort} from './port.js'
+import {JournalContext} from '../journal/writer.js'
 
 /** Opens the SQLite store of a data dir (`DIR/svc.sqlite`), running pending migrations. */
 export function openSqliteStore(dataDir: string): Store {
   const db = openSqlite(dataDir)
   const sql = new SqlitePort(db)
   let closed = false
+  const context = new JournalContext()
+  const search = sqliteDbsSearch(sql, db)
   return {
     driver: 'sqlite',
-    ...sqlRepos(sql),
-    dbs: new SqlDbsRepo(sql, sqliteDbsSearch(sql, db)),
+    ...sqlRepos(sql, context, search.upkeep),
+    dbs: new SqlDbsRepo(sql, search, context),
     cluster: sqliteCluster(),
     dataDir: resolve(dataDir),
     maintenance: (options = {}) => startCheckpointer(dataDir, options),
