@@ -4,6 +4,7 @@ import {createRouter} from './contract.js'
 import type {Deps} from './env.js'
 import {accessLog} from './middleware/access-log.js'
 import {identify} from './middleware/auth.js'
+import {journalWho} from './middleware/journal-who.js'
 import {refuseCrossSiteWrites} from './middleware/cross-site-writes.js'
 import {consoleCsp} from './middleware/security-headers.js'
 import {securityHeaders} from './middleware/security-headers.js'
@@ -20,6 +21,7 @@ import {contractRoutesOf} from './routes/contract.js'
 import {dashboardsRoutes} from './routes/dashboards.js'
 import {dbsRoutes} from './routes/dbs.js'
 import {flowsRoutes} from './routes/flows.js'
+import {historyRoutes} from './routes/history.js'
 import {meRoutes} from './routes/me.js'
 import {userRoutes} from './routes/users.js'
 import {promptsRoutes} from './routes/prompts.js'
@@ -72,6 +74,7 @@ export function createApp(deps: Deps) {
   app.use('*', appOrigin(deps))
   app.use('*', identify(deps))
   app.use('*', readOnlyTokens)
+  app.use('*', journalWho(deps))
   app.route('/', meRoutes(deps))
   app.route('/', accountRoutes(deps))
   app.route('/', userRoutes(deps))
@@ -80,6 +83,7 @@ export function createApp(deps: Deps) {
   app.route('/', appsRoutes(deps))
   app.route('/', dbsRoutes(deps))
   app.route('/', flowsRoutes(deps))
+  app.route('/', historyRoutes(deps))
   app.route('/', loginRoutes(deps))
   app.route('/', consoleRoutes())
   app.route('/', mcpRoutes(deps, app))

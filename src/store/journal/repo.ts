@@ -47,6 +47,8 @@ export interface JournalFilter {
 
 export interface RestoreSince {
   since: string
+  /** Why the caller may not restore this resource (`row`: the version it would get, or the one it has), or null. */
+  may?: (kind: JournalKind, row: StateRow | null) => string | null
   door?: Door
   client?: string
   actorId?: string
@@ -114,6 +116,17 @@ export class SqlJournalRepo {
     return (await this.sql.all<EntryRow>('SELECT * FROM journal WHERE seq > ? ORDER BY seq LIMIT ?', [seq, limit])).map(toEntry)
   }
 
+  /** The newest state the journal holds of a resource. */
+  private async lastState(accountId: number, kind: JournalKind, id: string): Promise<StateRow | null> {
+    const row = await this.sql.get<EntryRow>('SELECT * FROM journal WHERE account_id = ? AND kind = ? AND resource_id = ? ORDER BY seq DESC LIMIT 1', [accountId, kind, id])
+    return row ? toEntry(row).state : null
+  }
+
+  /** A kept row as the API answers the resource. */
+  view(kind: JournalKind, row: StateRow): unknown {
+    return JOURNAL_TABLES[kind].view(row)
+  }
+
   /** The resource as stored now (null when it does not exist for the API). */
   async current(accountId: number, kind: JournalKind, id: string): Promise<StateRow | null> {
     const t = JOURNAL_TABLES[kind]
@@ -157,6 +170,13 @@ export class SqlJournalRepo {
       const first = await this.sql.get<EntryRow>('SELECT * FROM journal WHERE seq = ?', [t.first])
       if (first?.op === 'create') plans.push({kind: t.kind, id: t.resource_id, target: null})
       else out.conflicts.push({kind: t.kind, id: t.resource_id, reason: 'the journal holds no version of it before that time (older than the journal or past retention)'})
+    }
+    if (r.may) {
+      for (let i = plans.length - 1; i >= 0; i--) {
+        const p = plans[i]!
+        const why = r.may(p.kind, p.target ?? (await this.lastState(accountId, p.kind, p.id)))
+        if (why) (out.conflicts.push({kind: p.kind, id: p.id, reason: why}), plans.splice(i, 1))
+      }
     }
     // Dbs come back before their records; records go before their dbs.
     const rank = (p: (typeof plans)[number]) => (p.kind === 'db' ? (p.target ? 0 : 2) : 1)

@@ -35,10 +35,11 @@ export interface JournalTable {
   taken(row: StateRow): Error
 }
 
-const taken = (field: string, value: unknown, hint: string) => validation(
-  {[field]: ['has already been taken']},
-  `the ${field} "${String(value)}" was taken meanwhile: ${hint}`,
-)
+/** A 422 naming the field and value taken meanwhile, and (member `restore`) how to restore all the same. */
+const taken = (field: string, value: unknown, hint: string) => {
+  const message = `the ${field} "${String(value).slice(0, 200)}" was taken meanwhile: ${hint}`
+  return validation({[field]: ['has already been taken'], restore: [message]}, message)
+}
 const token = (bytes: number) => () => randomBytes(bytes).toString('base64url')
 const str = (v: unknown) => (v === null || v === undefined ? '' : String(v))
 
