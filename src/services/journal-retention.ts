@@ -35,6 +35,8 @@ export function journalRetention(store: Store, options: RetentionOptions = {}): 
   const pass = async (): Promise<number> => {
     if (!(await store.cluster.lead())) return 0
     const before = new Date(Date.now() - days * 86_400_000).toISOString()
+    // Dbs deleted before the retention first: their records' entries then go with the rest.
+    await store.dbs.purgeDeleted(stopper.signal, before)
     let removed = 0
     for (let after = 0; !stopper.signal.aborted;) {
       const slice = await store.journal.pruneSlice(before, minVersions, after)
@@ -43,7 +45,6 @@ export function journalRetention(store: Store, options: RetentionOptions = {}): 
       after = slice.next
       await new Promise((resolve) => setImmediate(resolve))
     }
-    if (!stopper.signal.aborted) await store.dbs.purgeDeleted(stopper.signal, before)
     return removed
   }
   const runOnce = () => {

@@ -229,8 +229,8 @@ export class SqlJournalRepo {
   }
 
   /**
-   * Removes one slice of entries older than `before` (ISO time), keeping each resource's newest
-   * `minVersions`; walks the journal in sequence order from `after`. Answers the removed count and
+   * Removes one slice of entries older than `before` (ISO time), keeping each existing resource's
+   * newest `minVersions`; walks the journal in sequence order from `after`. Answers the removed count and
    * where the next slice starts (null when the walk reached entries younger than `before`).
    */
   async pruneSlice(before: string, minVersions: number, after: number, slice = PRUNE_SLICE): Promise<{removed: number; next: number | null}> {
@@ -238,10 +238,16 @@ export class SqlJournalRepo {
     const old = rows.filter((r) => r.at < before)
     if (old.length === 0) return {removed: 0, next: null}
     const last = Number(old[old.length - 1]!.seq)
+    // Past the retention an entry goes when its resource has `minVersions` newer ones, or when the
+    // resource itself is gone (its newest entry a delete past the retention, or a record whose db was purged).
+    const same = 'n.account_id = journal.account_id AND n.kind = journal.kind AND n.resource_id = journal.resource_id'
     const removed = await this.sql.run(
-      `DELETE FROM journal WHERE seq > ? AND seq <= ? AND at < ? AND (SELECT n.seq FROM journal n WHERE n.account_id = journal.account_id
-        AND n.kind = journal.kind AND n.resource_id = journal.resource_id AND n.seq > journal.seq ORDER BY n.seq LIMIT 1 OFFSET ?) IS NOT NULL`,
-      [after, last, before, Math.max(0, minVersions - 1)])
+      `DELETE FROM journal WHERE seq > ? AND seq <= ? AND at < ? AND (
+        (SELECT n.seq FROM journal n WHERE ${same} AND n.seq > journal.seq ORDER BY n.seq LIMIT 1 OFFSET ?) IS NOT NULL
+        OR (SELECT n.gone FROM journal n WHERE ${same} ORDER BY n.seq DESC LIMIT 1) = 1
+          AND (SELECT n.at FROM journal n WHERE ${same} ORDER BY n.seq DESC LIMIT 1) < ?
+        OR journal.kind = 'record' AND NOT EXISTS (SELECT 1 FROM dbs d WHERE d.id = CAST(journal.parent_id AS BIGINT)))`,
+      [after, last, before, Math.max(0, minVersions - 1), before])
     return {removed, next: old.length < rows.length ? null : last}
   }
 }
