@@ -11,10 +11,13 @@ export function withDoor(backend: Backend, door: 'cli' | 'mcp', client?: () => s
     ...backend,
     fetch(path, init = {}) {
       const headers = new Headers(init.headers)
-      headers.set(DOOR_HEADER, door)
-      const name = client?.()
-      if (name) headers.set(CLIENT_HEADER, name)
-      else headers.delete(CLIENT_HEADER)
+      // A door set by a wrapper outside this one (the MCP server's agent backend over the CLI's) stands.
+      if (!headers.has(DOOR_HEADER)) {
+        headers.set(DOOR_HEADER, door)
+        const name = client?.()
+        if (name) headers.set(CLIENT_HEADER, name)
+        else headers.delete(CLIENT_HEADER)
+      }
       return backend.fetch(path, {...init, headers})
     },
     close: () => backend.close(),
