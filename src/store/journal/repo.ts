@@ -83,14 +83,18 @@ export class SqlJournalRepo {
   async list(accountId: number, f: JournalFilter): Promise<StoredEntry[]> {
     const where = ['account_id = ?']
     const args: unknown[] = [accountId]
-    if (f.kinds?.length) (where.push(this.sql.dialect.inArray('kind', 'text')), args.push(this.sql.dialect.arrayParam(f.kinds)))
+    if (f.kinds?.length === 1) (where.push('kind = ?'), args.push(f.kinds[0]))
+    else if (f.kinds?.length) (where.push(this.sql.dialect.inArray('kind', 'text')), args.push(this.sql.dialect.arrayParam(f.kinds)))
     if (f.id !== undefined) (where.push('resource_id = ?'), args.push(f.id))
     if (f.parentId !== undefined) (where.push('parent_id = ?'), args.push(f.parentId))
     if (f.op !== undefined) (where.push('op = ?'), args.push(f.op))
     if (f.door !== undefined) (where.push('door = ?'), args.push(f.door))
     if (f.client !== undefined) (where.push('client = ?'), args.push(f.client))
     if (f.actorId !== undefined) (where.push('actor_id = ?'), args.push(f.actorId))
-    if (f.since !== undefined) (where.push('at >= ?'), args.push(f.since))
+    if (f.since !== undefined) {
+      where.push('at >= ?', 'seq >= ?')
+      args.push(f.since, await this.firstSince(f.since))
+    }
     if (f.until !== undefined) (where.push('at <= ?'), args.push(f.until))
     if (f.before !== undefined) (where.push('seq < ?'), args.push(f.before))
     const rows = await this.sql.all<EntryRow>(`SELECT * FROM journal WHERE ${where.join(' AND ')} ORDER BY seq DESC LIMIT ?`, [...args, f.limit])
@@ -114,6 +118,17 @@ export class SqlJournalRepo {
   /** Entries of every account after `seq` in journal order (a reader resuming from a bookmark: entries commit in this order). */
   async after(seq: number, limit: number): Promise<StoredEntry[]> {
     return (await this.sql.all<EntryRow>('SELECT * FROM journal WHERE seq > ? ORDER BY seq LIMIT ?', [seq, limit])).map(toEntry)
+  }
+
+  /**
+   * The first sequence written at or after `since`: a filter on time reads from there, not through
+   * the whole account (a door with no entry since an hour read every entry). An entry's time is taken
+   * once it holds the append lock (writer.ts), so on one instance times grow with sequences; across
+   * instances they are as close as the instances' clocks.
+   */
+  private async firstSince(since: string): Promise<number> {
+    const row = await this.sql.get<{seq: number}>('SELECT seq FROM journal WHERE at >= ? ORDER BY at, seq LIMIT 1', [since])
+    return row ? Number(row.seq) : Number.MAX_SAFE_INTEGER
   }
 
   /** The newest state the journal holds of a resource. */
@@ -148,8 +163,8 @@ export class SqlJournalRepo {
 
   /** Every resource changed since `since` by the matching writes returns to its version just before `since`. */
   async restoreSince(accountId: number, r: RestoreSince, who: JournalWho): Promise<RestoreOutcome> {
-    const where = ['account_id = ?', 'at >= ?']
-    const args: unknown[] = [accountId, r.since]
+    const where = ['account_id = ?', 'at >= ?', 'seq >= ?']
+    const args: unknown[] = [accountId, r.since, await this.firstSince(r.since)]
     if (r.door !== undefined) (where.push('door = ?'), args.push(r.door))
     if (r.client !== undefined) (where.push('client = ?'), args.push(r.client))
     if (r.actorId !== undefined) (where.push('actor_id = ?'), args.push(r.actorId))
@@ -262,6 +277,12 @@ function* writeBack(q: TxSql, kind: JournalKind, accountId: number, target: Stat
     values[k] = v
   }
   Object.assign(values, t.restoreSet ?? {})
+  // The kept row leaves its null columns out: every column of the row it replaces that it does not hold becomes null.
+  if (existing) {
+    for (const k of Object.keys(existing)) {
+      if (!(k in values) && !(k in t.secrets) && !t.omit.includes(k) && k !== 'id') values[k] = null
+    }
+  }
   if (kind === 'app' && (yield* q.get('SELECT 1 FROM apps WHERE url_code = ? AND id != ?', [target.url_code, target.id]))) throw t.taken(target)
   if (kind === 'db' && target.code !== null && (yield* q.get('SELECT 1 FROM dbs WHERE account_id = ? AND code = ? AND id != ?', [accountId, target.code, target.id]))) {
     throw t.taken(target)

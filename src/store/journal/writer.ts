@@ -58,6 +58,7 @@ export function summaryOf(e: Pick<Append, 'kind' | 'op' | 'row' | 'gone' | 'deta
 /** Appends one entry; the last statement of the write's transaction (see above). Answers its sequence. */
 export function* appendEntry(q: TxSql, who: JournalWho, e: Append): TxBody<number> {
   yield* q.lock('journal')
+  // Everything below is computed once the lock is held: on one instance, times grow with sequences.
   const state = JSON.stringify(stateOf(e.kind, e.row))
   const row = yield* q.get<{seq: number}>(INSERT, [
     e.accountId, e.kind, String(e.id), e.parentId === undefined || e.parentId === null ? null : String(e.parentId), e.op, e.gone ? 1 : 0,
