@@ -11,6 +11,7 @@ import {appendEntry, JournalContext} from './writer.js'
 
 /** One entry as the store reads it. */
 export interface StoredEntry {
+  /** The bookmark: the entry's place in the order entries commit in (`pos`). */
   seq: number
   accountId: number
   kind: JournalKind
@@ -62,13 +63,13 @@ export interface RestoreOutcome {
 }
 
 interface EntryRow {
-  seq: number; account_id: number; kind: string; resource_id: string; parent_id: string | null; op: string; gone: number; state: string | null
+  seq: number; pos: number; account_id: number; kind: string; resource_id: string; parent_id: string | null; op: string; gone: number; state: string | null
   summary: string; door: string; client: string | null; actor_type: string; actor_id: string | null; actor_name: string | null
   request_id: string | null; at: string
 }
 
 const toEntry = (r: EntryRow): StoredEntry => ({
-  seq: Number(r.seq), accountId: Number(r.account_id), kind: r.kind as JournalKind, id: r.resource_id, parentId: r.parent_id,
+  seq: Number(r.pos), accountId: Number(r.account_id), kind: r.kind as JournalKind, id: r.resource_id, parentId: r.parent_id,
   op: r.op as JournalOp, gone: !!Number(r.gone), state: r.state === null ? null : (JSON.parse(r.state) as StateRow), summary: r.summary,
   door: r.door as Door, client: r.client, actor: {type: r.actor_type as JournalWho['actor']['type'], id: r.actor_id, name: r.actor_name},
   requestId: r.request_id, at: r.at,
@@ -92,48 +93,56 @@ export class SqlJournalRepo {
     if (f.client !== undefined) (where.push('client = ?'), args.push(f.client))
     if (f.actorId !== undefined) (where.push('actor_id = ?'), args.push(f.actorId))
     if (f.since !== undefined) {
-      where.push('at >= ?', 'seq >= ?')
+      where.push('at >= ?', 'pos >= ?')
       args.push(f.since, await this.firstSince(f.since))
     }
     if (f.until !== undefined) (where.push('at <= ?'), args.push(f.until))
-    if (f.before !== undefined) (where.push('seq < ?'), args.push(f.before))
-    const rows = await this.sql.all<EntryRow>(`SELECT * FROM journal WHERE ${where.join(' AND ')} ORDER BY seq DESC LIMIT ?`, [...args, f.limit])
+    if (f.before !== undefined) (where.push('pos < ?'), args.push(f.before))
+    const rows = await this.sql.all<EntryRow>(`SELECT * FROM journal WHERE ${where.join(' AND ')} ORDER BY pos DESC LIMIT ?`, [...args, f.limit])
     return rows.map(toEntry)
   }
 
   async get(accountId: number, seq: number): Promise<StoredEntry | null> {
     if (!isRowId(seq)) return null
-    const row = await this.sql.get<EntryRow>('SELECT * FROM journal WHERE account_id = ? AND seq = ?', [accountId, seq])
+    const row = await this.sql.get<EntryRow>('SELECT * FROM journal WHERE account_id = ? AND pos = ?', [accountId, seq])
+    return row ? toEntry(row) : null
+  }
+
+  /** The entry of a journal row (by its `seq`: appendEntry's answer), once committed. */
+  private async byRow(rowSeq: number): Promise<StoredEntry | null> {
+    const row = await this.sql.get<EntryRow>('SELECT * FROM journal WHERE seq = ?', [rowSeq])
     return row ? toEntry(row) : null
   }
 
   /** The entry of the same resource just before `seq` (its previous version), if the journal still holds it. */
   async previous(e: StoredEntry): Promise<StoredEntry | null> {
     const row = await this.sql.get<EntryRow>(
-      'SELECT * FROM journal WHERE account_id = ? AND kind = ? AND resource_id = ? AND seq < ? ORDER BY seq DESC LIMIT 1',
+      'SELECT * FROM journal WHERE account_id = ? AND kind = ? AND resource_id = ? AND pos < ? ORDER BY pos DESC LIMIT 1',
       [e.accountId, e.kind, e.id, e.seq])
     return row ? toEntry(row) : null
   }
 
   /** Entries of every account after `seq` in journal order (a reader resuming from a bookmark: entries commit in this order). */
   async after(seq: number, limit: number): Promise<StoredEntry[]> {
-    return (await this.sql.all<EntryRow>('SELECT * FROM journal WHERE seq > ? ORDER BY seq LIMIT ?', [seq, limit])).map(toEntry)
+    return (await this.sql.all<EntryRow>('SELECT * FROM journal WHERE pos > ? ORDER BY pos LIMIT ?', [seq, limit])).map(toEntry)
   }
 
   /**
    * The first sequence written at or after `since`: a filter on time reads from there, not through
    * the whole account (a door with no entry since an hour read every entry). An entry's time is taken
-   * once it holds the append lock (writer.ts), so on one instance times grow with sequences; across
-   * instances they are as close as the instances' clocks.
+   * as it is appended and its place drawn as it commits, so times grow with places up to the length
+   * of a transaction (and, across
+   * instances, the instances' clocks): entries up to a minute older than `since` are read too, and the time filter decides.
    */
   private async firstSince(since: string): Promise<number> {
-    const row = await this.sql.get<{seq: number}>('SELECT seq FROM journal WHERE at >= ? ORDER BY at, seq LIMIT 1', [since])
-    return row ? Number(row.seq) : Number.MAX_SAFE_INTEGER
+    const margin = new Date(Date.parse(since) - 60_000).toISOString()
+    const row = await this.sql.get<{pos: number}>('SELECT pos FROM journal WHERE at >= ? ORDER BY at, pos LIMIT 1', [margin])
+    return row ? Number(row.pos) : Number.MAX_SAFE_INTEGER
   }
 
   /** The newest state the journal holds of a resource. */
   private async lastState(accountId: number, kind: JournalKind, id: string): Promise<StateRow | null> {
-    const row = await this.sql.get<EntryRow>('SELECT * FROM journal WHERE account_id = ? AND kind = ? AND resource_id = ? ORDER BY seq DESC LIMIT 1', [accountId, kind, id])
+    const row = await this.sql.get<EntryRow>('SELECT * FROM journal WHERE account_id = ? AND kind = ? AND resource_id = ? ORDER BY pos DESC LIMIT 1', [accountId, kind, id])
     return row ? toEntry(row).state : null
   }
 
@@ -158,31 +167,31 @@ export class SqlJournalRepo {
     const entry = await this.get(accountId, seq)
     if (!entry) return null
     const written = await this.restoreTo(accountId, entry.kind, entry.id, entry.state, who, check)
-    return written === null ? entry : this.get(accountId, written)
+    return written === null ? entry : this.byRow(written)
   }
 
   /** Every resource changed since `since` by the matching writes returns to its version just before `since`. */
   async restoreSince(accountId: number, r: RestoreSince, who: JournalWho): Promise<RestoreOutcome> {
-    const where = ['account_id = ?', 'at >= ?', 'seq >= ?']
+    const where = ['account_id = ?', 'at >= ?', 'pos >= ?']
     const args: unknown[] = [accountId, r.since, await this.firstSince(r.since)]
     if (r.door !== undefined) (where.push('door = ?'), args.push(r.door))
     if (r.client !== undefined) (where.push('client = ?'), args.push(r.client))
     if (r.actorId !== undefined) (where.push('actor_id = ?'), args.push(r.actorId))
     if (r.kind !== undefined) (where.push('kind = ?'), args.push(r.kind))
     const touched = await this.sql.all<{kind: JournalKind; resource_id: string; first: number}>(
-      `SELECT kind, resource_id, min(seq) AS first FROM journal WHERE ${where.join(' AND ')} GROUP BY kind, resource_id ORDER BY min(seq)`, args)
+      `SELECT kind, resource_id, min(pos) AS first FROM journal WHERE ${where.join(' AND ')} GROUP BY kind, resource_id ORDER BY min(pos)`, args)
     const plans: {kind: JournalKind; id: string; target: StateRow | null}[] = []
     const out: RestoreOutcome = {restored: [], conflicts: []}
     for (const t of touched) {
       const before = await this.sql.get<EntryRow>(
-        'SELECT * FROM journal WHERE account_id = ? AND kind = ? AND resource_id = ? AND at < ? ORDER BY seq DESC LIMIT 1',
+        'SELECT * FROM journal WHERE account_id = ? AND kind = ? AND resource_id = ? AND at < ? ORDER BY pos DESC LIMIT 1',
         [accountId, t.kind, t.resource_id, r.since])
       if (before) {
         const e = toEntry(before)
         plans.push({kind: t.kind, id: t.resource_id, target: e.gone ? null : e.state})
         continue
       }
-      const first = await this.sql.get<EntryRow>('SELECT * FROM journal WHERE seq = ?', [t.first])
+      const first = await this.sql.get<EntryRow>('SELECT * FROM journal WHERE pos = ?', [t.first])
       if (first?.op === 'create') plans.push({kind: t.kind, id: t.resource_id, target: null})
       else out.conflicts.push({kind: t.kind, id: t.resource_id, reason: 'the journal holds no version of it before that time (older than the journal or past retention)'})
     }
@@ -202,8 +211,8 @@ export class SqlJournalRepo {
         continue
       }
       try {
-        const seq = await this.restoreTo(accountId, p.kind, p.id, p.target, who)
-        if (seq !== null) out.restored.push({kind: p.kind, id: p.id, bookmark: seq, to: p.target ? 'version' : 'absent'})
+        const row = await this.restoreTo(accountId, p.kind, p.id, p.target, who)
+        if (row !== null) out.restored.push({kind: p.kind, id: p.id, bookmark: (await this.byRow(row))!.seq, to: p.target ? 'version' : 'absent'})
       } catch (error) {
         if (!isSvcError(error) || error.status !== 422) throw error
         out.conflicts.push({kind: p.kind, id: p.id, reason: error.message, fields: error.details})
@@ -249,18 +258,18 @@ export class SqlJournalRepo {
    * where the next slice starts (null when the walk reached entries younger than `before`).
    */
   async pruneSlice(before: string, minVersions: number, after: number, slice = PRUNE_SLICE): Promise<{removed: number; next: number | null}> {
-    const rows = await this.sql.all<{seq: number; at: string}>('SELECT seq, at FROM journal WHERE seq > ? ORDER BY seq LIMIT ?', [after, slice])
+    const rows = await this.sql.all<{pos: number; at: string}>('SELECT pos, at FROM journal WHERE pos > ? ORDER BY pos LIMIT ?', [after, slice])
     const old = rows.filter((r) => r.at < before)
     if (old.length === 0) return {removed: 0, next: null}
-    const last = Number(old[old.length - 1]!.seq)
+    const last = Number(old[old.length - 1]!.pos)
     // Past the retention an entry goes when its resource has `minVersions` newer ones, or when the
     // resource itself is gone (its newest entry a delete past the retention, or a record whose db was purged).
     const same = 'n.account_id = journal.account_id AND n.kind = journal.kind AND n.resource_id = journal.resource_id'
     const removed = await this.sql.run(
-      `DELETE FROM journal WHERE seq > ? AND seq <= ? AND at < ? AND (
-        (SELECT n.seq FROM journal n WHERE ${same} AND n.seq > journal.seq ORDER BY n.seq LIMIT 1 OFFSET ?) IS NOT NULL
-        OR (SELECT n.gone FROM journal n WHERE ${same} ORDER BY n.seq DESC LIMIT 1) = 1
-          AND (SELECT n.at FROM journal n WHERE ${same} ORDER BY n.seq DESC LIMIT 1) < ?
+      `DELETE FROM journal WHERE pos > ? AND pos <= ? AND at < ? AND (
+        (SELECT n.pos FROM journal n WHERE ${same} AND n.pos > journal.pos ORDER BY n.pos LIMIT 1 OFFSET ?) IS NOT NULL
+        OR (SELECT n.gone FROM journal n WHERE ${same} ORDER BY n.pos DESC LIMIT 1) = 1
+          AND (SELECT n.at FROM journal n WHERE ${same} ORDER BY n.pos DESC LIMIT 1) < ?
         OR journal.kind = 'record' AND NOT EXISTS (SELECT 1 FROM dbs d WHERE d.id = CAST(journal.parent_id AS BIGINT)))`,
       [after, last, before, Math.max(0, minVersions - 1), before])
     return {removed, next: old.length < rows.length ? null : last}

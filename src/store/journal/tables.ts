@@ -105,7 +105,7 @@ export const JOURNAL_TABLES: Record<JournalKind, JournalTable> = {
 }
 
 /**
- * A row as the journal keeps it, null columns left out: secrets become whether they are set (`has_<column>`: a connector's
+ * A row as the journal keeps it (a record's null index columns left out): secrets become whether they are set (`has_<column>`: a connector's
  * secret_token is recorded as set or changed, never as its value), computed columns go.
  */
 export function stateOf(kind: JournalKind, row: Record<string, unknown>): StateRow {
@@ -117,9 +117,10 @@ export function stateOf(kind: JournalKind, row: Record<string, unknown>): StateR
       if (kind === 'resource') out[`has_${k}`] = v !== null && v !== undefined
       continue
     }
-    // A null column is left out (a restore writes null to every column the kept row does not hold):
-    // a record's unused index columns would otherwise cost ~100 bytes an entry.
-    if (v !== null && v !== undefined) out[k] = v
+    // A record's unused index columns are left out when null (a restore writes null to every column
+    // the kept row does not hold): they would otherwise cost ~100 bytes an entry.
+    if (v === null && k.startsWith('idx_')) continue
+    out[k] = v
   }
   return out
 }

@@ -6,11 +6,12 @@
  * (before it is queued: SQLite's group commit runs a body later, outside the request).
  *
  * Order under N instances (PostgreSQL): a sequence is handed out when a row is inserted, not when
- * its transaction commits, so a reader resuming after bookmark N could miss an entry numbered
- * N-1 that commits later. Appends therefore take one transaction lock (`journal`) before drawing
- * their number, held until commit: entries commit in the order of their numbers, and a reader that
- * has seen N has seen everything below N. The append is the last statement of every write, so the
- * lock is held for one insert and the commit. SQLite has one writer: nothing to do there.
+ * its transaction commits, so a reader resuming after bookmark N could miss an entry numbered N-1
+ * that commits later. The bookmark is therefore `pos`, drawn as the transaction commits (a deferred
+ * trigger, migrations/journal.ts PG_JOURNAL_POS): entries commit in the order of their positions,
+ * and a reader that has seen N has seen everything below N. The insert sets a provisional `pos`
+ * (the next number: final on SQLite, whose one writer commits in insert order; replaced at commit
+ * on PostgreSQL, and never seen outside the transaction before).
  */
 import {AsyncLocalStorage} from 'node:async_hooks'
 import {type JournalKind, type JournalOp, type JournalWho, NOBODY} from '../../core/journal/types.js'
@@ -43,8 +44,8 @@ export interface Append {
   detail?: string
 }
 
-const INSERT = `INSERT INTO journal (account_id, kind, resource_id, parent_id, op, gone, state, summary, door, client, actor_type, actor_id,
-  actor_name, request_id, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING seq`
+const INSERT = `INSERT INTO journal (pos, account_id, kind, resource_id, parent_id, op, gone, state, summary, door, client, actor_type, actor_id,
+  actor_name, request_id, at) VALUES ((SELECT coalesce(max(pos), 0) + 1 FROM journal), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING seq`
 
 const OP_WORDS: Record<JournalOp, string> = {create: 'created', update: 'updated', delete: 'deleted', restore: 'restored'}
 
@@ -55,10 +56,8 @@ export function summaryOf(e: Pick<Append, 'kind' | 'op' | 'row' | 'gone' | 'deta
   return `${e.kind} ${label} ${op}${e.detail ? `: ${e.detail}` : ''}`.slice(0, 500)
 }
 
-/** Appends one entry; the last statement of the write's transaction (see above). Answers its sequence. */
+/** Appends one entry to the write's transaction (see above). Answers its row's `seq` (not its bookmark: that is drawn at commit). */
 export function* appendEntry(q: TxSql, who: JournalWho, e: Append): TxBody<number> {
-  yield* q.lock('journal')
-  // Everything below is computed once the lock is held: on one instance, times grow with sequences.
   const state = JSON.stringify(stateOf(e.kind, e.row))
   const row = yield* q.get<{seq: number}>(INSERT, [
     e.accountId, e.kind, String(e.id), e.parentId === undefined || e.parentId === null ? null : String(e.parentId), e.op, e.gone ? 1 : 0,
