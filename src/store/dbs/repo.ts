@@ -47,6 +47,7 @@ export class SqlDbsRepo implements DbsRepo {
   /** Hot statements built once: prepared statements are reused by their SQL text. */
   private readonly insertRecord: string
   private readonly insertRecordOfDb: string
+  private readonly insertJournaled?: string
   private readonly typedRow: string
   /** The statements that read dbs with their record counts, and a db's count (the driver counts: DbsSearch.recordsCount). */
   private readonly dbs: ReturnType<typeof dbStatements>
@@ -63,6 +64,7 @@ export class SqlDbsRepo implements DbsRepo {
     this.insertRecordOfDb = `INSERT INTO db_records (${RECORD_INSERT_COLUMNS})
       SELECT ${this.typedRow.slice(1, -1)} WHERE EXISTS (SELECT 1 FROM dbs WHERE account_id = ? AND id = ? AND deleted_at IS NULL)
       RETURNING *`
+    this.insertJournaled = search.journaledInsert?.(RECORD_INSERT_COLUMNS, this.typedRow.slice(1, -1))
   }
 
   async list(accountId: number): Promise<DbView[]> {
@@ -248,6 +250,10 @@ export class SqlDbsRepo implements DbsRepo {
           yield* journal(q, inserted)
           return inserted
         })
+      } else if (this.insertJournaled) {
+        // The insert and its journal entry as one statement (PostgreSQL, which keeps its index itself).
+        created = await this.sql.write<RecordRow>(this.insertJournaled,
+          [...row, accountId, dbId, who.door, who.client, who.actor.type, who.actor.id, who.actor.name, who.requestId, new Date().toISOString()])
       } else {
         // The insert, the search index's upkeep where the store keeps it (SQLite), and the journal: one body.
         created = await this.sql.queued(function* (q) {

@@ -47,6 +47,8 @@ export interface DbsSearch {
   readonly tableCounts: string
   /** Absent where the database keeps its search index itself (PostgreSQL's trigram index). */
   readonly upkeep?: SearchUpkeep
+  /** A record's insert with its journal entry as one statement (PostgreSQL: one round trip), given the insert's columns and values. */
+  journaledInsert?(columns: string, values: string): string
 }
 
 /**
