@@ -76,7 +76,7 @@ const toEntry = (r: EntryRow): StoredEntry => ({
 })
 
 /** Entries one pruning statement removes; then a turn of the event loop. */
-export const PRUNE_SLICE = 1000
+export const PRUNE_SLICE = 250
 
 export class SqlJournalRepo {
   constructor(private readonly sql: SqlPort, readonly context: JournalContext, private readonly upkeep?: () => SearchUpkeep | undefined) {}
@@ -265,13 +265,15 @@ export class SqlJournalRepo {
     // Past the retention an entry goes when its resource has `minVersions` newer ones, or when the
     // resource itself is gone (its newest entry a delete past the retention, or a record whose db was purged).
     const same = 'n.account_id = journal.account_id AND n.kind = journal.kind AND n.resource_id = journal.resource_id'
+    // The candidates by position (a condition on the time would let the planner walk the time index through every old entry).
+    const {inArray, arrayParam} = this.sql.dialect
     const removed = await this.sql.run(
-      `DELETE FROM journal WHERE pos > ? AND pos <= ? AND at < ? AND (
+      `DELETE FROM journal WHERE ${inArray('pos', 'bigint')} AND (
         (SELECT n.pos FROM journal n WHERE ${same} AND n.pos > journal.pos ORDER BY n.pos LIMIT 1 OFFSET ?) IS NOT NULL
         OR (SELECT n.gone FROM journal n WHERE ${same} ORDER BY n.pos DESC LIMIT 1) = 1
           AND (SELECT n.at FROM journal n WHERE ${same} ORDER BY n.pos DESC LIMIT 1) < ?
         OR journal.kind = 'record' AND NOT EXISTS (SELECT 1 FROM dbs d WHERE d.id = CAST(journal.parent_id AS BIGINT)))`,
-      [after, last, before, Math.max(0, minVersions - 1), before])
+      [arrayParam(old.map((r) => Number(r.pos))), Math.max(0, minVersions - 1), before])
     return {removed, next: old.length < rows.length ? null : last}
   }
 }
