@@ -20,7 +20,7 @@ export default class Restore extends BackendCommand {
     client: Flags.string({description: 'with --since: only what this MCP client changed', dependsOn: ['since']}),
     'actor-id': Flags.string({description: 'with --since: only what this user (id) changed', dependsOn: ['since']}),
     kind: Flags.string({description: 'with --since: only this kind', options: [...JOURNAL_KINDS], dependsOn: ['since']}),
-    'dry-run': Flags.boolean({description: 'with --since: list what would be restored, change nothing', default: false, dependsOn: ['since']}),
+    'dry-run': Flags.boolean({description: 'with --since: list what would be restored, change nothing', dependsOn: ['since']}),
     yes: yesFlag,
   }
 
