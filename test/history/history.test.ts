@@ -98,11 +98,17 @@ describeBothTransports('the journal', undefined, (ctx) => {
     await call('POST', `/svc/dbs/${db.id}/records.json`, {body: {record: {data: {via: 'mcp'}}}, headers: {'x-svc-door': 'mcp', 'x-svc-client': 'claude-code'}})
     await call('POST', `/svc/dbs/${db.id}/records.json`, {body: {record: {data: {via: 'spoof'}}}, headers: {'x-svc-door': 'flow'}})
     expect((await call('POST', '/svc/db/open-h/create', {as: null, body: {data: {via: 'public'}}})).status).toBeLessThan(300)
+    // The console: its session cookie, on a same-origin request (a door header cannot claim it).
+    const session = await ctx().world.store.accounts.createToken(ctx().world.users.alice!.id, 'session', 3600)
+    const viaConsole = await call('POST', `/svc/dbs/${db.id}/records.json`, {
+      as: null, body: {record: {data: {via: 'console'}}}, headers: {cookie: `svc_session=${session}`, 'sec-fetch-site': 'same-origin', 'x-svc-door': 'mcp'},
+    })
+    expect(viaConsole.status).toBe(201)
     const entries = await history(`?db=${db.id}`)
-    expect(entries.map((e) => [e.door, e.client, e.actor.type])).toEqual([
-      ['public', null, 'visitor'], ['api', null, 'user'], ['mcp', 'claude-code', 'user'],
+    expect(entries.map((e) => [e.door, e.client, e.actor.type, e.actor.name])).toEqual([
+      ['console', null, 'user', 'alice'], ['public', null, 'visitor', null], ['api', null, 'user', 'admin'], ['mcp', 'claude-code', 'user', 'admin'],
     ])
-    expect((await history('?door=mcp&client=claude-code')).map((e) => e.id)).toEqual([entries[2].id])
+    expect((await history('?door=mcp&client=claude-code')).map((e) => e.id)).toEqual([entries[3].id])
 
     const n = await journalCount()
     expect((await call('POST', '/svc/dbs.json', {body: {db: {name: 'Dup', code: 'open-h'}}})).status).toBe(422)
