@@ -125,6 +125,12 @@ describeBothTransports('the journal', undefined, (ctx) => {
     expect(await history(`?kind=prompt&id=${mine.id}`, 'alice')).toEqual([])
     expect((await call('GET', `/svc/history/${adminEntries[0].bookmark}.json`, {as: 'alice'})).status).toBe(404)
     expect((await call('POST', `/svc/history/${adminEntries[0].bookmark}/restore.json`, {as: 'alice'})).status).toBe(404)
+    // A prompt everyone read, made private since: its history goes with it.
+    const shared = (await call('POST', '/svc/prompts.json', {body: {prompt: {name: 'Shared', code: 'shared-h', content: 'hello'}}})).json
+    expect(await history(`?kind=prompt&id=${shared.id}`, 'alice')).toHaveLength(1)
+    expect((await call('PATCH', `/svc/prompts/${shared.id}.json`, {body: {prompt: {scope: 'user'}}})).status).toBe(200)
+    expect(await history(`?kind=prompt&id=${shared.id}`, 'alice')).toEqual([])
+    expect(await history(`?kind=prompt&id=${shared.id}`)).toHaveLength(2)
     expect(await history('', 'mallory')).toEqual([])
     expect((await call('GET', `/svc/history/${adminEntries[0].bookmark}.json`, {as: 'mallory'})).status).toBe(404)
     expect((await call('GET', '/svc/history.json', {as: null})).status).toBe(401)

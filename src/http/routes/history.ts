@@ -29,11 +29,28 @@ export function historyRoutes(deps: Deps) {
     bookmark: bookmarkOf(e.seq), kind: e.kind, id: e.id, op: e.op, door: e.door, client: e.client, actor: e.actor, at: e.at,
     summary: e.summary, ...(e.kind === 'record' && e.parentId !== null ? {db_id: Number(e.parentId)} : {}), request_id: e.requestId,
   })
+  /**
+   * Whether the caller may read an entry: its version, and the resource as it is now (a prompt made
+   * private since, another user's dashboard: its history goes with it). Kinds every user of the
+   * account reads need no look at the current row; a request asks once per resource.
+   */
+  const mayRead = async (user: Principal, e: StoredEntry, seen = new Map<string, boolean>()): Promise<boolean> => {
+    if (!canReadVersion(user, e.kind, e.state)) return false
+    if (e.kind !== 'prompt' && e.kind !== 'dashboard') return true
+    const key = `${e.kind}:${e.id}`
+    let now = seen.get(key)
+    if (now === undefined) {
+      const current = await journal.current(user.accountId, e.kind, e.id)
+      now = current === null || canReadVersion(user, e.kind, current)
+      seen.set(key, now)
+    }
+    return now
+  }
   /** The entry of `:bookmark` the caller may read, else 404. */
   const readable = async (c: Context<AppEnv>, user: Principal): Promise<StoredEntry> => {
     const seq = seqOf(param(c, 'bookmark'))
     const entry = seq === null ? null : await journal.get(user.accountId, seq)
-    if (!entry || !canReadVersion(user, entry.kind, entry.state)) throw notFound('history entry not found')
+    if (!entry || !(await mayRead(user, entry))) throw notFound('history entry not found')
     return entry
   }
 
@@ -63,11 +80,12 @@ export function historyRoutes(deps: Deps) {
     }
     // Entries the caller may not read are left out; reading goes on until the page is full.
     const out: JournalEntry[] = []
+    const seen = new Map<string, boolean>()
     for (let round = 0; round < MAX_ROUNDS && out.length < limit; round++) {
       const batch = await journal.list(user.accountId, {...filter, before, limit: limit * 2})
       for (const e of batch) {
         if (out.length === limit) break
-        if (canReadVersion(user, e.kind, e.state)) out.push(entryOf(e))
+        if (await mayRead(user, e, seen)) out.push(entryOf(e))
       }
       if (batch.length < limit * 2) break
       before = batch[batch.length - 1]!.seq
