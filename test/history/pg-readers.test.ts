@@ -1,7 +1,7 @@
 // The journal under N instances (PostgreSQL): a sequence number is handed out at insert, not at
 // commit, so without care a reader resuming after bookmark N misses an entry numbered below N that
-// commits later. Appends are ordered by a transaction lock taken before the number is drawn
-// (src/store/journal/writer.ts). Two instances (two stores over one database) write records
+// commits later. The bookmark is drawn as the transaction commits, under a transaction lock (a
+// deferred trigger: src/store/migrations/journal.ts). Two instances (two stores over one database) write records
 // concurrently while a reader follows the journal from its last bookmark: it must see every entry.
 import {describe, expect, it} from 'vitest'
 import {pg} from '../helpers/pg.js'
