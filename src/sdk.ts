@@ -24,6 +24,13 @@ export type {AppView} from './core/contract/apps.js'
 export type {DbView, RecordView, TableUsage} from './core/contract/dbs.js'
 export type {ResourceView, CronView, FlowProcessView, FlowProcessDetailView} from './core/contract/flows.js'
 export type {UserView, MeView} from './core/contract/account.js'
+// What a client that edits (the web console) needs beside the calls, all zod-free: the wire (a request by
+// operation, an answer read back), a listed record's ETag (the If-Match of an inline edit), the per-line
+// messages of an NDJSON import, and the typed diff of two db definitions (a 412's "their changes").
+export {operationRequest, readAnswer} from './client/typed.js'
+export {recordEtag} from './core/dbs/etag.js'
+export {lineErrors, recordOfLine} from './core/dbs/import-lines.js'
+export {definitionOf, describeChange, diffDb} from './core/dbs/diff.js'
 
 export interface ClientOptions {
   /** Server URL, e.g. `http://127.0.0.1:4000`. */

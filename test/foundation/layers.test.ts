@@ -51,11 +51,10 @@ export const ONLY_FROM: Record<string, Record<string, readonly string[]>> = {
 }
 
 /**
- * The console (a client of the JSON API) may import from `src/` only the client package's entry.
- * Off until helper `console`'s rework of the console's imports lands: on this branch the console
- * still imports src/client/typed.ts and src/core/* modules. Switch it on by setting this to true.
+ * The console (a client of the JSON API) may import from `src/` only the client package's entry
+ * (`src/sdk.ts`: the typed client, and the zod-free helpers an editing client needs).
  */
-export const CHECK_CONSOLE = false
+export const CHECK_CONSOLE = true
 export const CONSOLE_MAY_IMPORT = ['src/sdk.ts']
 
 function files(dir: string, pattern: RegExp): string[] {

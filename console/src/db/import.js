@@ -3,7 +3,7 @@
 // bad record imports nothing; the problems are the CLI's per-line messages (`line 3: pages must
 // be an integer`). Batches are all or nothing; a batch refused while importing says where it
 // stopped and how many came before it.
-import {lineErrors, recordOfLine} from '../../../src/core/dbs/import-lines.ts'
+import {lineErrors, recordOfLine} from '../../../src/sdk.ts'
 
 export const IMPORT_BATCH = 500
 const MAX_PROBLEMS = 20

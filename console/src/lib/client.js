@@ -5,7 +5,7 @@
 // `message`, `details`). A call that needs the answer's ETag goes through `tagged` (editable.svelte.js
 // uses it); nothing else writes a path or calls fetch (test/console/typed-client.test.ts).
 import {createClient} from '../../../src/sdk.ts'
-import {operationRequest, readAnswer} from '../../../src/client/typed.ts'
+import {operationRequest, readAnswer} from '../../../src/sdk.ts'
 
 /** @typedef {import('../../../src/sdk.ts').SvcClient} SvcClient */
 /** @typedef {import('../../../src/sdk.ts').OperationId} OperationId */
