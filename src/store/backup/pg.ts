@@ -1,0 +1,188 @@
+/**
+ * Backup and restore on the PostgreSQL driver. A backup reads on its own connection inside one
+ * `REPEATABLE READ READ ONLY` transaction (one consistent snapshot while the instances go on
+ * writing), through a cursor (bounded memory). A restore fills the database in one transaction,
+ * parents first, then moves each identity counter past the restored ids.
+ */
+import {isCarried, parentsFirst, type CellValue, type StoreLoader, type StoreSnapshot, type TableShape} from './types.js'
+
+type Client = import('pg').Client
+
+interface ColumnInfo {name: string; type: string}
+
+async function connect(url: string): Promise<Client> {
+  const {default: pg} = await import('pg')
+  const client = new pg.Client({connectionString: url})
+  // An error on an idle client (the server going away) must not be an uncaught exception.
+  client.on('error', () => {})
+  await client.connect()
+  return client
+}
+
+const quote = (name: string) => `"${name.replaceAll('"', '""')}"`
+
+async function columnsOf(client: Client, table: string): Promise<ColumnInfo[]> {
+  const {rows} = await client.query(
+    `SELECT column_name AS name, data_type AS type FROM information_schema.columns
+      WHERE table_schema = current_schema() AND table_name = $1 ORDER BY ordinal_position`, [table])
+  return rows
+}
+
+async function carriedTables(client: Client): Promise<TableShape[]> {
+  const {rows} = await client.query(
+    `SELECT table_name AS name FROM information_schema.tables WHERE table_schema = current_schema() AND table_type = 'BASE TABLE'`)
+  const names = (rows as {name: string}[]).map((r) => r.name).filter(isCarried)
+  const {rows: fks} = await client.query(
+    `SELECT c.conrelid::regclass::text AS child, c.confrelid::regclass::text AS parent FROM pg_constraint c
+      JOIN pg_namespace n ON n.oid = c.connamespace WHERE c.contype = 'f' AND n.nspname = current_schema()`)
+  const refs = new Map<string, Set<string>>()
+  for (const {child, parent} of fks as {child: string; parent: string}[]) {
+    const set = refs.get(child) ?? new Set<string>()
+    set.add(parent)
+    refs.set(child, set)
+  }
+  const out: TableShape[] = []
+  for (const name of parentsFirst(names, refs)) out.push({name, columns: (await columnsOf(client, name)).map((c) => c.name)})
+  return out
+}
+
+async function migrationsOf(client: Client): Promise<number[]> {
+  const {rows} = await client.query('SELECT id FROM schema_migrations ORDER BY id')
+  return rows.map((r: {id: string | number}) => Number(r.id))
+}
+
+/** A column read so that both stores hold the same value: JSON as its text, numbers as numbers. */
+function selectExpression(column: ColumnInfo): string {
+  if (column.type === 'json' || column.type === 'jsonb') return `${quote(column.name)}::text`
+  if (column.type === 'boolean') return `${quote(column.name)}::int`
+  return quote(column.name)
+}
+
+function cell(value: unknown, column: ColumnInfo): CellValue {
+  if (value === null || typeof value === 'number') return value as CellValue
+  if (typeof value === 'string') {
+    if (column.type === 'bigint' || column.type === 'integer' || column.type === 'smallint') {
+      const n = Number(value)
+      if (!Number.isSafeInteger(n)) throw new Error(`${column.name}: ${value} is beyond the integers an archive carries`)
+      return n
+    }
+    if (column.type === 'double precision' || column.type === 'real' || column.type === 'numeric') return Number(value)
+    return value
+  }
+  throw new Error(`${column.name}: a value of type ${typeof value} cannot be carried`)
+}
+
+async function primaryKey(client: Client, table: string): Promise<string[]> {
+  const {rows} = await client.query(
+    `SELECT a.attname AS name FROM pg_index i JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = ANY(i.indkey)
+      WHERE i.indrelid = $1::regclass AND i.indisprimary ORDER BY array_position(i.indkey, a.attnum)`, [quote(table)])
+  return rows.map((r: {name: string}) => r.name)
+}
+
+/** A consistent snapshot of the PostgreSQL database at `url`. */
+export async function pgSnapshot(url: string): Promise<StoreSnapshot> {
+  const client = await connect(url)
+  await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY')
+  let cursors = 0
+  return {
+    driver: 'pg',
+    migrations: () => migrationsOf(client),
+    tables: () => carriedTables(client),
+    count: async (table) => Number((await client.query(`SELECT count(*) AS n FROM ${quote(table.name)}`)).rows[0].n),
+    async* rows(table, batchSize) {
+      const info = await columnsOf(client, table.name)
+      const byName = new Map(info.map((c) => [c.name, c]))
+      const columns = table.columns.map((name) => byName.get(name)!)
+      const pk = await primaryKey(client, table.name)
+      const cursor = `svc_backup_${++cursors}`
+      await client.query(`DECLARE ${cursor} NO SCROLL CURSOR FOR SELECT ${columns.map(selectExpression).join(', ')} FROM ${quote(table.name)}` +
+        (pk.length ? ` ORDER BY ${pk.map(quote).join(', ')}` : ''))
+      try {
+        for (;;) {
+          const {rows} = await client.query({text: `FETCH ${batchSize} FROM ${cursor}`, rowMode: 'array'})
+          if (!rows.length) break
+          yield (rows as unknown[][]).map((row) => row.map((value, i) => cell(value, columns[i])))
+        }
+      } finally {
+        await client.query(`CLOSE ${cursor}`)
+      }
+    },
+    async close() {
+      try {
+        await client.query('COMMIT')
+      } finally {
+        await client.end()
+      }
+    },
+  }
+}
+
+/** A loader into the PostgreSQL database at `url` (migrated by the caller first); one transaction. */
+export async function pgLoader(url: string): Promise<StoreLoader> {
+  const client = await connect(url)
+  await client.query('BEGIN')
+  const types = new Map<string, Map<string, string>>()
+  const typeOf = async (table: string) => {
+    let map = types.get(table)
+    if (!map) {
+      map = new Map((await columnsOf(client, table)).map((c) => [c.name, c.type]))
+      types.set(table, map)
+    }
+    return map
+  }
+  const tables = () => carriedTables(client)
+  return {
+    driver: 'pg',
+    migrations: () => migrationsOf(client),
+    tables,
+    async isEmpty() {
+      for (const table of await tables()) {
+        if ((await client.query(`SELECT 1 FROM ${quote(table.name)} LIMIT 1`)).rows.length) return false
+      }
+      return true
+    },
+    async clear() {
+      const names = (await tables()).map((t) => quote(t.name))
+      if (names.length) await client.query(`TRUNCATE ${names.join(', ')}`)
+    },
+    async insert(table, rows) {
+      if (!rows.length) return
+      const typeMap = await typeOf(table.name)
+      const casts = table.columns.map((c) => (typeMap.get(c) === 'boolean' ? '::int::boolean' : ''))
+      // At most ~30,000 parameters a statement (PostgreSQL's limit is 65,535).
+      const perStatement = Math.max(1, Math.floor(30_000 / table.columns.length))
+      for (let start = 0; start < rows.length; start += perStatement) {
+        const chunk = rows.slice(start, start + perStatement)
+        const params: unknown[] = []
+        const values = chunk.map((row) => `(${row.map((value, i) => {
+          params.push(value)
+          return `$${params.length}${casts[i]}`
+        }).join(', ')})`)
+        await client.query(`INSERT INTO ${quote(table.name)} (${table.columns.map(quote).join(', ')}) OVERRIDING SYSTEM VALUE VALUES ${values.join(', ')}`, params)
+      }
+    },
+    async commit() {
+      try {
+        const {rows} = await client.query(
+          `SELECT table_name AS t, column_name AS c FROM information_schema.columns
+            WHERE table_schema = current_schema() AND is_identity = 'YES'`)
+        for (const {t, c} of rows as {t: string; c: string}[]) {
+          await client.query(`SELECT setval(pg_get_serial_sequence($1, $2), m) FROM (SELECT max(${quote(c)}) AS m FROM ${quote(t)}) s WHERE m IS NOT NULL`,
+            [quote(t), c])
+        }
+        await client.query('COMMIT')
+      } finally {
+        await client.end()
+      }
+    },
+    async rollback() {
+      try {
+        await client.query('ROLLBACK')
+      } catch {
+        // the connection is gone: nothing was committed
+      } finally {
+        await client.end().catch(() => {})
+      }
+    },
+  }
+}

@@ -1,0 +1,103 @@
+/**
+ * Backup and restore on the SQLite driver. A backup reads on its own read-only connection inside
+ * one read transaction: WAL keeps that snapshot for it while the server's writer goes on (no write
+ * lock is taken, ever). A restore fills a fresh file in one immediate transaction.
+ */
+import {openSqlite, type Sqlite} from '../sqlite/connection.js'
+import {isCarried, parentsFirst, type CellValue, type StoreLoader, type StoreSnapshot, type TableShape} from './types.js'
+
+function carriedTables(db: Sqlite): TableShape[] {
+  const names = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as {name: string}[])
+    .map((r) => r.name).filter(isCarried)
+  const refs = new Map<string, Set<string>>()
+  for (const name of names) {
+    const parents = db.prepare('SELECT "table" AS parent FROM pragma_foreign_key_list(?)').all(name) as {parent: string}[]
+    refs.set(name, new Set(parents.map((p) => p.parent)))
+  }
+  return parentsFirst(names, refs).map((name) => ({name, columns: columnsOf(db, name).map((c) => c.name)}))
+}
+
+function columnsOf(db: Sqlite, table: string): {name: string; pk: number}[] {
+  return db.prepare('SELECT name, pk FROM pragma_table_info(?) ORDER BY cid').all(table) as {name: string; pk: number}[]
+}
+
+const quote = (name: string) => `"${name.replaceAll('"', '""')}"`
+
+function migrationsOf(db: Sqlite): number[] {
+  return (db.prepare('SELECT id FROM schema_migrations ORDER BY id').all() as {id: number}[]).map((r) => r.id)
+}
+
+function cell(value: unknown): CellValue {
+  if (value === null || typeof value === 'string' || typeof value === 'number') return value
+  if (typeof value === 'bigint') return Number(value)
+  throw new Error(`a value of type ${typeof value} cannot be carried`)
+}
+
+/** A read snapshot of the SQLite file of a data dir (which must exist). */
+export function sqliteSnapshot(dataDir: string): StoreSnapshot {
+  const db = openSqlite(dataDir, {readonly: true})
+  db.exec('BEGIN')
+  // The snapshot starts at the first read, not at BEGIN: read now so every table is of one moment.
+  db.prepare('SELECT count(*) FROM sqlite_master').get()
+  return {
+    driver: 'sqlite',
+    migrations: async () => migrationsOf(db),
+    tables: async () => carriedTables(db),
+    count: async (table) => (db.prepare(`SELECT count(*) AS n FROM ${quote(table.name)}`).get() as {n: number}).n,
+    async* rows(table, batchSize) {
+      const pk = columnsOf(db, table.name).filter((c) => c.pk > 0).sort((a, b) => a.pk - b.pk).map((c) => quote(c.name))
+      const order = pk.length ? pk.join(', ') : 'rowid'
+      const statement = db.prepare(`SELECT ${table.columns.map(quote).join(', ')} FROM ${quote(table.name)} ORDER BY ${order}`).raw(true)
+      let batch: CellValue[][] = []
+      for (const row of statement.iterate() as Iterable<unknown[]>) {
+        batch.push(row.map(cell))
+        if (batch.length >= batchSize) {
+          yield batch
+          batch = []
+        }
+      }
+      if (batch.length) yield batch
+    },
+    async close() {
+      if (db.inTransaction) db.exec('COMMIT')
+      db.close()
+    },
+  }
+}
+
+/** A loader into the SQLite file of a data dir (created and migrated first); one transaction. */
+export function sqliteLoader(dataDir: string): StoreLoader {
+  const db = openSqlite(dataDir)
+  db.exec('BEGIN IMMEDIATE')
+  const statements = new Map<string, ReturnType<Sqlite['prepare']>>()
+  return {
+    driver: 'sqlite',
+    migrations: async () => migrationsOf(db),
+    tables: async () => carriedTables(db),
+    async isEmpty() {
+      return carriedTables(db).every((t) => !db.prepare(`SELECT 1 FROM ${quote(t.name)} LIMIT 1`).get())
+    },
+    async clear() {
+      for (const table of carriedTables(db).reverse()) db.prepare(`DELETE FROM ${quote(table.name)}`).run()
+    },
+    async insert(table, rows) {
+      const key = `${table.name}(${table.columns.join(',')})`
+      let statement = statements.get(key)
+      if (!statement) {
+        statement = db.prepare(`INSERT INTO ${quote(table.name)} (${table.columns.map(quote).join(', ')}) VALUES (${table.columns.map(() => '?').join(', ')})`)
+        statements.set(key, statement)
+      }
+      for (const row of rows) statement.run(row)
+    },
+    async commit() {
+      db.exec('COMMIT')
+      db.close()
+    },
+    async rollback() {
+      if (db.open) {
+        if (db.inTransaction) db.exec('ROLLBACK')
+        db.close()
+      }
+    },
+  }
+}
