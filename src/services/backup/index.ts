@@ -177,10 +177,12 @@ export async function restore(file: string, target: StoreTarget, options: Restor
   const loader = await loaderOf(target)
   let committed = false
   try {
-    const known = new Set(await loader.migrations())
-    const missing = header.migrations.filter((id) => !known.has(id))
-    if (missing.length) {
-      throw new SvcError('usage', 0, `the archive comes from a newer svc (${header.svc_version}: migrations ${missing.join(', ')} are unknown here); nothing was written`,
+    // Each driver numbers its migrations from one list (a driver skips what it does not need): an
+    // archive from either store restores into an svc whose newest migration is at least as new.
+    const newest = Math.max(0, ...(await loader.migrations()))
+    const newer = header.migrations.filter((id) => id > newest)
+    if (newer.length) {
+      throw new SvcError('usage', 0, `the archive comes from a newer svc (${header.svc_version}: migrations ${newer.join(', ')} are unknown here); nothing was written`,
         undefined, 'restore it with that svc version or a later one')
     }
     if (!(await loader.isEmpty())) {

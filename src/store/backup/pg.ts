@@ -21,10 +21,11 @@ async function connect(url: string): Promise<Client> {
 
 const quote = (name: string) => `"${name.replaceAll('"', '""')}"`
 
+/** The columns of a table that hold data (a generated column, such as the search text of a record, is derived). */
 async function columnsOf(client: Client, table: string): Promise<ColumnInfo[]> {
   const {rows} = await client.query(
     `SELECT column_name AS name, data_type AS type FROM information_schema.columns
-      WHERE table_schema = current_schema() AND table_name = $1 ORDER BY ordinal_position`, [table])
+      WHERE table_schema = current_schema() AND table_name = $1 AND is_generated = 'NEVER' ORDER BY ordinal_position`, [table])
   return rows
 }
 
@@ -50,6 +51,13 @@ async function migrationsOf(client: Client): Promise<number[]> {
   const {rows} = await client.query('SELECT id FROM schema_migrations ORDER BY id')
   return rows.map((r: {id: string | number}) => Number(r.id))
 }
+
+/**
+ * Where this driver stores a value differently from the archive (which holds what SQLite holds, the
+ * API's meaning): the records of a db without tables have table_name '' here (a NOT NULL column
+ * the indexes can lead with), NULL there.
+ */
+const EMPTY_AS_NULL: Readonly<Record<string, readonly string[]>> = {db_records: ['table_name']}
 
 /** A column read so that both stores hold the same value: JSON as its text, numbers as numbers. */
 function selectExpression(column: ColumnInfo): string {
@@ -101,7 +109,8 @@ export async function pgSnapshot(url: string): Promise<StoreSnapshot> {
         for (;;) {
           const {rows} = await client.query({text: `FETCH ${batchSize} FROM ${cursor}`, rowMode: 'array'})
           if (!rows.length) break
-          yield (rows as unknown[][]).map((row) => row.map((value, i) => cell(value, columns[i])))
+          const emptyAsNull = new Set((EMPTY_AS_NULL[table.name] ?? []).map((c) => table.columns.indexOf(c)))
+          yield (rows as unknown[][]).map((row) => row.map((value, i) => (emptyAsNull.has(i) && value === '' ? null : cell(value, columns[i]))))
         }
       } finally {
         await client.query(`CLOSE ${cursor}`)
@@ -149,13 +158,14 @@ export async function pgLoader(url: string): Promise<StoreLoader> {
       if (!rows.length) return
       const typeMap = await typeOf(table.name)
       const casts = table.columns.map((c) => (typeMap.get(c) === 'boolean' ? '::int::boolean' : ''))
+      const nullAsEmpty = new Set((EMPTY_AS_NULL[table.name] ?? []).map((c) => table.columns.indexOf(c)))
       // At most ~30,000 parameters a statement (PostgreSQL's limit is 65,535).
       const perStatement = Math.max(1, Math.floor(30_000 / table.columns.length))
       for (let start = 0; start < rows.length; start += perStatement) {
         const chunk = rows.slice(start, start + perStatement)
         const params: unknown[] = []
         const values = chunk.map((row) => `(${row.map((value, i) => {
-          params.push(value)
+          params.push(value === null && nullAsEmpty.has(i) ? '' : value)
           return `$${params.length}${casts[i]}`
         }).join(', ')})`)
         await client.query(`INSERT INTO ${quote(table.name)} (${table.columns.map(quote).join(', ')}) OVERRIDING SYSTEM VALUE VALUES ${values.join(', ')}`, params)
