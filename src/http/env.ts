@@ -32,6 +32,8 @@ export interface Deps {
   log?: (line: string) => void
   /** Overrides of the flow runner's bounds (flows area; defaults in src/core/flows/limits.ts). */
   flowLimits?: Partial<Record<'actionWaitMs' | 'connectorTimeoutMs' | 'runTimeoutMs' | 'maxResponseBytes', number>>
+  /** Scheduled backups' state for GET /svc/health (`svc serve --backup-dir`); none without them. */
+  backupStatus?: () => import('../services/backup/schedule.js').BackupStatus
 }
 
 /** Hono environment of the app. */

@@ -29,6 +29,8 @@ export interface ServeOptions {
   allowConnectorHosts?: string[]
   /** `--quota NAME=VALUE` overrides (src/core/quotas.ts). */
   quotas?: Partial<Quotas>
+  /** `--backup-dir/--backup-every/--backup-keep`: scheduled backups (docs/backups.md). */
+  backups?: {dir: string; everyMs: number; keep: number; passphrase?: string}
 }
 
 export interface RunningServer {
@@ -67,6 +69,12 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   deps.renders = {threads: q.render_threads, deadlineMs: q.render_deadline_ms, memoryMb: q.render_memory_mb}
   configureCompilers({workers: q.compile_workers, timeoutMs: q.compile_timeout_ms, memoryMb: q.compile_memory_mb,
     queuePerAccount: q.compile_queue_per_account})
+  const backups = options.backups
+    ? (await import('../services/backup/schedule.js')).createBackupSchedule({
+      target: {dataDir: options.dataDir, databaseUrl: options.databaseUrl}, ...options.backups, lead: () => store.cluster.lead(), log: options.log,
+    })
+    : undefined
+  deps.backupStatus = backups ? () => backups.status() : undefined
   const app = createApp(deps)
   const host = options.host ?? '127.0.0.1'
   let server: ServerType
@@ -84,6 +92,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const scheduler = createFlowScheduler(deps)
   scheduler.start()
   const maintenance = store.maintenance({log: options.log})
+  backups?.start()
   // Deletes of dbs a stopped server left half done (records are purged in slices) are finished now.
   const purges = new AbortController()
   const purged = store.dbs.purgeDeleted(purges.signal).catch((error) => options.log?.(`db purge: ${(error as Error).message}`))
@@ -99,12 +108,13 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       closing ??= new Promise<void>((done) => {
         const schedulerStopped = scheduler.stop().catch(() => undefined)
         const maintenanceStopped = maintenance.stop().catch(() => undefined)
+        const backupsStopped = backups?.stop().catch(() => undefined)
         purges.abort()
         server.close(() => {
           stopCompilers()
           // Render threads: a thread that has rendered keeps the process alive after SIGTERM otherwise.
           const rendersStopped = import('./render-pool.js').then(({closeRenderPools}) => closeRenderPools()).catch(() => undefined)
-          void Promise.all([schedulerStopped, maintenanceStopped, rendersStopped, purged])
+          void Promise.all([schedulerStopped, maintenanceStopped, rendersStopped, purged, backupsStopped])
             .then(() => store.close())
             .catch(() => undefined)
             .then(() => done())
