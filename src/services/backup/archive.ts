@@ -73,7 +73,8 @@ export class ArchiveWriter {
 
   constructor(private readonly file: string) {
     this.partial = `${file}.partial`
-    this.gzip = createGzip({level: 6})
+    // Level 3: most of level 6's size at half its time (records compress well either way).
+    this.gzip = createGzip({level: 3})
     this.out = createWriteStream(this.partial, {flags: 'w', mode: 0o600})
     this.gzip.pipe(this.out)
     const fail = (error: Error) => {
@@ -83,12 +84,26 @@ export class ArchiveWriter {
     this.out.on('error', fail)
   }
 
+  private pending: string[] = []
+  private pendingBytes = 0
+
+  /** Adds a line; lines are hashed and compressed in chunks of ~256 KB (one zlib call each, not one a line). */
   private async line(value: unknown): Promise<void> {
-    if (this.failure) throw this.failure
     const text = `${JSON.stringify(value)}\n`
-    this.hash.update(text)
-    this.bytes += Buffer.byteLength(text)
-    if (!this.gzip.write(text)) await new Promise<void>((resolve) => this.gzip.once('drain', resolve))
+    this.pending.push(text)
+    this.pendingBytes += text.length
+    if (this.pendingBytes >= 256 * 1024) await this.flush()
+  }
+
+  private async flush(): Promise<void> {
+    if (this.failure) throw this.failure
+    if (!this.pending.length) return
+    const chunk = Buffer.from(this.pending.join(''), 'utf8')
+    this.pending = []
+    this.pendingBytes = 0
+    this.hash.update(chunk)
+    this.bytes += chunk.length
+    if (!this.gzip.write(chunk)) await new Promise<void>((resolve) => this.gzip.once('drain', resolve))
     if (this.failure) throw this.failure
   }
 
@@ -112,6 +127,7 @@ export class ArchiveWriter {
 
   /** Writes the manifest, flushes, and moves the finished file into place. */
   async finish(): Promise<ArchiveManifest> {
+    await this.flush()
     const manifest: ArchiveManifest = {tables: this.counts, rows: this.total, sha256: this.hash.digest('hex')}
     const text = `${JSON.stringify({manifest})}\n`
     this.gzip.end(text)
