@@ -1,7 +1,7 @@
 import {Args, Flags} from '#oclif'
 import {AdminCommand} from '../../cli/admin-command.js'
 import {passphraseFlag, readPassphrase} from '../../cli/passphrase.js'
-import {withSpinner} from '../../cli/spinner.js'
+import {withByteProgress} from '../../cli/spinner.js'
 import {yesFlag} from '../../cli/base-command.js'
 import {confirmDestructive} from '../../cli/confirm.js'
 
@@ -28,8 +28,15 @@ export default class AdminRestore extends AdminCommand {
       return {restored: false}
     }
     const {restore} = await import('../../services/backup/index.js')
-    const result = await withSpinner('Restoring', !this.jsonEnabled(),
-      () => restore(args.file, target, {force: flags.force, passphrase: readPassphrase(flags['passphrase-file'])}))
+    const {statSync} = await import('node:fs')
+    let size = 0
+    try {
+      size = statSync(args.file).size
+    } catch {
+      // no such file: the restore says so
+    }
+    const result = await withByteProgress('Restoring', !this.jsonEnabled(),
+      (onBytes) => restore(args.file, target, {force: flags.force, passphrase: readPassphrase(flags['passphrase-file']), onBytes: (n) => onBytes(n, size)}))
     if (result.secrets === 'left out') this.note('Secrets were not restored (left out of the archive, or no passphrase given): connectors need their secret tokens set again.')
     this.say(`Restored ${result.rows} rows in ${Object.keys(result.tables).length} tables from a ${result.from_store} archive of ${result.created_at} into ${where}`)
     return result

@@ -34,6 +34,8 @@ export interface ArchiveHeader {
   migrations: number[]
   /** How secret values were encrypted, or null when they were left out. */
   secrets: SecretsHeader | null
+  /** An account export (`svc admin export`): the account it holds, as the source numbered and named it. Absent in a whole backup. */
+  account?: {id: number; name: string}
 }
 
 export interface SecretsHeader {
@@ -149,11 +151,17 @@ export class ArchiveWriter {
 }
 
 /** Reads an archive line by line, checking its structure as it goes and its digest at the manifest. */
-export async function* readArchive(file: string, batchSize = 1000): AsyncGenerator<ArchiveLine> {
+export async function* readArchive(file: string, batchSize = 1000, onBytes?: (compressedBytesRead: number) => void): AsyncGenerator<ArchiveLine> {
   const hash = createHash('sha256')
   const gunzip = createGunzip()
+  const source = createReadStream(file)
+  if (onBytes) {
+    // The file's bytes read so far: the measure of a progress bar (the rows are counted only at the manifest).
+    let read = 0
+    source.on('data', (chunk) => onBytes((read += chunk.length)))
+  }
   // pipeline: a read error (no such file) destroys the gunzip stream too, and its iteration throws.
-  pipeline(createReadStream(file), gunzip, () => {})
+  pipeline(source, gunzip, () => {})
   let header: ArchiveHeader | undefined
   let table: {name: string; columns: string[]; rows: number} | undefined
   let batch: CellValue[][] = []
@@ -262,5 +270,8 @@ function checkHeader(value: unknown): ArchiveHeader {
       'restore it with the svc version that made it (the header names it)')
   }
   if (!Array.isArray(header.migrations) || (header.store !== 'sqlite' && header.store !== 'pg')) throw damaged('its header is incomplete')
+  if (header.account !== undefined && (!header.account || typeof header.account.id !== 'number' || typeof header.account.name !== 'string')) {
+    throw damaged('its header names an account badly')
+  }
   return header as ArchiveHeader
 }

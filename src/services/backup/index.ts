@@ -39,7 +39,7 @@ export interface BackupResult {
   duration_ms: number
 }
 
-function svcVersion(): string {
+export function svcVersion(): string {
   try {
     return JSON.parse(readFileSync(join(PACKAGE_ROOT, 'package.json'), 'utf8')).version as string
   } catch {
@@ -47,7 +47,7 @@ function svcVersion(): string {
   }
 }
 
-async function snapshotOf(target: StoreTarget): Promise<StoreSnapshot> {
+export async function snapshotOf(target: StoreTarget): Promise<StoreSnapshot> {
   if (target.databaseUrl) {
     const {pgSnapshot} = await import('../../store/backup/pg.js')
     return pgSnapshot(target.databaseUrl)
@@ -60,12 +60,12 @@ async function snapshotOf(target: StoreTarget): Promise<StoreSnapshot> {
 }
 
 /** Secret columns of a table as positions in its columns. */
-function secretPositions(table: TableShape): number[] {
+export function secretPositions(table: TableShape): number[] {
   return (SECRET_COLUMNS[table.name] ?? []).map((c) => table.columns.indexOf(c)).filter((i) => i >= 0)
 }
 
 /** A row's secrets sealed, or left out (null; a row that is nothing but a secret is left out whole). */
-function guardSecrets(rows: CellValue[][], positions: number[], table: string, box: SecretBox | undefined): CellValue[][] {
+export function guardSecrets(rows: CellValue[][], positions: number[], table: string, box: SecretBox | undefined): CellValue[][] {
   if (!positions.length) return rows
   if (!box && table === 'server_secrets') return []
   return rows.map((row) => {
@@ -119,7 +119,7 @@ export async function backup(source: StoreTarget, file: string, options: BackupO
   }
 }
 
-function asDiskError(error: unknown): unknown {
+export function asDiskError(error: unknown): unknown {
   const code = (error as {code?: string}).code
   if (code === 'ENOSPC' || code === 'EDQUOT') {
     return new SvcError('storage_full', 507, 'no space left for the archive; nothing was written (the partial file was removed)')
@@ -135,6 +135,8 @@ export interface RestoreOptions {
   force?: boolean
   passphrase?: string
   onRows?: (rowsSoFar: number, table: string) => void
+  /** The archive file's bytes read so far (a progress bar's measure: the row count is known only at the end). */
+  onBytes?: (bytesRead: number) => void
 }
 
 export interface RestoreResult {
@@ -148,7 +150,7 @@ export interface RestoreResult {
   duration_ms: number
 }
 
-async function loaderOf(target: StoreTarget): Promise<StoreLoader> {
+export async function loaderOf(target: StoreTarget): Promise<StoreLoader> {
   // Opening the store creates and migrates it; the loader then fills it in one transaction.
   const store = await openStoreAt({...target, sqlite: target.databaseUrl ? undefined : true})
   await store.close()
@@ -167,10 +169,15 @@ async function loaderOf(target: StoreTarget): Promise<StoreLoader> {
  */
 export async function restore(file: string, target: StoreTarget, options: RestoreOptions = {}): Promise<RestoreResult> {
   const started = Date.now()
-  const lines = readArchive(resolve(file), BATCH)
+  const lines = readArchive(resolve(file), BATCH, options.onBytes)
   const first = await lines.next()
   if (first.done || first.value.kind !== 'header') throw new SvcError('usage', 0, 'the archive is damaged: no header; nothing was written')
   const header = first.value.header
+  if (header.account) {
+    await lines.return(undefined)
+    throw new SvcError('usage', 0, `the archive is an export of one account ("${header.account.name}"), not a whole server's backup; nothing was written`,
+      undefined, 'import it with: svc admin import FILE (into a new account, ids renumbered)')
+  }
   // A wrong passphrase is told before the target is touched.
   const box = header.secrets && options.passphrase ? openSecretBox(header.secrets, options.passphrase) : undefined
   const newSqliteFile = !target.databaseUrl && !existsSync(dataFile(target.dataDir))
@@ -235,7 +242,7 @@ export async function restore(file: string, target: StoreTarget, options: Restor
   }
 }
 
-async function removeSqliteFiles(dataDir: string): Promise<void> {
+export async function removeSqliteFiles(dataDir: string): Promise<void> {
   const file = dataFile(dataDir)
   for (const suffix of ['', '-wal', '-shm']) await rm(`${file}${suffix}`, {force: true})
 }
@@ -250,12 +257,28 @@ export interface VerifyResult {
   rows: number
   sha256: string
   secrets: 'encrypted' | 'left out'
+  /** An account export's account (verified by importing it into a scratch file). */
+  account?: {id: number; name: string}
 }
 
 /** Reads the archive whole (structure, counts, checksum), restores it into a scratch SQLite file and counts what came back. */
 export async function verify(file: string, options: {passphrase?: string} = {}): Promise<VerifyResult> {
   const scratch = await mkdtemp(join(tmpdir(), 'svc-verify-'))
   try {
+    const peek = readArchive(resolve(file), BATCH)
+    const first = await peek.next().catch(() => undefined)
+    await peek.return(undefined)
+    if (first && !first.done && first.value.kind === 'header' && first.value.header.account) {
+      // An account export: imported into a scratch file as a new account, every table counted.
+      const header = first.value.header
+      const {importAccount} = await import('./account.js')
+      const imported = await importAccount(file, {dataDir: scratch}, {passphrase: options.passphrase, withTokens: true})
+      return {
+        file: resolve(file), ok: true, store: header.store, svc_version: header.svc_version, created_at: header.created_at,
+        tables: imported.tables, rows: imported.rows, sha256: imported.sha256, secrets: header.secrets ? 'encrypted' : 'left out',
+        account: header.account,
+      }
+    }
     const restored = await restore(file, {dataDir: scratch}, {passphrase: options.passphrase})
     const snapshot = await snapshotOf({dataDir: scratch})
     let header: ArchiveHeader | undefined

@@ -4,7 +4,8 @@
  * writing), through a cursor (bounded memory). A restore fills the database in one transaction,
  * parents first, then moves each identity counter past the restored ids.
  */
-import {isCarried, parentsFirst, type CellValue, type StoreLoader, type StoreSnapshot, type TableShape} from './types.js'
+import {accountFilter, type BackupSql} from './account.js'
+import {isCarried, parentsFirst, type AccountScope, type CellValue, type StoreLoader, type StoreSnapshot, type TableShape} from './types.js'
 
 type Client = import('pg').Client
 
@@ -87,6 +88,28 @@ async function primaryKey(client: Client, table: string): Promise<string[]> {
   return rows.map((r: {name: string}) => r.name)
 }
 
+/** `?` placeholders numbered (`$1`…): the shared SQL of ./account.ts holds no `?` inside a literal. */
+function numbered(sql: string): string {
+  let n = 0
+  return sql.replace(/\?/g, () => `$${++n}`)
+}
+
+function portOf(client: Client): BackupSql {
+  return {
+    all: async (sql, params) => (await client.query(numbered(sql), [...params])).rows,
+    run: async (sql, params) => {
+      await client.query(numbered(sql), [...params])
+    },
+  }
+}
+
+/** ` WHERE …` of an account's rows (numbered from `$1`), and its parameters (nothing without a scope). */
+function scoped(table: string, scope?: AccountScope): {where: string; params: CellValue[]} {
+  if (!scope) return {where: '', params: []}
+  const {where, params} = accountFilter(table, scope.accountId)
+  return {where: numbered(` WHERE ${where}`), params}
+}
+
 /** A consistent snapshot of the PostgreSQL database at `url`. */
 export async function pgSnapshot(url: string): Promise<StoreSnapshot> {
   const client = await connect(url)
@@ -96,15 +119,20 @@ export async function pgSnapshot(url: string): Promise<StoreSnapshot> {
     driver: 'pg',
     migrations: () => migrationsOf(client),
     tables: () => carriedTables(client),
-    count: async (table) => Number((await client.query(`SELECT count(*) AS n FROM ${quote(table.name)}`)).rows[0].n),
-    async* rows(table, batchSize) {
+    sql: portOf(client),
+    count: async (table, scope) => {
+      const {where, params} = scoped(table.name, scope)
+      return Number((await client.query(`SELECT count(*) AS n FROM ${quote(table.name)}${where}`, params)).rows[0].n)
+    },
+    async* rows(table, batchSize, scope) {
       const info = await columnsOf(client, table.name)
       const byName = new Map(info.map((c) => [c.name, c]))
       const columns = table.columns.map((name) => byName.get(name)!)
       const pk = await primaryKey(client, table.name)
       const cursor = `svc_backup_${++cursors}`
-      await client.query(`DECLARE ${cursor} NO SCROLL CURSOR FOR SELECT ${columns.map(selectExpression).join(', ')} FROM ${quote(table.name)}` +
-        (pk.length ? ` ORDER BY ${pk.map(quote).join(', ')}` : ''))
+      const {where, params} = scoped(table.name, scope)
+      await client.query(`DECLARE ${cursor} NO SCROLL CURSOR FOR SELECT ${columns.map(selectExpression).join(', ')} FROM ${quote(table.name)}${where}` +
+        (pk.length ? ` ORDER BY ${pk.map(quote).join(', ')}` : ''), params)
       try {
         for (;;) {
           const {rows} = await client.query({text: `FETCH ${batchSize} FROM ${cursor}`, rowMode: 'array'})
@@ -142,6 +170,17 @@ export async function pgLoader(url: string): Promise<StoreLoader> {
   const tables = () => carriedTables(client)
   return {
     driver: 'pg',
+    sql: portOf(client),
+    async newIds(table, column, n) {
+      if (n === 0) return []
+      // From the identity's own sequence: ids no other instance is given, whatever it writes meanwhile.
+      const {rows} = await client.query('SELECT nextval(pg_get_serial_sequence($1, $2)) AS id FROM generate_series(1, $3)', [quote(table), column, n])
+      return rows.map((r: {id: string}) => Number(r.id)).sort((a: number, b: number) => a - b)
+    },
+    async lock(names) {
+      // The same advisory locks as the store's own writes (src/store/pg/port.ts), in one order.
+      for (const name of names) await client.query("SELECT pg_advisory_xact_lock(hashtext('svc:' || $1::text))", [name])
+    },
     migrations: () => migrationsOf(client),
     tables,
     async isEmpty() {
@@ -154,7 +193,7 @@ export async function pgLoader(url: string): Promise<StoreLoader> {
       const names = (await tables()).map((t) => quote(t.name))
       if (names.length) await client.query(`TRUNCATE ${names.join(', ')}`)
     },
-    async insert(table, rows) {
+    async insert(table, rows, options) {
       if (!rows.length) return
       const typeMap = await typeOf(table.name)
       const casts = table.columns.map((c) => (typeMap.get(c) === 'boolean' ? '::int::boolean' : ''))
@@ -168,7 +207,8 @@ export async function pgLoader(url: string): Promise<StoreLoader> {
           params.push(value === null && nullAsEmpty.has(i) ? '' : value)
           return `$${params.length}${casts[i]}`
         }).join(', ')})`)
-        await client.query(`INSERT INTO ${quote(table.name)} (${table.columns.map(quote).join(', ')}) OVERRIDING SYSTEM VALUE VALUES ${values.join(', ')}`, params)
+        await client.query(`INSERT INTO ${quote(table.name)} (${table.columns.map(quote).join(', ')}) OVERRIDING SYSTEM VALUE VALUES ${values.join(', ')}` +
+          (options?.skipExisting ? ' ON CONFLICT DO NOTHING' : ''), params)
       }
     },
     async commit() {
@@ -177,8 +217,9 @@ export async function pgLoader(url: string): Promise<StoreLoader> {
           `SELECT table_name AS t, column_name AS c FROM information_schema.columns
             WHERE table_schema = current_schema() AND is_identity = 'YES'`)
         for (const {t, c} of rows as {t: string; c: string}[]) {
-          await client.query(`SELECT setval(pg_get_serial_sequence($1, $2), m) FROM (SELECT max(${quote(c)}) AS m FROM ${quote(t)}) s WHERE m IS NOT NULL`,
-            [quote(t), c])
+          // Only ever forward: an import's ids came from the sequence, and other instances may hold later ones.
+          await client.query(`SELECT setval(s.seq, s.m) FROM (SELECT pg_get_serial_sequence($1, $2) AS seq, (SELECT max(${quote(c)}) FROM ${quote(t)}) AS m) s
+            WHERE s.m IS NOT NULL AND s.m > coalesce(pg_sequence_last_value(s.seq::regclass), 0)`, [quote(t), c])
         }
         await client.query('COMMIT')
       } finally {

@@ -4,7 +4,8 @@
  * lock is taken, ever). A restore fills a fresh file in one immediate transaction.
  */
 import {openSqlite, type Sqlite} from '../sqlite/connection.js'
-import {isCarried, parentsFirst, type CellValue, type StoreLoader, type StoreSnapshot, type TableShape} from './types.js'
+import {accountFilter, type BackupSql} from './account.js'
+import {isCarried, parentsFirst, type AccountScope, type CellValue, type StoreLoader, type StoreSnapshot, type TableShape} from './types.js'
 
 function carriedTables(db: Sqlite): TableShape[] {
   const names = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as {name: string}[])
@@ -33,6 +34,22 @@ function cell(value: unknown): CellValue {
   throw new Error(`a value of type ${typeof value} cannot be carried`)
 }
 
+function portOf(db: Sqlite): BackupSql {
+  return {
+    all: async (sql, params) => db.prepare(sql).all(...params) as Record<string, unknown>[],
+    run: async (sql, params) => {
+      db.prepare(sql).run(...params)
+    },
+  }
+}
+
+/** ` WHERE …` of an account's rows, and its parameters (nothing without a scope). */
+function scoped(table: string, scope?: AccountScope): {where: string; params: CellValue[]} {
+  if (!scope) return {where: '', params: []}
+  const {where, params} = accountFilter(table, scope.accountId)
+  return {where: ` WHERE ${where}`, params}
+}
+
 /** A read snapshot of the SQLite file of a data dir (which must exist). */
 export function sqliteSnapshot(dataDir: string): StoreSnapshot {
   const db = openSqlite(dataDir, {readonly: true})
@@ -43,13 +60,18 @@ export function sqliteSnapshot(dataDir: string): StoreSnapshot {
     driver: 'sqlite',
     migrations: async () => migrationsOf(db),
     tables: async () => carriedTables(db),
-    count: async (table) => (db.prepare(`SELECT count(*) AS n FROM ${quote(table.name)}`).get() as {n: number}).n,
-    async* rows(table, batchSize) {
+    sql: portOf(db),
+    count: async (table, scope) => {
+      const {where, params} = scoped(table.name, scope)
+      return (db.prepare(`SELECT count(*) AS n FROM ${quote(table.name)}${where}`).get(...params) as {n: number}).n
+    },
+    async* rows(table, batchSize, scope) {
       const pk = columnsOf(db, table.name).filter((c) => c.pk > 0).sort((a, b) => a.pk - b.pk).map((c) => quote(c.name))
       const order = pk.length ? pk.join(', ') : 'rowid'
-      const statement = db.prepare(`SELECT ${table.columns.map(quote).join(', ')} FROM ${quote(table.name)} ORDER BY ${order}`).raw(true)
+      const {where, params} = scoped(table.name, scope)
+      const statement = db.prepare(`SELECT ${table.columns.map(quote).join(', ')} FROM ${quote(table.name)}${where} ORDER BY ${order}`).raw(true)
       let batch: CellValue[][] = []
-      for (const row of statement.iterate() as Iterable<unknown[]>) {
+      for (const row of statement.iterate(...params) as Iterable<unknown[]>) {
         batch.push(row.map(cell))
         if (batch.length >= batchSize) {
           yield batch
@@ -70,8 +92,18 @@ export function sqliteLoader(dataDir: string): StoreLoader {
   const db = openSqlite(dataDir)
   db.exec('BEGIN IMMEDIATE')
   const statements = new Map<string, ReturnType<Sqlite['prepare']>>()
+  // The next id of each table (the write transaction excludes every other writer: max + 1 onwards is free).
+  const nextIds = new Map<string, number>()
   return {
     driver: 'sqlite',
+    sql: portOf(db),
+    async newIds(table, column, n) {
+      let next = nextIds.get(table)
+      if (next === undefined) next = Number((db.prepare(`SELECT max(${quote(column)}) AS m FROM ${quote(table)}`).get() as {m: number | null}).m ?? 0) + 1
+      nextIds.set(table, next + n)
+      return Array.from({length: n}, (_, i) => next! + i)
+    },
+    async lock() {},
     migrations: async () => migrationsOf(db),
     tables: async () => carriedTables(db),
     async isEmpty() {
@@ -80,11 +112,12 @@ export function sqliteLoader(dataDir: string): StoreLoader {
     async clear() {
       for (const table of carriedTables(db).reverse()) db.prepare(`DELETE FROM ${quote(table.name)}`).run()
     },
-    async insert(table, rows) {
-      const key = `${table.name}(${table.columns.join(',')})`
+    async insert(table, rows, options) {
+      const key = `${table.name}(${table.columns.join(',')})${options?.skipExisting ? ' skip' : ''}`
       let statement = statements.get(key)
       if (!statement) {
-        statement = db.prepare(`INSERT INTO ${quote(table.name)} (${table.columns.map(quote).join(', ')}) VALUES (${table.columns.map(() => '?').join(', ')})`)
+        statement = db.prepare(`INSERT INTO ${quote(table.name)} (${table.columns.map(quote).join(', ')}) VALUES (${table.columns.map(() => '?').join(', ')})` +
+          (options?.skipExisting ? ' ON CONFLICT DO NOTHING' : ''))
         statements.set(key, statement)
       }
       for (const row of rows) statement.run(row)

@@ -13,6 +13,11 @@ export interface TableShape {
 /** One value of a row: what both stores hold in the tables an archive carries. */
 export type CellValue = string | number | null
 
+/** The rows of one account (an account export): see ./account.ts for what belongs to it in each table. */
+export interface AccountScope {
+  accountId: number
+}
+
 /** A consistent view of a store (one read transaction) from which every carried table is read. */
 export interface StoreSnapshot {
   readonly driver: 'sqlite' | 'pg'
@@ -20,10 +25,12 @@ export interface StoreSnapshot {
   migrations(): Promise<number[]>
   /** The carried tables, parents before the tables that reference them. */
   tables(): Promise<TableShape[]>
-  /** How many rows the table holds in the snapshot. */
-  count(table: TableShape): Promise<number>
-  /** The rows of a table in primary-key order, in batches (bounded memory). */
-  rows(table: TableShape, batchSize: number): AsyncGenerator<CellValue[][]>
+  /** How many rows the table holds in the snapshot (of the account only, with a scope). */
+  count(table: TableShape, scope?: AccountScope): Promise<number>
+  /** The rows of a table in primary-key order, in batches (bounded memory); of one account with a scope. */
+  rows(table: TableShape, batchSize: number, scope?: AccountScope): AsyncGenerator<CellValue[][]>
+  /** Queries inside the snapshot (an export reads the account's name). */
+  readonly sql: import('./account.js').BackupSql
   /** Ends the read transaction and closes the connection. */
   close(): Promise<void>
 }
@@ -38,7 +45,14 @@ export interface StoreLoader {
   isEmpty(): Promise<boolean>
   /** Deletes every carried row (a restore with `--force` over a non-empty target). */
   clear(): Promise<void>
-  insert(table: TableShape, rows: CellValue[][]): Promise<void>
+  /** Inserts rows; `skipExisting`: a row whose key the target holds already is left as it is (content-addressed builds). */
+  insert(table: TableShape, rows: CellValue[][], options?: {skipExisting?: boolean}): Promise<void>
+  /** `n` ids no row of `table` holds or will be given by another writer, ascending (an import's renumbering). */
+  newIds(table: string, column: string, n: number): Promise<number[]>
+  /** Takes the transaction locks the store's own writes take on these names (PostgreSQL; nothing on SQLite, whose write transaction excludes every other writer). */
+  lock(names: readonly string[]): Promise<void>
+  /** Queries inside the loader's transaction. */
+  readonly sql: import('./account.js').BackupSql
   /** Makes what was inserted durable (and identity counters continue after the restored ids). */
   commit(): Promise<void>
   rollback(): Promise<void>

@@ -14,6 +14,10 @@ export default class AdminBackupVerify extends SvcCommand {
     const {verify} = await import('../../../services/backup/index.js')
     const result = await withSpinner('Verifying', !this.jsonEnabled(),
       () => verify(args.file, {passphrase: readPassphrase(flags['passphrase-file'])}))
+    if (result.account) {
+      this.say(`OK: ${result.file} imports whole: account ${result.account.id} ("${result.account.name}"), ${result.rows} rows in ${Object.keys(result.tables).length} tables, from ${result.store} (svc ${result.svc_version}, ${result.created_at}); secrets ${result.secrets}`)
+      return result
+    }
     this.say(`OK: ${result.file} restores whole: ${result.rows} rows in ${Object.keys(result.tables).length} tables, from ${result.store} (svc ${result.svc_version}, ${result.created_at}); secrets ${result.secrets}`)
     return result
   }
