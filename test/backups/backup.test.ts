@@ -113,6 +113,19 @@ describe('backups', () => {
     const r = await svc(['admin', 'restore', archive, '--data', restored, '--json'])
     expect(r.code, r.stderr).toBe(0)
     expect(r.json).toMatchObject({store: 'sqlite', rows: made.json.rows})
+    // Indexes and triggers, dropped while the rows went in, are all back.
+    const schemaOf = async (dir: string) => {
+      const {default: Database} = await import('better-sqlite3')
+      const db = new Database(join(dir, 'svc.sqlite'), {readonly: true})
+      try {
+        return db.prepare("SELECT type, name, sql FROM sqlite_master WHERE type IN ('index', 'trigger') ORDER BY name").all()
+      } finally {
+        db.close()
+      }
+    }
+    const fresh = tempDir()
+    await (await openStoreAt({dataDir: fresh, sqlite: true})).close()
+    expect(await schemaOf(restored)).toEqual(await schemaOf(fresh))
     const after = await readsOf({dataDir: restored}, world)
     // The connector's secret was left out: the only difference.
     expect((after['admin /svc/resources.json'] as any)[1][0].has_secret_token).toBe(false)
@@ -135,6 +148,20 @@ describe('backups', () => {
     const r = await svc(['admin', 'restore', fromSqlite, '--database-url', db.url, '--json'])
     expect(r.code, r.stderr).toBe(0)
     expect(r.json).toMatchObject({store: 'pg', from_store: 'sqlite'})
+    // Indexes, dropped while the rows went in, are all back.
+    const indexesOf = async (url: string) => {
+      const {default: pgLib} = await import('pg')
+      const client = new pgLib.Client({connectionString: url})
+      await client.connect()
+      try {
+        return (await client.query('SELECT indexname, indexdef FROM pg_indexes WHERE schemaname = current_schema() ORDER BY indexname')).rows
+      } finally {
+        await client.end()
+      }
+    }
+    const empty = await createTestDatabase()
+    drops.push(empty.drop)
+    expect(await indexesOf(db.url)).toEqual(await indexesOf(empty.url))
     const onPg = await readsOf({dataDir: tempDir(), databaseUrl: db.url}, world)
     const back = join(files, 'from-pg.svcbak')
     expect((await svc(['admin', 'backup', '--database-url', db.url, '--out', back])).code).toBe(0)

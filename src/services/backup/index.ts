@@ -199,6 +199,7 @@ export async function restore(file: string, target: StoreTarget, options: Restor
       }
       await loader.clear()
     }
+    await loader.bulkLoad()
     const shapes = new Map((await loader.tables()).map((t) => [t.name, t]))
     let table: TableShape | undefined
     let positions: number[] = []

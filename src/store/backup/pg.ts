@@ -168,8 +168,18 @@ export async function pgLoader(url: string): Promise<StoreLoader> {
     return map
   }
   const tables = () => carriedTables(client)
+  let deferred: string[] | undefined
   return {
     driver: 'pg',
+    async bulkLoad() {
+      // Indexes that back no constraint (keys and unique constraints stay: the rows are checked against them).
+      const {rows} = await client.query(
+        `SELECT i.indexname AS name, i.indexdef AS def FROM pg_indexes i WHERE i.schemaname = current_schema() AND i.tablename = ANY($1::text[])
+           AND NOT EXISTS (SELECT 1 FROM pg_constraint c WHERE c.conindid = format('%I.%I', i.schemaname, i.indexname)::regclass)`,
+        [(await tables()).map((t) => t.name)])
+      for (const {name} of rows as {name: string}[]) await client.query(`DROP INDEX ${quote(name)}`)
+      deferred = (rows as {def: string}[]).map((r) => r.def)
+    },
     sql: portOf(client),
     async newIds(table, column, n) {
       if (n === 0) return []
@@ -213,6 +223,10 @@ export async function pgLoader(url: string): Promise<StoreLoader> {
     },
     async commit() {
       try {
+        if (deferred?.length) {
+          await client.query("SET LOCAL maintenance_work_mem = '256MB'")
+          for (const def of deferred) await client.query(def)
+        }
         const {rows} = await client.query(
           `SELECT table_name AS t, column_name AS c FROM information_schema.columns
             WHERE table_schema = current_schema() AND is_identity = 'YES'`)

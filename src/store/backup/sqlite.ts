@@ -87,6 +87,16 @@ export function sqliteSnapshot(dataDir: string): StoreSnapshot {
   }
 }
 
+/**
+ * What the triggers of the carried tables derive, rebuilt in bulk after a bulk load: the record
+ * counts and the queue of the full-text indexer (the server's indexer then indexes every record).
+ */
+const REBUILD_DERIVED = [
+  'DELETE FROM db_record_counts',
+  "INSERT INTO db_record_counts (db_id, table_key, n) SELECT db_id, coalesce(table_name, ''), count(*) FROM db_records GROUP BY db_id, coalesce(table_name, '')",
+  'INSERT OR IGNORE INTO db_records_fts_pending (id) SELECT id FROM db_records',
+]
+
 /** A loader into the SQLite file of a data dir (created and migrated first); one transaction. */
 export function sqliteLoader(dataDir: string): StoreLoader {
   const db = openSqlite(dataDir)
@@ -94,7 +104,15 @@ export function sqliteLoader(dataDir: string): StoreLoader {
   const statements = new Map<string, ReturnType<Sqlite['prepare']>>()
   // The next id of each table (the write transaction excludes every other writer: max + 1 onwards is free).
   const nextIds = new Map<string, number>()
+  let deferred: {type: string; sql: string}[] | undefined
   return {
+    async bulkLoad() {
+      const names = carriedTables(db).map((t) => t.name)
+      const rows = db.prepare(`SELECT type, name, sql FROM sqlite_master WHERE type IN ('index', 'trigger') AND sql IS NOT NULL
+        AND tbl_name IN (${names.map(() => '?').join(', ')}) ORDER BY type DESC, name`).all(...names) as {type: string; name: string; sql: string}[]
+      for (const row of rows) db.exec(`DROP ${row.type === 'trigger' ? 'TRIGGER' : 'INDEX'} ${quote(row.name)}`)
+      deferred = rows
+    },
     driver: 'sqlite',
     sql: portOf(db),
     async newIds(table, column, n) {
@@ -123,6 +141,13 @@ export function sqliteLoader(dataDir: string): StoreLoader {
       for (const row of rows) statement.run(row)
     },
     async commit() {
+      if (deferred) {
+        db.pragma('cache_size = -262144') // 256 MB to sort the index entries in
+        for (const {sql} of deferred.filter((r) => r.type === 'index')) db.exec(sql)
+        const existing = new Set((db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as {name: string}[]).map((r) => r.name))
+        if (['db_records', 'db_record_counts', 'db_records_fts_pending'].every((t) => existing.has(t))) for (const sql of REBUILD_DERIVED) db.exec(sql)
+        for (const {sql} of deferred.filter((r) => r.type === 'trigger')) db.exec(sql)
+      }
       db.exec('COMMIT')
       db.close()
     },
