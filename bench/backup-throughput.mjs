@@ -2,7 +2,7 @@
 // `node bench/backup-throughput.mjs RECORDS [PG_URL]` (the checkout built: its dist/ is used).
 // SQLite: `svc admin backup` / `svc admin restore` against `sqlite3 .backup` and `VACUUM INTO`.
 // PostgreSQL (with PG_URL, a server where databases may be created): against `pg_dump -Fc` /
-// `pg_restore`. Each on a db of RECORDS records with three indexed fields; the server's memory is
+// `pg_restore`; on SQLite also one account's `svc admin export` / `svc admin import`. Each on a db of RECORDS records with three indexed fields; the server's memory is
 // not involved (the commands run as their own processes); their peak RSS is reported.
 import {execFileSync, spawnSync} from 'node:child_process'
 import {mkdtempSync, rmSync, statSync} from 'node:fs'
@@ -64,6 +64,12 @@ const rate = (t) => `${Math.round(n / t.s).toLocaleString('en')} rec/s`
   rows.push(`| SQLite | sqlite3 .backup | ${native.s.toFixed(2)} s (${rate(native)}) | ${mb(join(work, 'native.sqlite'))} MB | ${native.rssMb} MB |`)
   rows.push(`| SQLite | sqlite3 VACUUM INTO | ${vacuum.s.toFixed(2)} s (${rate(vacuum)}) | ${mb(join(work, 'vacuum.sqlite'))} MB | ${vacuum.rssMb} MB |`)
   rows.push(`| SQLite | svc admin restore | ${r.s.toFixed(2)} s (${rate(r)}) | | ${r.rssMb} MB |`)
+  // One account moved to another server: export, then import into a new data dir (ids renumbered, triggers kept: a live target).
+  const exported = join(work, 'account.svcbak')
+  const e = timed(process.execPath, [bin, 'admin', 'export', '--account', '1', '--data', data, '--out', exported])
+  const i = timed(process.execPath, [bin, 'admin', 'import', exported, '--data', join(work, 'sqlite-imported'), '--yes'])
+  rows.push(`| SQLite | svc admin export (one account) | ${e.s.toFixed(2)} s (${rate(e)}) | ${mb(exported)} MB | ${e.rssMb} MB |`)
+  rows.push(`| SQLite | svc admin import (into a new dir) | ${i.s.toFixed(2)} s (${rate(i)}) | | ${i.rssMb} MB |`)
 }
 
 if (pgUrl) {
