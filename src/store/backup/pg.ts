@@ -64,6 +64,12 @@ async function migrationsOf(client: Client): Promise<number[]> {
  */
 const EMPTY_AS_NULL: Readonly<Record<string, readonly string[]>> = {db_records: ['table_name']}
 
+/** The element type of the array a column's values are sent in (booleans travel as the archive's 0/1). */
+const ARRAY_OF: Readonly<Record<string, string>> = {
+  json: 'json', jsonb: 'jsonb', boolean: 'int', text: 'text', integer: 'integer', bigint: 'bigint', smallint: 'smallint',
+  'double precision': 'float8', real: 'float4', numeric: 'numeric',
+}
+
 /** A column read so that both stores hold the same value: JSON as its text, numbers as numbers. */
 function selectExpression(column: ColumnInfo): string {
   if (column.type === 'json' || column.type === 'jsonb') return `${quote(column.name)}::text`
@@ -210,20 +216,18 @@ export async function pgLoader(url: string): Promise<StoreLoader> {
     async insert(table, rows, options) {
       if (!rows.length) return
       const typeMap = await typeOf(table.name)
-      const casts = table.columns.map((c) => (typeMap.get(c) === 'boolean' ? '::int::boolean' : ''))
       const nullAsEmpty = new Set((EMPTY_AS_NULL[table.name] ?? []).map((c) => table.columns.indexOf(c)))
-      // At most ~30,000 parameters a statement (PostgreSQL's limit is 65,535).
-      const perStatement = Math.max(1, Math.floor(30_000 / table.columns.length))
-      for (let start = 0; start < rows.length; start += perStatement) {
-        const chunk = rows.slice(start, start + perStatement)
-        const params: unknown[] = []
-        const values = chunk.map((row) => `(${row.map((value, i) => {
-          params.push(value === null && nullAsEmpty.has(i) ? '' : value)
-          return `$${params.length}${casts[i]}`
-        }).join(', ')})`)
-        await client.query(`INSERT INTO ${quote(table.name)} (${table.columns.map(quote).join(', ')}) OVERRIDING SYSTEM VALUE VALUES ${values.join(', ')}` +
-          (options?.skipExisting ? ' ON CONFLICT DO NOTHING' : ''), params)
-      }
+      // One array a column, unnested into rows: one parameter a column whatever the batch's size,
+      // which PostgreSQL parses far faster than a VALUES list of a parameter a cell.
+      const types = table.columns.map((c) => typeMap.get(c) ?? 'text')
+      const arrays: unknown[][] = table.columns.map(() => [])
+      for (const row of rows) row.forEach((value, i) => arrays[i]!.push(value === null && nullAsEmpty.has(i) ? '' : value))
+      const names = table.columns.map((_, i) => `c${i}`)
+      await client.query(
+        `INSERT INTO ${quote(table.name)} (${table.columns.map(quote).join(', ')}) OVERRIDING SYSTEM VALUE
+          SELECT ${names.map((n, i) => (types[i] === 'boolean' ? `${n}::boolean` : n)).join(', ')}
+          FROM unnest(${types.map((t, i) => `$${i + 1}::${ARRAY_OF[t] ?? 'text'}[]`).join(', ')}) AS u(${names.join(', ')})` +
+        (options?.skipExisting ? ' ON CONFLICT DO NOTHING' : ''), arrays)
     },
     async commit() {
       try {
