@@ -29,7 +29,7 @@ export interface Progress {
   stop(): void
 }
 
-const megabytes = (n: number) => `${(n / 1e6).toFixed(1)} MB`
+const megabytes = (n: number) => (n < 1e6 ? `${Math.ceil(n / 1e3)} KB` : `${(n / 1e6).toFixed(1)} MB`)
 
 /**
  * A progress bar (cli-progress) on stderr for `total` units; a no-op off a terminal. `unit: 'bytes'`

@@ -11,6 +11,7 @@ import {createApp, type SvcApp} from '../../src/http/app.js'
 import {PACKAGE_SYSTEM_PROMPTS} from '../../src/paths.js'
 import {openStoreAt} from '../../src/store/index.js'
 import {svc} from '../helpers/cli.js'
+import {plain, svcTty} from '../cli/tty.js'
 import {createTestDatabase, pg} from '../helpers/pg.js'
 import {createWorld, tempDir, type World} from '../helpers/world.js'
 
@@ -253,6 +254,17 @@ describe('account export and import', () => {
       await store.close()
     }
 
+    // On a terminal the import asks first (No writes nothing), and shows a bar of the archive read.
+    const asked = join(tempDir(), 'asked')
+    const no = await svcTty(['admin', 'import', file, '--data', asked], {keys: 'n\r', columns: 100})
+    expect(plain(no.output)).toContain('Import ')
+    expect(plain(no.output)).toContain('Nothing imported.')
+    expect(existsSync(join(asked, 'svc.sqlite'))).toBe(false)
+    const yes = await svcTty(['admin', 'import', file, '--data', asked], {keys: 'y\r', columns: 100})
+    expect(yes.code, yes.output).toBe(0)
+    expect(plain(yes.output)).toMatch(/Importing \[.*\] \d+% \| \d+ KB of \d+ KB/)
+    expect(plain(yes.output)).toContain('Imported ')
+
     // An empty account made by hand receives it under its own id.
     const empty: Target = {dataDir: join(tempDir(), 'empty')}
     const made = await svc(['admin', 'account', 'create', 'target', '--data', empty.dataDir, '--json'])
@@ -266,6 +278,9 @@ describe('account export and import', () => {
     expect(restoreExport.stderr).toContain('svc admin import')
     const whole = join(files, 'whole.svcbak')
     expect((await svc(['admin', 'backup', ...targetFlags(one), '--out', whole])).code).toBe(0)
+    const restoredTty = await svcTty(['admin', 'restore', whole, '--data', join(tempDir(), 'z')], {columns: 100})
+    expect(restoredTty.code, restoredTty.output).toBe(0)
+    expect(plain(restoredTty.output)).toMatch(/Restoring \[.*\] \d+% \| \d+ KB of \d+ KB/)
     const importBackup = await svc(['admin', 'import', whole, '--data', join(tempDir(), 'y'), '--dry-run'])
     expect(importBackup.code).toBe(2)
     expect(importBackup.stderr).toContain('svc admin restore')
