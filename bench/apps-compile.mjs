@@ -1,6 +1,6 @@
 // Compile times per engine: the first compile in a fresh process (worker start and module import included), cold
 // compiles with the modules loaded (a new source each time: never in the cache) through the server's
-// path (a warm worker process of src/compile/pool.ts), the same compile run in this process
+// path (a warm worker process of src/services/compiles/compile-pool.ts), the same compile run in this process
 // (`compileNow`, what the server did before compiles moved out of it: issue 16 asks the pool to stay
 // within 1.2× of it), interleaved so both see the same machine, and cache hits (a SHA-256 and one
 // SQLite lookup). Prints one JSON object on stdout (a table on stderr).
@@ -11,9 +11,13 @@ import {join} from 'node:path'
 import {performance} from 'node:perf_hooks'
 import {compileNow, prepare} from '../dist/compile/build.js'
 import {compileApp} from '../dist/compile/index.js'
+import {createCompilePool} from '../dist/services/compiles/compile-pool.js'
 import {openStore} from '../dist/store/index.js'
 
 const root = new URL('..', import.meta.url).pathname
+// The server's compile pool (one per server: src/services/compiles/compile-pool.ts).
+const pool = createCompilePool()
+const compiling = {compiler: pool, inFlight: new Map()}
 const ENGINES = [['svelte', 'App.svelte', 'tailwind'], ['vue', 'App.vue', 'tailwind'], ['react', 'App.jsx', 'tailwind'],
   ['kaboom', 'game.js', 'none'], ['phaser', 'game.js', 'none']]
 const COLD_RUNS = Math.max(1, Number(process.argv[2] ?? 9))
@@ -29,7 +33,7 @@ try {
     const salt = `${process.pid}-${Date.now()}`
     const comment = (i) => (engine === 'svelte' || engine === 'vue' ? `\n<!-- ${i} ${salt} -->\n` : `\n// ${i} ${salt}\n`)
     let t = performance.now()
-    await compileApp({engine, cssEngine: css, source: base + comment('first')}, store.apps)
+    await compileApp({engine, cssEngine: css, source: base + comment('first')}, store.apps, compiling)
     const first = performance.now() - t
     await prepare(engine, css)
     await compileNow({engine, cssEngine: css, source: base + comment('first in process')}, 'warm')
@@ -37,7 +41,7 @@ try {
     const inProcess = []
     for (let i = 0; i < COLD_RUNS; i++) {
       t = performance.now()
-      const r = await compileApp({engine, cssEngine: css, source: base + comment(i)}, store.apps)
+      const r = await compileApp({engine, cssEngine: css, source: base + comment(i)}, store.apps, compiling)
       cold.push(performance.now() - t)
       if (r.status !== 'compiled') throw new Error('expected a compile')
       t = performance.now()
@@ -47,7 +51,7 @@ try {
     const cached = []
     for (let i = 0; i < CACHED_RUNS; i++) {
       t = performance.now()
-      const r = await compileApp({engine, cssEngine: css, source: base + comment(0)}, store.apps)
+      const r = await compileApp({engine, cssEngine: css, source: base + comment(0)}, store.apps, compiling)
       cached.push(performance.now() - t)
       if (r.status !== 'cached') throw new Error('expected a cache hit')
     }
@@ -60,6 +64,7 @@ try {
   }
 } finally {
   store.close()
+  pool.stop()
   rmSync(dir, {recursive: true, force: true})
 }
 console.error(rows.map((r) => Object.values(r).join('\t')).join('\n'))

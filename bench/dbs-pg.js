@@ -21,6 +21,7 @@ import {buildQuery, searchTable} from '../dist/core/dbs/query.js'
 import {indexValues, validateData} from '../dist/core/dbs/records.js'
 import {planSchema, tablePlan} from '../dist/core/dbs/schema.js'
 import {createApp} from '../dist/http/app.js'
+import {createServices} from '../dist/services/index.js'
 import {openStoreAt} from '../dist/store/index.js'
 import {machine, PEOPLE_SCHEMA as schema, percentile, SYL, syntheticPeople} from './lib.js'
 
@@ -73,7 +74,7 @@ try {
   const dbBytes = Number((await admin.query('SELECT pg_database_size(current_database()) AS n')).rows[0].n)
 
   // 2. Queries through the app in-process, and through the store for q with and without the trigram filter.
-  const app = createApp({store, systemPromptsDirs: []})
+  const app = createApp({store, services: createServices(store), systemPromptsDirs: []})
   const get = async (qs) => {
     const res = await app.request(`http://localhost/svc/dbs/people/search.json?${qs}`, {}, {svcEmbeddedUserId: user.id})
     if (res.status !== 200) throw new Error(`${qs}: ${res.status} ${await res.text()}`)

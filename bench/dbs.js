@@ -12,6 +12,7 @@ import {buildQuery, searchTable} from '../dist/core/dbs/query.js'
 import {indexValues, validateData} from '../dist/core/dbs/records.js'
 import {planSchema, tablePlan} from '../dist/core/dbs/schema.js'
 import {createApp} from '../dist/http/app.js'
+import {createServices} from '../dist/services/index.js'
 import {openStore} from '../dist/store/index.js'
 import {machine, PEOPLE_SCHEMA as schema, percentile, SYL, syntheticPeople} from './lib.js'
 
@@ -52,7 +53,7 @@ for (let i = 0; i < SIZE; i += BATCH) {
 const importMs = performance.now() - t0
 
 // 2. Queries through the app in-process (routing, validation, SQL, JSON), and through the store for q with/without FTS.
-const app = createApp({store, systemPromptsDirs: []})
+const app = createApp({store, services: createServices(store), systemPromptsDirs: []})
 const get = async (qs) => {
   const res = await app.request(`http://localhost/svc/dbs/people/search.json?${qs}`, {}, {svcEmbeddedUserId: user.id})
   if (res.status !== 200) throw new Error(`${qs}: ${res.status} ${await res.text()}`)

@@ -11,5 +11,12 @@ await build({
   configFile: false,
   logLevel: 'warn',
   plugins: [svelte()],
-  build: {outDir: fileURLToPath(new URL('../dist/console', import.meta.url)), emptyOutDir: true, assetsDir: 'assets'},
+  build: {
+    outDir: fileURLToPath(new URL('../dist/console', import.meta.url)),
+    emptyOutDir: true,
+    assetsDir: 'assets',
+    // The server serves `assets/<letters, digits, _ and ->.js|css` only (src/http/routes/console.ts):
+    // a chunk named after `editable.svelte.js` would carry a dot.
+    rollupOptions: {output: {chunkFileNames: (chunk) => `assets/${chunk.name.replace(/[^A-Za-z0-9_-]/g, '_')}-[hash].js`}},
+  },
 })

@@ -24,6 +24,7 @@ async function previewFor(page, who) {
 
 /** name, hash, what shows it is ready (a CSS selector), and an optional step before the shot. */
 const SCREENS = [
+  ['overview', '#/', '[data-testid=overview-apps] a[data-app-page]'],
   ['dashboards', '#/dashboards', '[data-testid=grid] [data-key=kpi]', async (page) => {
     await page.frameLocator('[data-testid=grid] iframe').getByText('books to read').waitFor()
   }],
@@ -36,7 +37,7 @@ const SCREENS = [
   ['prompts', '#/prompts', '[data-testid=prompts] tr[data-id]'],
   ['prompts-system', '#/prompts?scope=system', '[data-testid=system-prompts] a'],
   ['prompt-cascade', '#/prompts/crm_dashboard', '[data-testid=cascade-render]'],
-  ['prompt-editor', () => `#/prompts/greeting/${made.greeting}`, '[data-testid=prompt-form]', (page) => previewFor(page, 'Grace')],
+  ['prompt-editor', () => `#/prompts/greeting/${made.greeting}`, '[data-testid=content] .cm-line', (page) => previewFor(page, 'Grace')],
   ['databases', '#/dbs', '[data-testid=dbs] a[data-db=library]'],
   ['records-grid', '#/dbs/library?sort=-pages', '[data-testid=records] tbody tr[data-id]'],
   ['records-queue', '#/dbs/library?sort=-pages', '[data-testid=records] tbody tr[data-id]', async (page) => {
@@ -55,7 +56,7 @@ const SCREENS = [
   ['new-database', '#/new/db', '[data-testid=schema-form]'],
   ['public-methods', '#/dbs/library/public', '[data-testid=public-summary]'],
   ['apps', '#/apps', '[data-testid=apps] [data-app-edit]'],
-  ['app-editor', () => `#/apps/${made.app}`, '[data-testid=app-form]', async (page) => {
+  ['app-editor', () => `#/apps/${made.app}`, '[data-testid=source] .cm-line', async (page) => {
     await page.getByTestId('preview').scrollIntoViewIfNeeded()
     await page.frameLocator('[data-testid=preview]').getByText('books to read').waitFor()
   }],

@@ -4,4 +4,4 @@ import {applyTheme, savedTheme} from './theme.js'
 import './console.css'
 
 applyTheme(savedTheme())
-mount(App, {target: document.getElementById('console')})
+mount(App, {target: /** @type {HTMLElement} */ (document.getElementById('console'))})

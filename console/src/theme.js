@@ -5,7 +5,7 @@ export const THEMES = ['system', 'light', 'dark']
 
 export function savedTheme() {
   try {
-    const v = localStorage.getItem(KEY)
+    const v = localStorage.getItem(KEY) ?? ''
     return THEMES.includes(v) ? v : 'system'
   } catch {
     return 'system'

@@ -1,5 +1,5 @@
 import {Flags} from '#oclif'
-import {adminTarget, requireData, type AdminTarget} from '../client/admin.js'
+import {adminTarget, requireData, type AdminTarget} from '../admin/local-admin.js'
 import {SvcCommand} from './base-command.js'
 
 /**

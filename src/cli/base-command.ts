@@ -64,7 +64,8 @@ export abstract class BackendCommand extends SvcCommand {
   protected async client(flags: TargetFlagValues): Promise<Client> {
     this.backend ??= await resolveBackend(flags)
     this.note(this.backend.description)
-    return new Client(this.backend)
+    // A server's warning about a write it accepted goes to stderr (with --json too: stdout stays the result).
+    return new Client(this.backend, (warning) => process.stderr.write(`Warning: ${warning}\n`))
   }
 
   protected async finally(err: Error | undefined): Promise<unknown> {

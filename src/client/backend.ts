@@ -1,6 +1,7 @@
 import type {OperationId} from '../core/contract/operations.js'
-import {SvcError, type ErrorCode} from '../core/errors.js'
-import {operationRequest, readAnswer, type CallArgs, type CallOutput} from './typed.js'
+import {SvcError} from '../core/errors.js'
+import type {CallArgs, CallOutput} from './typed.js'
+import {errorFromResponse, operationRequest, readAnswer, requestInit, withQuery, type CallOptions} from './wire.js'
 
 /** One way to reach the API: real HTTP (remote) or the in-process app (embedded). */
 export interface Backend {
@@ -14,69 +15,24 @@ export interface Backend {
   close(): Promise<void>
 }
 
-export interface CallOptions {
-  query?: Record<string, string | number | boolean | undefined | (string | number)[]>
-  body?: unknown
-  headers?: Record<string, string>
-}
-
-/** Builds `path?query` with repeated keys for arrays. */
-export function withQuery(path: string, query?: CallOptions['query']): string {
-  if (!query) return path
-  const params = new URLSearchParams()
-  for (const [key, value] of Object.entries(query)) {
-    if (value === undefined) continue
-    if (Array.isArray(value)) for (const v of value) params.append(key, String(v))
-    else params.append(key, String(value))
-  }
-  const qs = params.toString()
-  return qs ? `${path}${path.includes('?') ? '&' : '?'}${qs}` : path
-}
-
-const CODE_BY_STATUS: Record<number, ErrorCode> = {
-  400: 'bad_request', 401: 'unauthorized', 403: 'forbidden', 404: 'not_found', 409: 'conflict',
-  412: 'precondition_failed', 413: 'payload_too_large', 422: 'validation', 429: 'rate_limited',
-}
-
-/** Reads an error response back into the same SvcError the server threw. */
-export async function errorFromResponse(res: Response): Promise<SvcError> {
-  const text = await res.text()
-  let body: Record<string, unknown> = {}
-  try {
-    const parsed = JSON.parse(text)
-    if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) body = parsed as Record<string, unknown>
-  } catch {
-    body = {error: text.slice(0, 500) || res.statusText}
-  }
-  const code = CODE_BY_STATUS[res.status] ?? (res.status >= 500 ? 'internal' : 'bad_request')
-  if (res.status === 422 && typeof body.error !== 'string') {
-    const summary = Object.entries(body).map(([f, m]) => `${f}: ${Array.isArray(m) ? m.join(', ') : String(m)}`).join('; ')
-    return new SvcError('validation', 422, summary || 'validation failed', body)
-  }
-  const {error, ...details} = body
-  const message = typeof error === 'string' ? error : res.statusText || 'request failed'
-  return new SvcError(code, res.status, message, Object.keys(details).length > 0 ? details : undefined)
-}
+export {withQuery, errorFromResponse, type CallOptions} from './wire.js'
 
 /** Typed calls over a Backend: JSON in, JSON (or text) out, errors as SvcError. */
 export class Client {
-  constructor(readonly backend: Backend) {}
+  /** `onWarning` gets each `X-Svc-Warning` the server answers (a write it accepted but would tell about). */
+  constructor(readonly backend: Backend, readonly onWarning?: (warning: string) => void) {}
 
   async raw(method: string, path: string, options: CallOptions = {}): Promise<Response> {
-    const headers: Record<string, string> = {accept: 'application/json', ...options.headers}
-    let body: string | undefined
-    if (options.body !== undefined) {
-      headers['content-type'] = 'application/json'
-      body = JSON.stringify(options.body)
-    }
     let res: Response
     try {
-      res = await this.backend.fetch(withQuery(path, options.query), {method, headers, body})
+      res = await this.backend.fetch(withQuery(path, options.query), requestInit(method, options))
     } catch (error) {
       throw new SvcError('network', 0, `cannot reach ${this.backend.baseUrl}: ${(error as Error).message}`, undefined,
         'check --url, or start a server with `svc serve`')
     }
     if (!res.ok) throw await errorFromResponse(res)
+    const warning = res.headers.get('x-svc-warning')
+    if (warning) this.onWarning?.(warning)
     return res
   }
 

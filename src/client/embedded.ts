@@ -1,30 +1,18 @@
-import {createApp} from '../http/app.js'
-import {openStoreAt} from '../store/index.js'
 import type {UserView} from '../store/accounts/types.js'
-import {checkDataDir, EMBEDDED_ORIGIN, embeddedDescription, embeddedSystemPromptsDirs, resolveActingUser, type EmbeddedOptions} from './acting-user.js'
+import {EMBEDDED_ORIGIN, embeddedDescription, embeddedSystemPromptsDirs, type EmbeddedOptions} from './acting-user.js'
 import type {Backend} from './backend.js'
 
 export type {EmbeddedOptions} from './acting-user.js'
 
 /** The same Hono app, called in-process over a local data dir: no socket, same routes and errors. */
 export async function embeddedBackend(options: EmbeddedOptions): Promise<Backend> {
-  const dataDir = checkDataDir(options)
-  const store = await openStoreAt({dataDir, databaseUrl: options.databaseUrl})
-  try {
-    const user = await resolveActingUser(store.accounts, options)
-    const app = createApp({
-      store,
-      systemPromptsDirs: embeddedSystemPromptsDirs(options),
-      publicUrl: process.env.SVC_PUBLIC_URL,
-      // One local user: renders stay in this process (no worker threads to start), connectors may reach local hosts.
-      renders: {inProcess: true},
-      allowConnectorHosts: ['*'],
-    })
-    return inProcessBackend(app, dataDir, user, () => store.close())
-  } catch (error) {
-    await store.close()
-    throw error
-  }
+  const {openEmbeddedApp} = await import('../http/embedded.js')
+  const opened = await openEmbeddedApp({
+    dataDir: options.dataDir, databaseUrl: options.databaseUrl, as: options.as,
+    systemPromptsDirs: embeddedSystemPromptsDirs(options), publicUrl: process.env.SVC_PUBLIC_URL,
+  })
+  // The services stop before the store closes (a flow a command started finishes, or is aborted, and is recorded).
+  return inProcessBackend(opened.app, opened.dataDir, opened.user, () => opened.close())
 }
 
 /** An app that answers requests in-process (Hono's `app.request`). */

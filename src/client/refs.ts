@@ -11,9 +11,10 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
 /**
  * A stored prompt id from a UUID or a code. A code stored in several scopes (your user copy and
- * the account's, say) is ambiguous unless `scope` picks one; the error lists them.
+ * the account's, say) is ambiguous unless `scope` picks one; the error lists them, and names
+ * `pickFlag` (the command's own flag that picks a scope) only when the command has one.
  */
-export async function resolvePromptId(client: Client, ref: string, scope?: string): Promise<string> {
+export async function resolvePromptId(client: Client, ref: string, scope?: string, pickFlag?: string): Promise<string> {
   if (UUID.test(ref)) return ref
   const found = (await client.call('listPrompts', {query: {code: ref, scope}})).filter((p) => p.code === ref)
   if (found.length === 1) return found[0]!.id
@@ -22,7 +23,8 @@ export async function resolvePromptId(client: Client, ref: string, scope?: strin
       'list them with: svc prompt list (system files are read with: svc prompt system CODE)')
   }
   const list = found.map((p) => `${p.id} (${p.scope}${p.scope_id === null ? '' : ` ${p.scope_id}`})`).join(', ')
-  throw new SvcError('usage', 0, `code "${ref}" is stored in ${found.length} scopes: ${list}`, undefined, 'give the id, or --scope to pick one')
+  throw new SvcError('usage', 0, `code "${ref}" is stored in ${found.length} scopes: ${list}`, undefined,
+    pickFlag ? `give the id, or ${pickFlag} to pick one` : 'give the id')
 }
 
 interface Me {

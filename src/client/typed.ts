@@ -5,9 +5,8 @@
  * this way never loads zod (the CLI starts as fast as before).
  */
 import type {z} from '@hono/zod-openapi'
-import {fillPath, OPERATIONS, type OperationId} from '../core/contract/operations.js'
+import type {OperationId} from '../core/contract/operations.js'
 import type {Routes} from '../core/contract/routes.js'
-import type {CallOptions} from './backend.js'
 
 type Schema = z.ZodType
 type Route<K extends OperationId> = Routes[K]
@@ -42,17 +41,4 @@ export type CallOutput<K extends OperationId> = Success<Route<K>> extends infer 
 type NeedsInput<K extends OperationId> = Route<K> extends {request: {params: Schema}} ? true : false
 export type CallArgs<K extends OperationId> = NeedsInput<K> extends true ? [input: CallInput<K>] : [input?: CallInput<K>]
 
-/** The request of an operation: `{method, path, options}` for Client.raw. */
-export function operationRequest(op: OperationId, input: {params?: Record<string, string | number>; query?: unknown; body?: unknown; headers?: Record<string, string>} = {}) {
-  const {method, path} = OPERATIONS[op]
-  const options: CallOptions = {headers: input.headers, query: input.query as CallOptions['query']}
-  if (input.body !== undefined) options.body = input.body
-  return {method: method.toUpperCase(), path: fillPath(path, input.params), options}
-}
-
-/** Reads an answer: JSON when it says so, undefined for 204, text otherwise. */
-export async function readAnswer(res: Response): Promise<unknown> {
-  if (res.status === 204) return undefined
-  const type = res.headers.get('content-type') ?? ''
-  return /[/+]json\b/i.test(type) ? res.json() : res.text()
-}
+export {operationRequest, readAnswer} from './wire.js'

@@ -4,7 +4,7 @@ import {Args, Flags} from '#oclif'
 import {BackendCommand} from '../cli/base-command.js'
 import type {Change} from '../core/workspace/plan.js'
 import {FOLDERS} from '../workspace/folder.js'
-import {applyPlan, planFolder, recordSynced} from '../workspace/push.js'
+import {applyPlan, dbRefusal, planFolder, recordSynced} from '../workspace/push.js'
 import {workspaceDir} from '../cli/args.js'
 
 const time = () => new Date().toTimeString().slice(0, 8)
@@ -27,6 +27,9 @@ export default class Dev extends BackendCommand {
     const log = (line: string) => process.stdout.write(`${line}\n`)
     const sync = async () => {
       const plan = await planFolder(client, dir, {prune: false})
+      // A db change that would drop data or leave records invalid is never applied on save: svc push --force does it.
+      const refusal = dbRefusal(plan.changes)
+      if (refusal) throw new Error(`${refusal.message} (svc push --force applies it)`)
       const applied: Change[] = []
       try {
         await applyPlan(client, dir, plan.changes, (c: Change) => {

@@ -5,10 +5,11 @@ import {withSpinner} from '../cli/spinner.js'
 import {out as colors} from '../cli/style.js'
 import {SvcError} from '../core/errors.js'
 import {describe, summary, type Change} from '../core/workspace/plan.js'
-import {applyPlan, planFolder, recordSynced} from '../workspace/push.js'
+import {planLines} from '../core/dbs/plan.js'
+import {applyPlan, dbRefusal, planFolder, recordSynced} from '../workspace/push.js'
 import {workspaceDir} from '../cli/args.js'
 
-const brief = (c: Change) => ({action: c.action, kind: c.kind, key: c.key, diff: c.diff})
+const brief = (c: Change) => ({action: c.action, kind: c.kind, key: c.key, diff: c.diff, ...(c.db ? {plan: c.db} : {})})
 
 /** A unified diff with + and - lines coloured (on a terminal). */
 export function colorDiff(diff: string): string {
@@ -27,7 +28,8 @@ export default class Push extends BackendCommand {
     yes: yesFlag,
     'dry-run': Flags.boolean({description: 'only show what would change', default: false}),
     prune: Flags.boolean({description: 'also delete what is on the backend but not in the folder', default: false}),
-    force: Flags.boolean({description: 'overwrite resources the backend changed since your last pull or push, or changes while the push runs (sends no If-Match)', default: false}),
+    force: Flags.boolean({description: 'overwrite resources the backend changed since your last pull or push, or changes while the push runs (sends no If-Match); ' +
+      'allow db changes that drop fields or tables holding data, or leave records invalid', default: false}),
   }
 
   async run() {
@@ -40,6 +42,7 @@ export default class Push extends BackendCommand {
       this.say(describe(c))
       if (conflicted.has(c.key)) this.say(colors().yellow(`  ! changed on the backend since your last pull: this ${c.action === 'delete' ? 'deletes' : 'overwrites'} that change`))
       if (c.diff) this.say(colorDiff(c.diff))
+      if (c.db) for (const line of planLines(c.db)) this.say(line)
     }
     this.say(summary(plan))
     const result = (applied: Change[]) => ({applied: applied.map((c) => ({action: c.action, kind: c.kind, key: c.key})),
@@ -53,6 +56,9 @@ export default class Push extends BackendCommand {
       throw new SvcError('conflict', 409, `not applied: the backend changed ${plan.conflicts.map((c) => c.key).join(', ')} since your last pull`,
         {conflicts: plan.conflicts.map(brief)}, 'svc pull to take the backend\'s version (then edit and push), or push --force to overwrite it (the diff above shows what would be lost)')
     }
+    // The same refusal as svc db push: a db change that drops data or leaves records invalid needs --force.
+    const refusal = dbRefusal(plan.changes)
+    if (refusal && !flags.force) throw new SvcError('conflict', 409, refusal.message, {changes: plan.changes.map(brief)}, refusal.hint)
     if (!(await confirmDestructive({yes: flags.yes, action: 'applying the push', message: `Apply ${plan.changes.length} change(s)?`}))) {
       this.say('Nothing changed.')
       return result([])

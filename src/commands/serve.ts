@@ -25,11 +25,18 @@ export default class Serve extends SvcCommand {
       env: 'SVC_APPS_URL',
     }),
     quiet: Flags.boolean({description: 'no request log', default: false}),
+    'log-format': Flags.string({
+      description: 'human: lines on stderr; json: one JSON object per line on stdout (one per request: time, request id, account, user or visitor, method, route, status, duration, bytes)',
+      options: ['human', 'json'], default: 'human', env: 'SVC_LOG_FORMAT',
+    }),
     'allow-connector-hosts': Flags.string({
       description: 'hosts, addresses or CIDR ranges connectors may reach although private or loopback (comma-separated; * for any)',
       env: 'SVC_ALLOW_CONNECTOR_HOSTS', multiple: true, delimiter: ',',
     }),
-    quota: Flags.string({description: 'change a quota or limit: NAME=NUMBER (repeatable; names and defaults in docs/reliability.md)', multiple: true}),
+    quota: Flags.string({
+      description: 'change a quota or limit: NAME=NUMBER (repeatable; comma-separated in the env var; names and defaults in docs/reliability.md)',
+      env: 'SVC_QUOTA', multiple: true, delimiter: ',',
+    }),
     'backup-dir': Flags.string({description: 'make scheduled backups into this folder (docs/backups.md)', env: 'SVC_BACKUP_DIR', helpGroup: 'BACKUPS'}),
     'backup-every': Flags.string({description: 'how often: 30m, 6h, 1d', default: '1d', env: 'SVC_BACKUP_EVERY', helpGroup: 'BACKUPS'}),
     'backup-keep': Flags.integer({description: 'archives kept in --backup-dir (the oldest are removed)', default: 7, min: 1, env: 'SVC_BACKUP_KEEP', helpGroup: 'BACKUPS'}),
@@ -52,7 +59,7 @@ export default class Serve extends SvcCommand {
       if (!flags['public-url']) this.error('--apps-url needs --public-url (the main origin apps send visitors back to)', {exit: 2})
     }
     try {
-      const {egressPolicy} = await import('../http/egress.js')
+      const {egressPolicy} = await import('../services/egress.js')
       egressPolicy(flags['allow-connector-hosts'])
     } catch (error) {
       this.error((error as Error).message, {exit: 2})
@@ -60,8 +67,21 @@ export default class Serve extends SvcCommand {
     const {parseQuotas} = await import('../core/quotas.js')
     const databaseUrl = flags['database-url']?.trim() || undefined
     if (databaseUrl && !/^postgres(ql)?:\/\//i.test(databaseUrl)) this.error('--database-url must start with postgres:// or postgresql://', {exit: 2})
-    const log = (line: string) => process.stderr.write(line + '\n')
+    const {serverLogger} = await import('../http/log-format.js')
+    const logger = serverLogger(flags['log-format'] === 'json' ? 'json' : 'human')
+    const log = logger.log
     const publicUrl = flags['public-url']
+    if (publicUrl && flags['apps-url']) {
+      const {appsUrlRisks} = await import('../http/app-origin/hosts.js')
+      let risks
+      try {
+        risks = appsUrlRisks(publicUrl, flags['apps-url'], flags['trust-proxy'])
+      } catch {
+        this.error('--public-url is not a URL', {exit: 2})
+      }
+      if (risks.error) this.error(risks.error, {exit: 2})
+      if (risks.warning) log(risks.warning)
+    }
     if (publicUrl && !flags['apps-url'] && !isLoopbackUrl(publicUrl)) {
       log(`Warning: --public-url ${publicUrl} without --apps-url: hosted apps (/a/CODE) will send visitors to http://CODE.localhost:PORT, `
         + 'which only this machine reaches. Add --apps-url https://{code}.apps.example.com (a wildcard DNS name and certificate; docs/deploy.md)')
@@ -88,6 +108,7 @@ export default class Serve extends SvcCommand {
       publicUrl: flags['public-url'],
       appsUrl: flags['apps-url'],
       log: flags.quiet ? undefined : log,
+      requestLog: flags.quiet ? undefined : logger.request,
       allowConnectorHosts: flags['allow-connector-hosts'],
       quotas: {...(flags['cron-seconds'] ? {cron_min_interval_seconds: 1} : {}), ...parseQuotas(flags.quota ?? [])},
     })
@@ -95,7 +116,7 @@ export default class Serve extends SvcCommand {
     if (!account || !(await server.store.accounts.defaultUser(account.id))) {
       log(`No users yet. Create one: svc admin user add admin --role admin ${databaseUrl ? '--database-url URL' : `--data ${flags.data}`}`)
     }
-    process.stdout.write(`Listening on ${server.url}\n`)
+    logger.listening(server.url)
     await new Promise<void>((done) => {
       const stop = (signal: string) => {
         log(`${signal}: finishing in-flight requests and closing the database`)

@@ -13,7 +13,7 @@ const ms = (start: bigint) => Math.max(0, Math.round(Number(process.hrtime.bigin
 export async function prepare(engine: CompileInput['engine'], cssEngine: CompileInput['cssEngine']): Promise<void> {
   const kind = engineSpec(engine).compile
   if (kind === 'vite') await (await import('./vite.js')).prepareVite(engine)
-  if (kind === 'game' || kind === 'script') await import('esbuild')
+  if (kind === 'game') await import('esbuild')
   await cssCompileOf(engine, cssEngine)?.prepare?.()
 }
 
@@ -32,9 +32,6 @@ export async function compileNow(input: CompileInput, hash: string): Promise<App
   } else if (kind === 'game') {
     const {gameCompile} = await import('./games.js')
     appCode = await gameCompile(engine, source)
-  } else if (kind === 'script') {
-    const {scriptCompile} = await import('./script.js')
-    appCode = await scriptCompile(source)
   }
   const appTime = ms(started)
   let cssTime = 0

@@ -1,39 +1,24 @@
 /**
- * Classic scripts (registry engines with `compile: 'script'`): TypeScript types stripped by
- * esbuild's transform (no bundle: nothing is read), an inline source map of the file as written.
- * A classic script has no imports: any `import` is refused with its place (one rule for every
- * engine: an app imports only the packages its engine provides, and a script's engine provides none).
+ * Classic scripts (an engine whose page runs its source as `<script src>` and that does not compile
+ * it: js) are stored and served as written. What a browser would refuse — a syntax error,
+ * TypeScript syntax, an `import` or `export` — is only a warning: V8 parses the source as a classic
+ * script (node:vm, nothing runs) and the first error is said with its place, for the
+ * `X-Svc-Warning` header of the write (the CLI prints it, `svc app dev` shows it in its terminal).
  */
-import {CompileError, locate} from './errors.js'
+import {Script} from 'node:vm'
 
-/** The first static `import ... from`, `import '...'` or `export ... from` of a script, as a CompileError. */
-export function scriptImportError(source: string): CompileError | null {
-  const re = /^[ \t]*(?:import\s*(?:[\w*{}\s,$]+\s*from\s*)?['"]|export\s*(?:[\w*{}\s,$]+\s*)?from\s*['"])/gm
-  const m = re.exec(source)
-  if (!m) return null
-  const at = m.index + m[0].length - m[0].trimStart().length
-  const before = source.slice(0, at)
-  return new CompileError(
-    'a js app is a classic script and cannot import (a library needs its engine: --engine lists them; or put the code in this file)',
-    before.split('\n').length, at - before.lastIndexOf('\n'))
-}
-
-export async function scriptCompile(source: string): Promise<string> {
-  const refused = scriptImportError(source)
-  if (refused) throw refused
-  const esbuild = await import('esbuild')
+/** The warning of a classic script a browser would refuse, or null when it parses. */
+export function classicScriptWarning(source: string, file = 'app.js'): string | null {
   try {
-    const out = await esbuild.transform(source, {
-      loader: 'ts',
-      target: 'es2022',
-      sourcemap: 'inline',
-      sourcefile: 'app.js',
-      sourcesContent: true,
-      logLevel: 'silent',
-      tsconfigRaw: {},
-    })
-    return out.code
+    new Script(source, {filename: file})
+    return null
   } catch (error) {
-    throw locate(error, 'app.js').within(source)
+    if (!(error instanceof SyntaxError)) return null
+    const lines = (error.stack ?? '').split('\n')
+    const line = /:(\d+)$/.exec(lines[0] ?? '')?.[1]
+    const column = lines[2] ? lines[2].search(/\^/) + 1 : 0
+    const at = line ? `line ${line}${column > 0 ? `, column ${column}` : ''}: ` : ''
+    return `source_code ${at}${error.message}. A js app is served as written and runs as a classic script, ` +
+      'so a browser will refuse it (TypeScript and imports need an engine that compiles)'
   }
 }

@@ -1,5 +1,5 @@
 /**
- * A compile worker: a child process of the server (src/compile/pool.ts) that runs one compile at a
+ * A compile worker: a child process of the server (src/services/compiles/compile-pool.ts) that runs one compile at a
  * time. A compiler that crashes (rolldown's native stack overflow is a SIGSEGV), runs out of its
  * heap (`--max-old-space-size`) or runs too long takes down this process only.
  */

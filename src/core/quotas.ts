@@ -15,6 +15,17 @@ export interface Quotas {
   public_db_records: number
   /** Bytes of a public `list` or `search` answer: records past it are left out (header `X-Svc-Truncated: 1`). */
   public_list_bytes: number
+  /**
+   * Server time (ms) anonymous public reads (`list`, `search`, `get`) may take a minute: per visitor
+   * (a signed-in user of another account, or the signed `svc_visitor` cookie), per client address
+   * (IPv6: per /64) and per database (every visitor together). Each is a budget that refills
+   * continuously and holds at most one minute's worth; a read is let through while all three hold
+   * something and then charged the time it took (at least 1 ms). Past one: 429 with `Retry-After`.
+   * 0 turns that one off. Members of the database's account are not limited (src/core/dbs/public-reads.ts).
+   */
+  public_read_ms_per_visitor: number
+  public_read_ms_per_ip: number
+  public_read_ms_per_db: number
   /** Crons one account may have. */
   crons_per_account: number
   /** Shortest interval between two runs of one cron, seconds (60; 1 with `--cron-seconds`). */
@@ -25,13 +36,13 @@ export interface Quotas {
   app_asset_bytes: number
   app_assets_bytes: number
   app_assets_count: number
-  /** App compiles: worker processes, milliseconds per compile, heap MB per worker (src/compile/pool.ts). */
+  /** App compiles: worker processes, milliseconds per compile, heap MB per worker (src/services/compiles/compile-pool.ts). */
   compile_workers: number
   compile_timeout_ms: number
   compile_memory_mb: number
   /** App compiles one account may have waiting for a worker (one more: 429). */
   compile_queue_per_account: number
-  /** Prompt renders of the server: threads, hard deadline ms, heap MB per thread (src/http/render-pool.ts). */
+  /** Prompt renders of the server: threads, hard deadline ms, heap MB per thread (src/services/renders/render-pool.ts). */
   render_threads: number
   render_deadline_ms: number
   render_memory_mb: number
@@ -43,6 +54,9 @@ export const DEFAULT_QUOTAS: Readonly<Quotas> = {
   public_write_bytes_per_db: 8 * 1024 * 1024,
   public_db_records: 100_000,
   public_list_bytes: 1024 * 1024,
+  public_read_ms_per_visitor: 3_000,
+  public_read_ms_per_ip: 6_000,
+  public_read_ms_per_db: 30_000,
   crons_per_account: 50,
   cron_min_interval_seconds: 60,
   app_build_bytes: 4 * 1024 * 1024,
@@ -71,6 +85,16 @@ export function parseQuotas(pairs: readonly string[]): Partial<Quotas> {
     out[m[1] as keyof Quotas] = Number(m[2])
   }
   return out
+}
+
+/**
+ * A size for a message that compares it with a cap: the exact count of bytes, and from 1 MiB on
+ * the MiB too (`2,097,153 bytes (2.0 MB)`) — rounded alone, a size 1 byte over a cap of 2 MiB
+ * read "2.0 MB; at most 2.0 MB".
+ */
+export function sizeText(bytes: number): string {
+  const exact = `${bytes.toLocaleString('en-US')} byte${bytes === 1 ? '' : 's'}`
+  return bytes >= 2 ** 20 ? `${exact} (${(bytes / 2 ** 20).toFixed(1)} MB)` : exact
 }
 
 /** JSON size of a value in bytes (UTF-8). */

@@ -2,7 +2,7 @@
  * Text the server stores and searches: no NUL character (PostgreSQL's text and jsonb cannot hold
  * one; SQLite could, so the stores would disagree) and well-formed UTF-16 (a lone surrogate has no
  * UTF-8 form: PostgreSQL refuses `\ud800` in JSON, SQLite would keep a replacement character).
- * One rule for every store, checked where a request enters (src/http/contract.ts).
+ * One rule for every store, checked where a request enters (src/http/router.ts).
  */
 export const NUL_MESSAGE = 'must not contain a NUL character'
 export const SURROGATE_MESSAGE = 'must be valid Unicode (it holds a lone surrogate)'

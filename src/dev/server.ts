@@ -10,9 +10,9 @@ import {Client, type Backend} from '../client/backend.js'
 import {contextUser, renderShell, type ContextUser, type SvcAppContext} from '../core/apps/shell.js'
 import type {AppView} from '../core/contract/apps.js'
 import {isSvcError} from '../core/errors.js'
-import {devCssEngine, engineSpec, gameLibOfImport} from '../engines/index.js'
+import {DEFAULT_CSS_ENGINE, devCssEngine, engineSpec, gameLibOfImport} from '../engines/index.js'
 import {serveFolderAsset} from './assets.js'
-import {findApp, projectResource, readProject, writeProject, type AppProject} from './project.js'
+import {findApp, LEGACY_PROJECT_FILE, PROJECT_FILE, projectResource, readProject, writeProject, type AppProject} from './project.js'
 import {OVERLAY_MODULE, overlaySource, describeDevError} from './overlay.js'
 import {devRequestRefusal} from './request-guard.js'
 
@@ -35,6 +35,22 @@ export interface DevServer {
 const ENTRY = '/@svc/entry.js'
 const PROXIED = [/^\/svc\/db\//, /^\/svc\/apps\/[^/]+\/action\//, /^\/svc\/connector\//, /^\/_svc\/lib\//]
 const HOP_HEADERS = new Set(['host', 'connection', 'authorization', 'cookie', 'content-length', 'transfer-encoding', 'keep-alive', 'upgrade'])
+/**
+ * The visitor cookie of public calls (src/http/routes/dbs/public.ts), the one cookie the deployed
+ * app's page sends with its calls that the backend reads: forwarded, so each browser is its own
+ * visitor (`scope_by`) as on the app's origin. Other cookies of the dev origin (127.0.0.1 shares
+ * them across ports: a console session, another app's) never reach the backend.
+ */
+const FORWARDED_COOKIES = new Set(['svc_visitor', '__Host-svc_visitor'])
+
+const PROVENANCE_HEADERS = ['origin', 'referer', 'sec-fetch-site', 'sec-fetch-mode', 'sec-fetch-dest', 'sec-fetch-user']
+
+/** The forwarded part of a Cookie header (only the visitor cookie), or null. */
+export function forwardedCookie(header: string | undefined): string | null {
+  if (!header) return null
+  const kept = header.split(';').map((pair) => pair.trim()).filter((pair) => pair.includes('=') && FORWARDED_COOKIES.has(pair.slice(0, pair.indexOf('='))))
+  return kept.length ? kept.join('; ') : null
+}
 
 async function readBody(req: IncomingMessage): Promise<Buffer> {
   const chunks: Buffer[] = []
@@ -46,13 +62,21 @@ async function readBody(req: IncomingMessage): Promise<Buffer> {
 async function proxy(backend: Backend, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const headers: Record<string, string> = {}
   for (const [k, v] of Object.entries(req.headers)) if (typeof v === 'string' && !HOP_HEADERS.has(k)) headers[k] = v
+  // The page's provenance was checked against this server's own origin (request-guard.ts) before
+  // the proxy: the backend, whose origin differs, is not asked again (with the visitor cookie it
+  // would take the dev page for another site's).
+  for (const k of PROVENANCE_HEADERS) delete headers[k]
+  const cookie = forwardedCookie(req.headers.cookie)
+  if (cookie) headers.cookie = cookie
   const body = req.method === 'GET' || req.method === 'HEAD' ? undefined : await readBody(req)
   try {
     const answer = await backend.fetch(req.url!, {method: req.method, headers, body: body ? new Uint8Array(body) : undefined})
-    const out: Record<string, string> = {}
+    const out: Record<string, string | string[]> = {}
     answer.headers.forEach((v, k) => {
-      if (!['content-encoding', 'content-length', 'transfer-encoding', 'connection'].includes(k)) out[k] = v
+      if (!['content-encoding', 'content-length', 'transfer-encoding', 'connection', 'set-cookie'].includes(k)) out[k] = v
     })
+    const setCookies = answer.headers.getSetCookie()
+    if (setCookies.length) out['set-cookie'] = setCookies
     res.writeHead(answer.status, out)
     res.end(Buffer.from(await answer.arrayBuffer()))
   } catch (error) {
@@ -77,16 +101,24 @@ if (import.meta.hot) {
 
 export async function startDevServer(options: DevOptions): Promise<DevServer> {
   const {backend, log} = options
-  const client = new Client(backend)
+  // A source saved with a warning (a js app a browser would refuse) says so in the terminal (once: warnAsWritten says it too).
+  const client = new Client(backend, (warning) => {
+    if (warning !== lastWarning) log(`warning: ${warning}`)
+    lastWarning = warning
+  })
   const loaded = await readProject(options.dir)
   let project: AppProject = loaded.project
   const engine = project.app_engine
   const spec = engineSpec(engine)
   const me = await client.call('getMe')
   let app: AppView | null = await findApp(client, project).catch(() => null)
+  // The page's context is the folder's app.json (what the next push makes the app), before the first push too.
   const context = (): SvcAppContext => ({
     user: contextUser(me),
-    app: {id: app?.id ?? project.id ?? '', name: project.name, url_code: app?.url_code ?? project.url_code ?? '', db_code: app?.db_code ?? null},
+    app: {
+      id: app?.id ?? project.id ?? '', name: project.name, url_code: app?.url_code ?? project.url_code ?? '',
+      db_code: typeof project.db_code === 'string' && project.db_code.trim() ? project.db_code.trim() : null,
+    },
   })
   const {cssScriptUrl, libUrl} = await import('../compile/libs.js')
 
@@ -94,7 +126,7 @@ export async function startDevServer(options: DevOptions): Promise<DevServer> {
   // this package's, and bare imports of the app resolve from there.
   const {packageDir} = await import('../compile/libs.js')
   const {mkdtemp, rm, symlink} = await import('node:fs/promises')
-  const {join, dirname, sep} = await import('node:path')
+  const {basename, join, dirname, sep} = await import('node:path')
   const {tmpdir} = await import('node:os')
   const root = await mkdtemp(join(tmpdir(), 'svc-dev-'))
   const modules = dirname(packageDir('vite'))
@@ -164,18 +196,42 @@ export async function startDevServer(options: DevOptions): Promise<DevServer> {
         if (changedAt !== null) log(`updated in ${Math.round(performance.now() - changedAt)} ms (reload)`)
         changedAt = null
       })
-      server.watcher.add(loaded.sourceFile)
+      const projectFile = join(loaded.dir, loaded.legacy ? LEGACY_PROJECT_FILE : PROJECT_FILE)
+      server.watcher.add([loaded.sourceFile, projectFile])
+      const schedulePush = () => {
+        if (!options.push) return
+        clearTimeout(pushTimer)
+        pushTimer = setTimeout(() => {
+          pushing = pushing.then(pushNow)
+        }, options.pushDelay ?? 300)
+      }
+      void warnAsWritten()
       server.watcher.on('change', (path: string) => {
+        if (path === projectFile) return void projectChanged(server)
         if (path !== loaded.sourceFile) return
         changedAt = performance.now()
+        void warnAsWritten()
         if (spec.page.script === 'html') server.ws.send({type: 'full-reload', path: '*'})
-        if (options.push) {
-          clearTimeout(pushTimer)
-          pushTimer = setTimeout(() => {
-            pushing = pushing.then(pushNow)
-          }, options.pushDelay ?? 300)
-        }
+        schedulePush()
       })
+      /**
+       * app.json saved: the page is rendered again from it (name, css_engine, db_code in the
+       * context), no restart; a bad file is reported and the last good one kept. A new app_engine
+       * needs another Vite setup: that one asks for a restart.
+       */
+      const projectChanged = async (vite: any) => {
+        try {
+          const next = await readProject(options.dir)
+          if (next.project.app_engine !== engine) return log(`app.json: app_engine is now ${next.project.app_engine}: restart svc app dev to use it`)
+          if (next.sourceFile !== loaded.sourceFile) return log(`app.json: the source is now ${basename(next.sourceFile)}: restart svc app dev to use it`)
+          project = {...next.project, url_code: app?.url_code ?? next.project.url_code}
+          log('app.json changed: page reloaded')
+          vite.ws.send({type: 'full-reload', path: '*'})
+          schedulePush()
+        } catch (error) {
+          log(`app.json not applied: ${(error as Error).message}`)
+        }
+      }
       server.middlewares.use(async (req: IncomingMessage, res: ServerResponse, next: () => void) => {
         const path = (req.url ?? '/').split('?')[0]!
         if (PROXIED.some((re) => re.test(path))) {
@@ -196,7 +252,7 @@ export async function startDevServer(options: DevOptions): Promise<DevServer> {
             context: context(),
             scriptUrl: spec.page.script === 'html' ? undefined : ENTRY,
             html: spec.page.script === 'html' ? await readFile(loaded.sourceFile, 'utf8') : undefined,
-            cssScriptUrl: cssScriptUrl(engine, devCssEngine(project.css_engine)),
+            cssScriptUrl: cssScriptUrl(engine, devCssEngine(project.css_engine ?? DEFAULT_CSS_ENGINE)),
           }).replace('</head>', `<script type="module" src="${OVERLAY_MODULE}"></script>\n</head>`) // module scripts run in order: the overlay listens before the app loads
           const out = await server.transformIndexHtml(req.url ?? '/', html)
           res.writeHead(200, {'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store'})
@@ -207,6 +263,18 @@ export async function startDevServer(options: DevOptions): Promise<DevServer> {
         }
       })
     },
+  }
+
+  // A source the engine serves as written (js): what a browser would refuse is said in the terminal,
+  // as the server's X-Svc-Warning says it on a push (never refused). Once per distinct warning.
+  let lastWarning = ''
+  async function warnAsWritten(): Promise<void> {
+    if (spec.compile !== 'none' || spec.page.script !== 'script') return
+    const {readFile} = await import('node:fs/promises')
+    const {classicScriptWarning} = await import('../compile/script.js')
+    const warning = classicScriptWarning(await readFile(loaded.sourceFile, 'utf8').catch(() => ''))
+    if (warning && warning !== lastWarning) log(`warning: ${warning}`)
+    lastWarning = warning ?? ''
   }
 
   // Compile errors go to the terminal (once per distinct error) as well as to the page's overlay.

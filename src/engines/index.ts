@@ -44,6 +44,20 @@ export function cssEngineSpec(name: string): CssEngineSpec {
   return spec
 }
 
+/**
+ * What a client may know of the engines (`GET /svc/engines.json`): names in the registry's order
+ * (the first is the default), the language a source is written in, and whether the server builds
+ * it (a build whose time is `app_build_time`). The console reads this instead of naming engines.
+ */
+export function engineFacts() {
+  return {
+    app_engines: ENGINES.map((e) => ({name: e.name, library: e.library, language: e.language, source_file: e.sourceFile, builds: e.compile === 'vite' || e.compile === 'game'})),
+    css_engines: CSS.map((c) => ({name: c.name})),
+    default_app_engine: DEFAULT_APP_ENGINE,
+    default_css_engine: DEFAULT_CSS_ENGINE,
+  }
+}
+
 /** The CSS engine `svc app dev` styles a page with instead of `name` (an unknown name is kept). */
 export const devCssEngine = (name: string): string => cssByName.get(name)?.devAs ?? name
 

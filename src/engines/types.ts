@@ -10,9 +10,7 @@ export type CompileKind =
   | 'vite'
   /** A game bundled by esbuild, the engine library served apart (`game`). */
   | 'game'
-  /** A classic script, TypeScript types stripped by esbuild. */
-  | 'script'
-  /** Used as-is (the page itself). */
+  /** Used as-is: the page itself, or a classic script served as written. */
   | 'none'
 
 /** An engine library served once under `/_svc/lib/<name>` (offline: never a CDN). */
@@ -55,7 +53,7 @@ export interface EngineSpec {
   /** The library and its major version the page runs (`svc app create --help`, docs/apps.md). */
   library: string
   /** The language the source is compiled as (TypeScript: types stripped, never checked). */
-  language: 'ts' | 'tsx' | 'html' | 'svelte+ts' | 'vue+ts'
+  language: 'js' | 'ts' | 'tsx' | 'html' | 'svelte+ts' | 'vue+ts'
   /** `svc app create --file`: extensions (no dot) that always mean this engine. */
   extensions: readonly string[]
   /** Extensions this engine claims when `recognizes` says the content is its own (checked in registry order). */

@@ -1,17 +1,18 @@
 /**
  * `svc prompt render` on a local data dir without the HTTP app: the acting user and the data dir
- * check of the embedded backend (src/client/acting-user.ts), then the very function behind
+ * check of the embedded backend (src/store/local-user.ts), then the very function behind
  * `GET /svc/prompt/:code.md` (src/core/prompts/render-by-code.ts) over the prompts repository and
  * the system prompt files. No Hono, no Request/Response (loading undici alone costs ~45 ms cold),
  * no other area's code. The oclif command (SVC_NO_FASTPATH=1) goes through the app, and the CLI
  * tests run both to prove they answer alike.
  */
-import {checkDataDir, EMBEDDED_ORIGIN, embeddedDescription, embeddedSystemPromptsDirs, resolveActingUser, type EmbeddedOptions} from '../client/acting-user.js'
+import {EMBEDDED_ORIGIN, embeddedDescription, embeddedSystemPromptsDirs, type EmbeddedOptions} from '../client/acting-user.js'
 import {unauthorized} from '../core/errors.js'
 import {renderByCode, givenOrPlaceholder, type PromptSources} from '../core/prompts/render-by-code.js'
 import {viewerOf} from '../core/prompts/types.js'
 import {findSystemFile} from '../store/prompts/system-files.js'
 import {openLocalPrompts} from '../store/local.js'
+import {checkDataDir, resolveActingUser} from '../store/local-user.js'
 import type {RenderResult} from './prompt-render.js'
 
 export interface LocalRenderer {

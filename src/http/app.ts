@@ -1,8 +1,9 @@
 import {bodyLimit} from 'hono/body-limit'
 import {notFound, payloadTooLarge} from '../core/errors.js'
-import {createRouter} from './contract.js'
+import {createRouter} from './router.js'
 import type {Deps} from './env.js'
-import {accessLog} from './middleware/access-log.js'
+import {accessLog, jsonAccessLog} from './middleware/access-log.js'
+import {requestIds} from './middleware/request-id.js'
 import {identify} from './middleware/auth.js'
 import {refuseCrossSiteWrites} from './middleware/cross-site-writes.js'
 import {consoleCsp} from './middleware/security-headers.js'
@@ -16,7 +17,7 @@ import {notFoundHandler, onError} from './middleware/errors.js'
 import {accountRoutes} from './routes/account.js'
 import {appsRoutes} from './routes/apps.js'
 import {consoleRoutes} from './routes/console.js'
-import {contractRoutesOf} from './routes/contract.js'
+import {apiDocsRoutes} from './routes/api-docs.js'
 import {healthRoutes} from './routes/health.js'
 import {dashboardsRoutes} from './routes/dashboards.js'
 import {dbsRoutes} from './routes/dbs.js'
@@ -40,6 +41,7 @@ export function createApp(deps: Deps) {
   app.notFound(notFoundHandler)
   // First, so it sees every answer, errors included (a 413 of the body limit too): the security
   // headers, and the charset every JSON answer names.
+  app.use('*', requestIds())
   app.use('*', securityHeaders(() => consoleCsp(appsFrameSrc(deps))))
   const maxSize = deps.bodyLimit ?? DEFAULT_BODY_LIMIT
   const streamedLimit = bodyLimit({
@@ -59,7 +61,8 @@ export function createApp(deps: Deps) {
     }
     return streamedLimit(c, next)
   })
-  if (deps.log) app.use('*', accessLog(deps.log))
+  if (deps.requestLog) app.use('*', jsonAccessLog(deps.requestLog))
+  else if (deps.log) app.use('*', accessLog(deps.log))
   // A path holding a NUL (`%00`) names nothing that can exist (src/core/text.ts): 404 on every
   // origin and store, before any lookup (PostgreSQL would refuse the lookup itself).
   app.use('*', async (c, next) => {
@@ -84,7 +87,7 @@ export function createApp(deps: Deps) {
   app.route('/', loginRoutes(deps))
   app.route('/', consoleRoutes())
   app.route('/', mcpRoutes(deps, app))
-  app.route('/', contractRoutesOf())
+  app.route('/', apiDocsRoutes())
   app.route('/', healthRoutes(deps))
   return app
 }

@@ -1,9 +1,13 @@
 import type {Principal} from '../core/auth/permissions.js'
+import type {Services} from '../services/index.js'
 import type {Store} from '../store/types.js'
 
 /** What createApp needs from the outside world. Both transports build one of these. */
 export interface Deps {
   store: Store
+  /** What runs beside requests (flow runner, scheduler, render and compile pools, egress): made by
+   *  createServices (src/services/) and stopped by whoever made them, before the store closes. */
+  services: Services
   /** Folders of system prompt files, in increasing priority (the package's, then `--system-prompts`). */
   systemPromptsDirs: string[]
   /** Behind a proxy you trust: the client address is the right-most untrusted `X-Forwarded-For` hop, and
@@ -20,18 +24,14 @@ export interface Deps {
   /** Rate limit of public database writes (create/update/delete) per visitor address; default from
    *  SVC_DB_PUBLIC_WRITES ("LIMIT/SECONDS"), else 120 per 60 s. `limit: 0` disables it. */
   dbPublicWrites?: {limit: number; windowSeconds: number}
-  /** Prompt renders run in worker threads with a hard deadline (src/http/render-pool.ts), or
-   *  `inProcess` (the embedded CLI: one local user, no neighbours to protect). */
-  renders?: Partial<import('./render-pool.js').RenderPoolLimits> & {inProcess?: boolean}
-  /** Hosts, addresses or CIDR ranges connectors may reach although private or loopback
-   *  (`--allow-connector-hosts`; `*` for any). Default: public unicast addresses only (src/http/egress.ts). */
-  allowConnectorHosts?: string[]
   /** Quotas (src/core/quotas.ts: defaults and meaning); `svc serve --quota NAME=VALUE`. */
   quotas?: Partial<import('../core/quotas.js').Quotas>
-  /** One line per event; never given a token or a secret. Default: silent. */
-  log?: (line: string) => void
-  /** Overrides of the flow runner's bounds (flows area; defaults in src/core/flows/limits.ts). */
-  flowLimits?: Partial<Record<'actionWaitMs' | 'connectorTimeoutMs' | 'runTimeoutMs' | 'maxResponseBytes', number>>
+  /** One line per event; never given a token or a secret. Default: silent. `fields` (a request id)
+   *  are members of the JSON line with `--log-format json`, and ` key=value` words otherwise. */
+  log?: (line: string, fields?: Record<string, string | number>) => void
+  /** `svc serve --log-format json`: one entry per request (src/http/middleware/access-log.ts), instead of
+   *  the human access line of `log`. */
+  requestLog?: (entry: import('./middleware/access-log.js').RequestLogEntry) => void
   /** Scheduled backups' state for GET /svc/health (`svc serve --backup-dir`); none without them. */
   backupStatus?: () => import('../services/backup/schedule.js').BackupStatus
 }
@@ -43,6 +43,7 @@ export interface AppEnv {
     svcEmbeddedUserId?: number
     /** Set by @hono/node-server for real connections. */
     incoming?: import('node:http').IncomingMessage
+    outgoing?: import('node:http').ServerResponse
   }
   Variables: {
     /** The signed-in user, or null for an anonymous request. */
@@ -55,6 +56,11 @@ export interface AppEnv {
     authFailed: boolean
     /** The bearer token is a read-only one (`svc admin user token LOGIN --read-only`): every write is refused. */
     readOnly?: boolean
+    /** `X-Request-Id` of this request (src/http/middleware/request-id.ts). */
+    requestId: string
+    /** For the request log: the account a public call reached, and its visitor's digest (never the cookie). */
+    logAccountId?: number
+    logVisitor?: string
     /** On an app origin: the app this origin belongs to (src/http/app-origin/). */
     hostedApp?: import('../store/apps/types.js').AppRecord
   }

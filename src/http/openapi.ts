@@ -9,7 +9,7 @@ import type {OpenAPIHono} from '@hono/zod-openapi'
 import {agentRoutes} from '../core/contract/agents.js'
 import {ROUTES} from '../core/contract/routes.js'
 import {PACKAGE_ROOT} from '../paths.js'
-import {createRouter, describe} from './contract.js'
+import {createRouter, describe} from './router.js'
 import type {AppEnv} from './env.js'
 import {APP_SESSION_COOKIE} from './app-origin/routes.js'
 import {SESSION_COOKIE} from './middleware/auth.js'
@@ -27,11 +27,11 @@ export function registerSecuritySchemes(app: OpenAPIHono<AppEnv>): void {
   })
   app.openAPIRegistry.registerComponent('securitySchemes', 'session', {
     type: 'apiKey', in: 'cookie', name: SESSION_COOKIE,
-    description: 'The browser session set by `POST /svc/login`; a state-changing request must come from the server\'s own origin',
+    description: 'The browser session set by `POST /svc/login` (named `__Host-svc_session` over https); a state-changing request must come from the server\'s own origin',
   })
   app.openAPIRegistry.registerComponent('securitySchemes', 'app_session', {
     type: 'apiKey', in: 'cookie', name: APP_SESSION_COOKIE,
-    description: 'On an app\'s own origin: the sign-in scoped to that app (set by `/_svc/signin`)',
+    description: 'On an app\'s own origin: the sign-in scoped to that app (set by `/_svc/signin`; named `__Host-svc_app_session` over https)',
   })
 }
 
@@ -43,12 +43,12 @@ const BODY_METHODS = new Set(['post', 'put', 'patch', 'delete'])
  * What any operation may answer whatever its route says, because the server answers it before or
  * around the route: a path of the other origin (an app's own origin serves only the app's routes,
  * the main origin none of an app origin's) is a JSON 404; a declared body over the limit, a 413
- * (every method that may carry one); headers over Node's limit, a 431 without a body; a bug, a 500.
+ * (every method that may carry one); headers over Node's limit, a 431 (src/http/client-errors.ts); a bug, a 500.
  */
 const SERVER_RESPONSES: Record<string, {response: Response; methods?: Set<string>}> = {
   404: {response: errorBody('Not found, or a route of the other origin (the main origin and an app\'s own origin serve different routes)')},
   413: {response: errorBody('Request body too large'), methods: BODY_METHODS},
-  431: {response: {description: 'Request headers too large (answered by the HTTP server, no body)'}},
+  431: {response: errorBody('Request headers too large (answered by the HTTP server before any route)')},
   500: {response: errorBody('Internal error (never a stack trace)')},
 }
 

@@ -5,11 +5,11 @@ import {PACKAGE_SYSTEM_PROMPTS} from '../paths.js'
 import {openStoreAt, type Store} from '../store/index.js'
 import {DATABASE_MARKER, writeDatabaseMarker} from '../store/database-marker.js'
 import {createApp} from './app.js'
-import {createFlowScheduler} from './routes/flows/scheduler.js'
+import {answerClientErrors} from './client-errors.js'
 import type {Deps} from './env.js'
-import {quotasOf, type Quotas} from '../core/quotas.js'
-import {egressPolicy} from './egress.js'
-import {configureCompilers, stopCompilers} from '../compile/pool.js'
+import type {Quotas} from '../core/quotas.js'
+import {egressPolicy} from '../services/egress.js'
+import {createServices} from '../services/index.js'
 
 export interface ServeOptions {
   dataDir: string
@@ -24,8 +24,10 @@ export interface ServeOptions {
   publicUrl?: string
   /** `--apps-url`: the origin template of apps (`https://{code}.apps.example.com`); default `http://{code}.localhost:<port>`. */
   appsUrl?: string
-  log?: (line: string) => void
-  /** `--allow-connector-hosts`: private or loopback hosts connectors may reach (src/http/egress.ts). */
+  log?: Deps['log']
+  /** `--log-format json`: one entry per request instead of the human access line. */
+  requestLog?: Deps['requestLog']
+  /** `--allow-connector-hosts`: private or loopback hosts connectors may reach (src/services/egress.ts). */
   allowConnectorHosts?: string[]
   /** `--quota NAME=VALUE` overrides (src/core/quotas.ts). */
   quotas?: Partial<Quotas>
@@ -55,20 +57,21 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       options.log?.(`Warning: could not record the database in ${options.dataDir}/${DATABASE_MARKER}: ${(error as Error).message}`)
     }
   }
+  // Crons run only inside `svc serve` (never in the embedded CLI backend).
+  const services = createServices(store, {
+    quotas: options.quotas, allowConnectorHosts: options.allowConnectorHosts, log: options.log, scheduler: true,
+  })
   const deps: Deps = {
     store,
+    services,
     systemPromptsDirs: [PACKAGE_SYSTEM_PROMPTS, ...(options.systemPromptsDir ? [resolve(options.systemPromptsDir)] : [])],
     trustProxy: options.trustProxy ?? false,
     publicUrl: options.publicUrl,
     appsUrl: options.appsUrl,
     log: options.log,
-    allowConnectorHosts: options.allowConnectorHosts,
+    requestLog: options.requestLog,
     quotas: options.quotas,
   }
-  const q = quotasOf(options.quotas)
-  deps.renders = {threads: q.render_threads, deadlineMs: q.render_deadline_ms, memoryMb: q.render_memory_mb}
-  configureCompilers({workers: q.compile_workers, timeoutMs: q.compile_timeout_ms, memoryMb: q.compile_memory_mb,
-    queuePerAccount: q.compile_queue_per_account})
   const backups = options.backups
     ? (await import('../services/backup/schedule.js')).createBackupSchedule({
       target: {dataDir: options.dataDir, databaseUrl: options.databaseUrl}, ...options.backups, lead: () => store.cluster.lead(), log: options.log,
@@ -84,18 +87,23 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       s.once('error', reject)
     })
   } catch (error) {
+    await services.stop().catch(() => undefined)
     await store.close().catch(() => undefined)
     throw error
   }
+  answerClientErrors(server as import('node:http').Server)
   const port = (server.address() as AddressInfo).port
-  // Crons run only inside `svc serve` (never in the embedded CLI backend).
-  const scheduler = createFlowScheduler(deps)
-  scheduler.start()
+  services.start()
   const maintenance = store.maintenance({log: options.log})
   backups?.start()
+  // Reads that may grow with the data (deep pages, scans, searches, exports) run off the server's thread.
+  const readers = store.readers()
+  readers.start({log: options.log})
   // Deletes of dbs a stopped server left half done (records are purged in slices) are finished now.
   const purges = new AbortController()
   const purged = store.dbs.purgeDeleted(purges.signal).catch((error) => options.log?.(`db purge: ${(error as Error).message}`))
+  // So are schema changes whose reindex (in slices too) a stopped server left half done.
+  const reindexed = store.dbs.finishReindexes(purges.signal).catch((error) => options.log?.(`db reindex: ${(error as Error).message}`))
   const urlHost = host.includes(':') ? `[${host}]` : host
   let closing: Promise<void> | undefined
   return {
@@ -106,15 +114,17 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     deps,
     close() {
       closing ??= new Promise<void>((done) => {
-        const schedulerStopped = scheduler.stop().catch(() => undefined)
+        // No cron starts while in-flight requests finish.
+        const schedulerStopped = services.scheduler?.stop().catch(() => undefined)
         const maintenanceStopped = maintenance.stop().catch(() => undefined)
         const backupsStopped = backups?.stop().catch(() => undefined)
         purges.abort()
         server.close(() => {
-          stopCompilers()
-          // Render threads: a thread that has rendered keeps the process alive after SIGTERM otherwise.
-          const rendersStopped = import('./render-pool.js').then(({closeRenderPools}) => closeRenderPools()).catch(() => undefined)
-          void Promise.all([schedulerStopped, maintenanceStopped, rendersStopped, purged, backupsStopped])
+          // The services (scheduler, flow runs, render threads, compile workers) end before the store closes.
+          const servicesStopped = services.stop().catch(() => undefined)
+          // After the server has closed: no request is left to read.
+          const readersStopped = readers.stop().catch(() => undefined)
+          void Promise.all([schedulerStopped, servicesStopped, maintenanceStopped, purged, reindexed, readersStopped, backupsStopped])
             .then(() => store.close())
             .catch(() => undefined)
             .then(() => done())

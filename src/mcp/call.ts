@@ -8,6 +8,7 @@ import {fillPath, OPERATIONS} from '../core/contract/operations.js'
 import type {Client} from '../client/backend.js'
 import {readAnswer} from '../client/typed.js'
 import {SvcError} from '../core/errors.js'
+import {searchedFields, searchedNote} from '../core/dbs/search-note.js'
 import {wrapData} from './boundary.js'
 import type {ToolInput} from './input-schema.js'
 import type {ToolSpec} from './tools.js'
@@ -106,16 +107,41 @@ export async function runTool(client: Client, spec: ToolSpec, request: ToolReque
   const answer = await readAnswer(res)
   if (answer === undefined) return text('Done: deleted.')
   const out = typeof answer === 'string' ? answer : JSON.stringify(kept(answer, spec.keep))
-  return text(spec.data ? wrapData(out) : out)
+  const result = text(spec.data ? wrapData(out) : out)
+  const note = Array.isArray(answer) && answer.length === 0 ? await emptySearchNote(client, spec, request) : null
+  if (note) result.content.unshift({type: 'text', text: note})
+  // A write the API accepted but warns about (a js source a browser would refuse): the agent is told.
+  const warning = res.headers.get('x-svc-warning')
+  if (warning) result.content.push({type: 'text', text: `Warning: ${warning}`})
+  return result
 }
 
-/** The tool error of an API refusal: status, message and the field map of a 422. */
+/**
+ * An empty `dbs_search` with `q` (and no `search_in`) says where `q` looked, as `svc db search`
+ * does: an agent that gets `[]` alone would conclude the text is nowhere in the records.
+ */
+async function emptySearchNote(client: Client, spec: ToolSpec, request: ToolRequest): Promise<string | null> {
+  if (spec.op !== 'searchRecords' || !request.query.q || request.query.search_in || Number(request.query.offset ?? 0) > 0) return null
+  const dbPath = request.path.replace(/\/search\.json$/, '.json')
+  try {
+    const db = await client.json<{schema: unknown}>('GET', dbPath)
+    return `No records match. ${searchedNote(searchedFields(db.schema, request.query.table_name ?? null), {q: 'q', searchIn: 'search_in', join: '='})}`
+  } catch {
+    return null
+  }
+}
+
+/**
+ * The tool error of an API refusal: the status, then the API's message and the field map of a 422
+ * in boundary tags — they may quote workspace text (a compile error quotes the app's source lines,
+ * a Liquid error the template's). An argument error is this server's own text about the agent's.
+ */
 export function errorResult(error: unknown): ToolResult {
   if (error instanceof ArgumentError) return text(`Invalid arguments: ${error.message}`, true)
   if (error instanceof SvcError) {
-    const status = error.status ? `${error.status} ` : ''
+    const status = error.status ? ` ${error.status}` : ''
     const details = error.details && Object.keys(error.details).length ? `\n${JSON.stringify(error.details)}` : ''
-    return text(`The API refused: ${status}${error.message}${details}`, true)
+    return text(`The API refused:${status}\n${wrapData(`${error.message}${details}`)}`, true)
   }
   return text('The call failed (internal error).', true)
 }

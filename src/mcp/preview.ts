@@ -3,6 +3,7 @@ import type {Backend} from '../client/backend.js'
 import {promptCatalog, promptDefinition} from './prompts.js'
 import {listed, listTools, tokenCost, toolCatalog, toolDefinition} from './server.js'
 import {agentClient} from './agent-backend.js'
+import {inlineBoundary} from './boundary.js'
 import type {StdioOptions} from './stdio.js'
 
 export interface Preview {
@@ -17,7 +18,8 @@ export async function preview(backend: Backend, options: Pick<StdioOptions, 'gro
   const client = agentClient(backend, options.readOnly)
   const [catalog, prompts] = await Promise.all([toolCatalog(client), promptCatalog(client)])
   const list = listTools(catalog, options)
-  const promptList = {prompts: prompts.map(promptDefinition)}
+  const wrap = inlineBoundary()
+  const promptList = {prompts: prompts.map((p) => promptDefinition(p, wrap))}
   return {
     tools: catalog.tools.filter(({spec}) => listed(spec, options)).map(({spec, input}) => ({
       name: spec.name, group: spec.group, kind: spec.kind, tokens: tokenCost(toolDefinition(spec, input)),

@@ -19,8 +19,15 @@ export interface CatalogPrompt {
   arguments: PromptArgument[]
 }
 
-/** A prompt as `prompts/list` shows it. */
-export const promptDefinition = (p: CatalogPrompt) => ({name: p.code, title: p.name, description: p.description, arguments: p.arguments})
+/**
+ * A prompt as `prompts/list` shows it: its title, description and argument descriptions are
+ * workspace text, inside the answer's boundary (`wrap`, boundary.ts inlineBoundary); its name (the
+ * code) and argument names are identifiers the client sends back.
+ */
+export const promptDefinition = (p: CatalogPrompt, wrap: (text: string) => string) => ({
+  name: p.code, title: wrap(p.name), description: wrap(p.description),
+  arguments: p.arguments.map((a) => ({name: a.name, description: wrap(a.description), required: a.required})),
+})
 
 /** Every prompt the caller sees, by code, sorted by code. */
 export async function promptCatalog(client: Client): Promise<CatalogPrompt[]> {

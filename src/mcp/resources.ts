@@ -1,11 +1,12 @@
 /**
  * Resources: database schemas (`svc://dbs/CODE/schema`), app sources (`svc://apps/ID/source`) and
- * prompt templates (`svc://prompts/CODE/template`), each read through the API as the caller. App
- * sources are workspace data: wrapped in boundary tags as tool results are.
+ * prompt templates (`svc://prompts/CODE/template`), each read through the API as the caller. All
+ * three are workspace data, wrapped in boundary tags as tool results are; so are the names of
+ * `resources/list` (a db's, an app's or a prompt's name).
  */
 import {ErrorCode, McpError} from '@modelcontextprotocol/sdk/types.js'
 import type {Client} from '../client/backend.js'
-import {wrapData} from './boundary.js'
+import {inlineBoundary, wrapData} from './boundary.js'
 import {PATH_SEGMENT} from './call.js'
 import type {CatalogPrompt} from './prompts.js'
 
@@ -22,10 +23,11 @@ const PROMPT_URI = new RegExp(`^svc://prompts/${SEGMENT}/template$`)
 
 export async function listResources(client: Client, prompts: () => Promise<CatalogPrompt[]>) {
   const [dbs, apps, templates] = await Promise.all([client.call('listDbs'), client.call('listApps'), prompts()])
+  const wrap = inlineBoundary()
   return [
-    ...dbs.map((db) => ({uri: `svc://dbs/${db.code ?? db.id}/schema`, name: `${db.name} schema`, mimeType: 'application/json'})),
-    ...apps.map((app) => ({uri: `svc://apps/${app.id}/source`, name: `${app.name} source`, mimeType: 'text/plain'})),
-    ...templates.map((p) => ({uri: `svc://prompts/${p.code}/template`, name: `${p.name} template`, mimeType: 'text/markdown'})),
+    ...dbs.map((db) => ({uri: `svc://dbs/${db.code ?? db.id}/schema`, name: `${wrap(db.name)} schema`, mimeType: 'application/json'})),
+    ...apps.map((app) => ({uri: `svc://apps/${app.id}/source`, name: `${wrap(app.name)} source`, mimeType: 'text/plain'})),
+    ...templates.map((p) => ({uri: `svc://prompts/${p.code}/template`, name: `${wrap(p.name)} template`, mimeType: 'text/markdown'})),
   ]
 }
 
@@ -33,7 +35,7 @@ export async function readResource(client: Client, prompts: () => Promise<Catalo
   let m = DB_URI.exec(uri)
   if (m) {
     const db = await client.call('getDb', {params: {id: m[1]!}})
-    return {uri, mimeType: 'application/json', text: JSON.stringify({id: db.id, name: db.name, code: db.code, schema: db.schema, public_methods: db.public_methods})}
+    return {uri, mimeType: 'application/json', text: wrapData(JSON.stringify({id: db.id, name: db.name, code: db.code, schema: db.schema, public_methods: db.public_methods}))}
   }
   m = APP_URI.exec(uri)
   if (m) {
@@ -44,7 +46,7 @@ export async function readResource(client: Client, prompts: () => Promise<Catalo
   if (m) {
     const prompt = (await prompts()).find((p) => p.code === m![1])
     if (!prompt) throw new McpError(ErrorCode.InvalidParams, `no prompt "${m[1]}"`)
-    return {uri, mimeType: 'text/markdown', text: prompt.content}
+    return {uri, mimeType: 'text/markdown', text: wrapData(prompt.content)}
   }
   throw new McpError(ErrorCode.InvalidParams, `unknown resource ${uri.slice(0, 200)}; use ${RESOURCE_TEMPLATES.map((t) => t.uriTemplate).join(', ')}`)
 }

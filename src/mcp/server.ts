@@ -6,7 +6,7 @@
  *   never a matter of which tools are listed: a crafted call to a write tool reaches the API and is refused;
  * - deletes are refused unless allowed, then only after the human confirms through elicitation
  *   (refused when the client cannot ask);
- * - workspace data returned to the agent is wrapped in boundary tags (boundary.ts);
+ * - workspace text handed to the agent (results, refusals, resources, list names) is wrapped in boundary tags (boundary.ts);
  * - every tool call is logged: tool, user, outcome, duration (never arguments).
  */
 import {Server} from '@modelcontextprotocol/sdk/server/index.js'
@@ -15,6 +15,7 @@ import {
   ListResourceTemplatesRequestSchema, ListToolsRequestSchema, McpError, ReadResourceRequestSchema, type Tool,
 } from '@modelcontextprotocol/sdk/types.js'
 import type {Client} from '../client/backend.js'
+import {inlineBoundary} from './boundary.js'
 import {ArgumentError, errorResult, runTool, toolRequest, variablesQuery, type ToolResult} from './call.js'
 import {toolInput, type OpenApiDocument, type ToolInput} from './input-schema.js'
 import {promptCatalog, promptDefinition, type CatalogPrompt} from './prompts.js'
@@ -150,9 +151,10 @@ export function createMcpServer(options: McpOptions, catalog: Promise<Catalog> =
   let prompts: Promise<CatalogPrompt[]> | undefined
   const promptList = () => (prompts ??= promptCatalog(options.client).finally(() => setTimeout(() => (prompts = undefined), 0)))
 
-  server.setRequestHandler(ListPromptsRequestSchema, async () => ({
-    prompts: (await promptList()).map(promptDefinition),
-  }))
+  server.setRequestHandler(ListPromptsRequestSchema, async () => {
+    const wrap = inlineBoundary()
+    return {prompts: (await promptList()).map((p) => promptDefinition(p, wrap))}
+  })
 
   server.setRequestHandler(GetPromptRequestSchema, async (request) => {
     const {name, arguments: given = {}} = request.params

@@ -54,8 +54,11 @@ export const TOOLS: readonly ToolSpec[] = [
     name: 'dbs_search', group: 'dbs', kind: 'read', op: 'searchRecords', data: true,
     query: ['q', 'search_in', 'sort', 'limit', 'offset', 'table_name', 'fields'],
     extra: {filter: {...OBJECT, description: 'Exact match per field ({"status": "open"}); * or % in a value: pattern'}},
-    describe: {q: 'Full-text fragment, or a pattern with * or %'},
-    description: 'Search records of a database: full text (q), filters, sort, paging. Answers flat records (fields at the top level).',
+    describe: {
+      q: 'Full-text fragment, or a pattern with * or %. Looks only in the indexed fields (else the fields the schema declares, else the whole record); search_in names others',
+      search_in: 'Comma-separated fields q looks in instead of the indexed ones (e.g. "name,note")',
+    },
+    description: 'Search records of a database: full text (q, in the indexed fields unless search_in names others), filters, sort, paging. Answers flat records (fields at the top level); an empty answer to q says which fields it looked in.',
   },
   {
     name: 'dbs_get', group: 'dbs', kind: 'read', op: 'getRecord', data: true,

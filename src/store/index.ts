@@ -42,11 +42,6 @@ export async function openStoreAt(target: StoreTarget & {log?: (line: string) =>
   return openSqliteStore(target.dataDir)
 }
 
-/** The database URL of the environment (`SVC_DATABASE_URL`), if any. */
-export function databaseUrlFromEnv(env: NodeJS.ProcessEnv = process.env): string | undefined {
-  return env.SVC_DATABASE_URL?.trim() || undefined
-}
-
 /** A usage check of a database URL: only PostgreSQL URLs are accepted. */
 export function isPostgresUrl(url: string): boolean {
   return /^postgres(ql)?:\/\//i.test(url)

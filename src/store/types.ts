@@ -28,8 +28,21 @@ export interface Store {
    * checkpoints off the event loop; PostgreSQL: none, the database checkpoints itself).
    */
   maintenance(options?: {log?: (line: string) => void}): Maintenance
+  /**
+   * The reads that may grow with the data, off the server's thread (SQLite: reader connections in
+   * worker threads, src/store/sqlite/reader-pool.ts; PostgreSQL: nothing to do, its statements never
+   * hold Node's thread). A long-running server starts it and stops it before the store closes;
+   * unstarted, every read runs as before.
+   */
+  readers(): Readers
   /** Releases the connection(s); idempotent. */
   close(): Promise<void>
+}
+
+/** The reader threads of `Store.readers()`. */
+export interface Readers {
+  start(options?: {threads?: number; log?: (line: string) => void}): void
+  stop(): Promise<void>
 }
 
 /** Background upkeep started by `Store.maintenance()`. */

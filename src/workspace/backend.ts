@@ -102,12 +102,32 @@ function requestBody(change: Change, secrets: Record<string, string>): unknown {
   }
 }
 
+/** Applies a change; a create or update keeps the backend's answer in `change.saved`. */
 export async function applyChange(client: Client, change: Change, secrets: Record<string, string>): Promise<void> {
   const [create, update, remove] = OPS[change.kind]
   const id = String(change.id)
   // The bodies are the workspace files' own shapes (checked by the server), hence the loose casts.
   const headers: Record<string, string> = change.etag ? {'if-match': change.etag} : {}
   if (change.action === 'delete') await client.call(remove, {params: {id}, headers})
-  else if (change.action === 'create') await client.call(create, {body: requestBody(change, secrets) as never})
-  else await client.call(update, {params: {id}, headers, body: requestBody(change, secrets) as never})
+  else if (change.action === 'create') change.saved = await client.call(create, {body: requestBody(change, secrets) as never}) as unknown as Record<string, unknown>
+  else change.saved = await client.call(update, {params: {id}, headers, body: requestBody(change, secrets) as never}) as unknown as Record<string, unknown>
+}
+
+/** The files of what the backend stored for an applied create or update (its answer in file form), else the folder's. */
+export function storedFiles(change: Change): Record<string, string> {
+  const saved = change.saved
+  const local = change.local?.files ?? {}
+  if (!saved || typeof saved !== 'object') return local
+  try {
+    switch (change.kind) {
+      case 'prompt': return promptResource(saved as unknown as PromptBody).files
+      case 'db': return dbResource(saved).files
+      case 'app': return appResource(saved).files
+      case 'dashboard': return dashboardResource(saved, change.key.slice('dashboards/'.length, -'.json'.length)).files
+      case 'flow': return flowResource(saved).files
+      case 'connector': return connectorResource(saved).files
+    }
+  } catch {
+    return local
+  }
 }

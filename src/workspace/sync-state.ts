@@ -13,8 +13,12 @@ export const SYNC_FILE = '.svc-sync.json'
 
 interface SyncFile {
   version: 1
-  /** Backend description (`remote: http://host as alice`) → path → sha256. */
-  backends: Record<string, Record<string, string>>
+  /**
+   * Backend description (`remote: http://host as alice`) → path → sha256 of the file as the backend
+   * has it (its canonical form), or [that, the folder's own text] when the folder's file is written
+   * differently (a hand-written app.json): either counts as "unchanged since".
+   */
+  backends: Record<string, Record<string, string | string[]>>
 }
 
 export const hashText = (text: string) => createHash('sha256').update(text).digest('hex')
@@ -36,23 +40,31 @@ export class SyncState {
     return new SyncState(path, file, backend)
   }
 
-  private get files(): Record<string, string> {
+  private get files(): Record<string, string | string[]> {
     return (this.file.backends[this.backend] ??= {})
   }
 
-  /** The hash recorded for a path, undefined when the folder never synced it with this backend. */
-  recorded(path: string): string | undefined {
-    return Object.prototype.hasOwnProperty.call(this.files, path) ? this.files[path] : undefined
+  /** The hashes recorded for a path, undefined when the folder never synced it with this backend. */
+  recorded(path: string): string[] | undefined {
+    if (!Object.prototype.hasOwnProperty.call(this.files, path)) return undefined
+    const was = this.files[path]
+    return Array.isArray(was) ? was : [String(was)]
   }
 
   /** True when `text` is what the folder last synced for `path` (or nothing was ever recorded and `text` is absent). */
   unchangedSince(path: string, text: string | undefined): boolean {
     const was = this.recorded(path)
-    return text === undefined ? was === undefined : was === hashText(text)
+    return text === undefined ? was === undefined : was !== undefined && was.includes(hashText(text))
   }
 
-  set(path: string, text: string): void {
-    this.files[path] = hashText(text)
+  /**
+   * Records `text` (the file as the backend stored it: what a push applied or a pull wrote) as the
+   * synced version of `path`; `folderText`, when the folder's own file reads differently (the same
+   * content written by hand), counts as unchanged too.
+   */
+  set(path: string, text: string, folderText?: string): void {
+    const hashes = [...new Set([hashText(text), ...(folderText === undefined ? [] : [hashText(folderText)])])]
+    this.files[path] = hashes.length === 1 ? hashes[0]! : hashes
   }
 
   forget(path: string): void {

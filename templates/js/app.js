@@ -1,4 +1,4 @@
-// Plain JavaScript (or TypeScript: types are stripped), run as a classic script. The page has <div id="svc-app"> and window.SvcAppContext.
+// Plain JavaScript, run as a classic script (served exactly as written: no imports, no TypeScript). The page has <div id="svc-app"> and window.SvcAppContext.
 const root = document.getElementById('svc-app')
 const user = window.SvcAppContext && window.SvcAppContext.user
 let count = 0

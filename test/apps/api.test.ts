@@ -1,5 +1,6 @@
 import {describe, expect, it, vi} from 'vitest'
 import {createApp} from '../../src/http/app.js'
+import {createServices} from '../../src/services/index.js'
 import {rawQuery} from '../helpers/pg.js'
 import {describeBothTransports, makeCall, type Ctx} from '../helpers/scenarios.js'
 import {openApp} from '../helpers/app-origin.js'
@@ -129,19 +130,46 @@ describeBothTransports('apps: CRUD, compile, serve', undefined, (ctx) => {
     expect((await ctx().transport.fetch('/_svc/lib/..%2Fpackage.json')).status).toBe(404)
   })
 
-  it('js is a classic script with its types stripped, html is used as-is, with the context set first', async () => {
-    const js = (await create(ctx(), {name: 'Plain', app_engine: 'js', css_engine: 'tailwind_all', public: true,
-      source_code: 'const text: string = "plain"\ndocument.getElementById("svc-app").textContent = text'})).json
-    const p = await page(ctx(), `/a/${js.id}`)
+  it('js is a classic script served byte for byte as written, html is used as-is, with the context set first', async () => {
+    const source = 'const text = "plain"  // as written\r\ndocument.getElementById("svc-app").textContent = text'
+    const created = await create(ctx(), {name: 'Plain', app_engine: 'js', css_engine: 'tailwind_all', public: true, source_code: source})
+    expect(created.headers.get('x-svc-warning')).toBeNull()
+    const p = await page(ctx(), `/a/${created.json.id}`)
     expect(p.html).toMatch(/<script src="\/app\.[0-9a-f]{16}\.js"><\/script>/)
-    const served = await (await ctx().transport.fetch(p.js!)).text()
-    expect(served).toMatch(/^const text = "plain";\ndocument\.getElementById\("svc-app"\)\.textContent = text;\n/)
-    expect(served).toContain('//# sourceMappingURL=data:application/json')
+    expect(await (await ctx().transport.fetch(p.js!)).text()).toBe(source)
     const html = (await create(ctx(), {name: 'Raw', app_engine: 'html', css_engine: 'none', public: true,
       source_code: '<!doctype html><html><head><title>raw</title></head><body><p>raw page</p></body></html>'})).json
     const h = await page(ctx(), `/a/${html.id}`)
     expect(h.html).toMatch(/^<!doctype html><html><head><script>window\.SvcAppContext = .*<\/script><link rel="icon" href="data:,"><title>raw<\/title>/)
     expect(h.html).toContain('<p>raw page</p>')
+  })
+
+  // platform-api.md, Engines: js is "not compiled". A source a browser would refuse is saved and served
+  // as written (issue 38: it was compiled by esbuild and a syntax error was a 422); svc only warns.
+  it('a js source with a syntax error, TypeScript or an import is saved (201) and served as written, with X-Svc-Warning', async () => {
+    const cases: [string, RegExp][] = [
+      ['const a = 1\nlet total = )\ndocument.body.append("x")\n', /^source_code line 2, column 13: Unexpected token '\)'/],
+      ['const n: number = 2\ndocument.body.append(String(n * 21))\n', /^source_code line 1, column 7: /],
+      ['const n = 1\nimport confetti from "canvas-confetti"\nconfetti()\n', /^source_code line 2, column 1: Cannot use import statement outside a module/],
+    ]
+    for (const [source, warning] of cases) {
+      const created = await create(ctx(), {name: 'As written', app_engine: 'js', public: true, source_code: source})
+      expect(created.headers.get('x-svc-build')).toBe('none')
+      expect(created.headers.get('x-svc-warning')).toMatch(warning)
+      expect(created.headers.get('x-svc-warning')).toMatch(/served as written/)
+      expect(created.json.source_code).toBe(source)
+      const got = await ctx().call('GET', `/svc/apps/${created.json.id}.json`)
+      expect(got.json.source_code).toBe(source)
+      const p = await page(ctx(), `/a/${created.json.id}`)
+      expect(await (await ctx().transport.fetch(p.js!)).text()).toBe(source)
+      // A PATCH of another field warns again; a fixed source does not.
+      const renamed = await ctx().call('PATCH', `/svc/apps/${created.json.id}.json`, {body: {app: {name: 'Renamed'}}})
+      expect(renamed.status).toBe(200)
+      expect(renamed.headers.get('x-svc-warning')).toMatch(warning)
+      const fixed = await ctx().call('PATCH', `/svc/apps/${created.json.id}.json`, {body: {app: {source_code: 'document.body.append("ok")'}}})
+      expect(fixed.status).toBe(200)
+      expect(fixed.headers.get('x-svc-warning')).toBeNull()
+    }
   })
 
   it('a compile error is a 422 under source_code with line and column, per engine', async () => {
@@ -356,7 +384,7 @@ describe('apps: the compile cache outlives the process', () => {
       expect(first.headers.get('x-svc-build')).toBe('compiled')
       const store = await world.reopen()
       try {
-        const restarted = createApp({store, systemPromptsDirs: []})
+        const restarted = createApp({store, services: createServices(store), systemPromptsDirs: []})
         const again = await makeCall(world, inProcess(restarted))('POST', '/svc/apps.json', {body: {app: {...body.app, name: 'k2'}}})
         expect(again.status).toBe(201)
         expect(again.headers.get('x-svc-build')).toBe('cached')

@@ -35,7 +35,7 @@ for (const name of TRANSPORTS) {
     it('refuses a compile whose build is over app_build_bytes with a 422 under source_code, storing nothing', async () => {
       const r = await ctx.call('POST', '/svc/apps.json', {body: {app: {name: 'Big', url_code: 'big', app_engine: 'react', css_engine: 'none', source_code: REACT}}})
       expect(r.status, r.text.slice(0, 300)).toBe(422)
-      expect(r.json.source_code[0]).toMatch(/^compiles to 0\.\d MB of JavaScript and CSS; a build may be at most 0\.1 MB \(app_build_bytes\)$/)
+      expect(r.json.source_code[0]).toMatch(/^compiles to \d{3},\d{3} bytes of JavaScript and CSS; a build may be at most 100,000 bytes \(app_build_bytes\)$/)
       expect((await ctx.call('GET', '/svc/apps.json')).json).toEqual([])
       // Not in the compile cache either: the next try compiles (and is refused) again.
       expect(await ctx.world.store.apps.cachedBuild(buildHash({engine: 'react', cssEngine: 'none', source: REACT}))).toBeNull()
@@ -45,7 +45,7 @@ for (const name of TRANSPORTS) {
       const html = (n: number) => ({app: {name: `Page ${n}`, app_engine: 'html', css_engine: 'none', source_code: `<p>${'x'.repeat(n)}</p>`}})
       const over = await ctx.call('POST', '/svc/apps.json', {body: html(120_000)})
       expect(over.status, over.text.slice(0, 300)).toBe(422)
-      expect(over.json.source_code[0]).toMatch(/at most 0\.1 MB \(app_build_bytes\)/)
+      expect(over.json.source_code[0]).toBe('compiles to 120,007 bytes of JavaScript and CSS; a build may be at most 100,000 bytes (app_build_bytes)')
       expect((await ctx.call('POST', '/svc/apps.json', {body: html(90_000)})).status).toBe(201)
       const long = await ctx.call('POST', '/svc/apps.json', {body: html(200_001)})
       expect(long.status).toBe(422)

@@ -281,3 +281,29 @@ describe('svc app dev against a remote backend (--url --token)', {timeout: 120_0
     expect(printed).toContain('return <p>{x</p>')
   })
 })
+
+// Issue 38: a js app is used as written (platform-api.md); svc app dev says in its terminal what a
+// browser would refuse (as a push's X-Svc-Warning would), and never refuses it.
+describe('svc app dev: a js source a browser would refuse is a warning in the terminal', {timeout: 120_000}, () => {
+  it('warns at start and after an edit, once per distinct warning', async () => {
+    const data = tempDir()
+    const dir = join(tempDir(), 'plain')
+    expect((await svc(['admin', 'user', 'add', 'ada', '--role', 'admin', '--data', data, '--json'])).code).toBe(0)
+    const created = await svc(['app', 'create', '--template', 'js', '--name', 'Plain', '--dir', dir, '--data', data, '--json'])
+    expect(created.code, created.stderr + created.stdout).toBe(0)
+    const source = join(dir, 'app.js')
+    writeFileSync(source, 'const n = 1\nimport confetti from "canvas-confetti"\n')
+    const dev = await startDev([dir, '--port', '0', '--data', data])
+    try {
+      const report = () => dev.lines().join('\n')
+      await expect.poll(() => /warning: source_code line 2, column 1: Cannot use import statement outside a module/.test(report()), {timeout: 20_000}).toBe(true)
+      writeFileSync(source, 'const n: number = 1\n')
+      await expect.poll(() => /warning: source_code line 1, column 7: /.test(report()), {timeout: 20_000}).toBe(true)
+      expect(readFileSync(source, 'utf8')).toBe('const n: number = 1\n')
+    } finally {
+      const exited = new Promise((done) => dev.child.once('exit', done))
+      dev.child.kill('SIGTERM')
+      await exited
+    }
+  })
+})

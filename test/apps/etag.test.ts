@@ -11,6 +11,7 @@ import {describeBothTransports} from '../helpers/scenarios.js'
 vi.setConfig({testTimeout: 90_000})
 
 const url = (id: string) => `/svc/apps/${id}.json`
+// Sources of a compiling engine (kaboom): a js app is used as written and never compiles.
 const page = (text: string) => `document.body.textContent = '${text}'\n`
 const patch = (app: Record<string, unknown>, ifMatch?: string) => ({body: {app}, ...(ifMatch === undefined ? {} : {headers: {'if-match': ifMatch}})})
 
@@ -21,7 +22,7 @@ describeBothTransports('app ETag and If-Match', undefined, (ctx) => {
 
   it('answers an ETag on create, read, change and replace; the tag is the one a list row gives', async () => {
     const c = ctx()
-    const created = await c.call('POST', '/svc/apps.json', patch({name: 'Tagged', app_engine: 'js', css_engine: 'none', source_code: page(`one ${run}`)}))
+    const created = await c.call('POST', '/svc/apps.json', patch({name: 'Tagged', app_engine: 'kaboom', css_engine: 'none', source_code: page(`one ${run}`)}))
     expect(created.status, created.text.slice(0, 300)).toBe(201)
     id = created.json.id
     first = created.headers.get('etag')!
@@ -116,7 +117,7 @@ describeBothTransports('an app change without If-Match applies to the current ap
     return {seen, restore}
   }
   const create = async (name: string) => {
-    const created = await ctx().call('POST', '/svc/apps.json', patch({name, app_engine: 'js', css_engine: 'none', source_code: page(`first ${name} ${run}`)}))
+    const created = await ctx().call('POST', '/svc/apps.json', patch({name, app_engine: 'kaboom', css_engine: 'none', source_code: page(`first ${name} ${run}`)}))
     expect(created.status, created.text.slice(0, 300)).toBe(201)
     return created.json.id as string
   }

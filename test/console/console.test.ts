@@ -4,6 +4,7 @@
 import {mkdirSync} from 'node:fs'
 import {join} from 'node:path'
 import {fileURLToPath} from 'node:url'
+import type {Page} from 'playwright-core'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {chromiumNotice, describeWithChromium, launchChromium} from '../helpers/browser.js'
 import {svc, svcServe, type ServeProcess} from '../helpers/cli.js'
@@ -39,7 +40,7 @@ beforeAll(async () => {
     await api('POST', `/svc/dbs/${db.id}/records.json`, {record: {data: {name, city}}})
   }
   await api('POST', '/toolkit/dashboards.json', {dashboard: {name: 'Sales board', context: 'main', layout: [{key: 'tasks', size: 'half', config: {scope: 'mine'}}, {key: 'activity', size: 'half'}]}})
-  appId = (await api('POST', '/svc/apps.json', {app: {name: 'Hello app', app_engine: 'js', css_engine: 'none', source_code: 'document.getElementById("svc-app").textContent = "hello"'}})).id
+  appId = (await api('POST', '/svc/apps.json', {app: {name: 'Hello app', app_engine: 'js', css_engine: 'none', source_code: 'document.getElementById("svc-app").textContent = "hello"; alert("an app dialog over the console")'}})).id
   await api('POST', '/toolkit/dashboards.json', {dashboard: {name: 'CRM board', context: 'crm', layout: [{key: `svc_app:${appId}`, size: 'three_quarters'}, {key: 'tasks', size: 'quarter'}]}})
   await api('POST', '/toolkit/dashboards.json', {dashboard: {name: 'Focus board', context: 'main', layout: [{key: 'todo', size: 'full'}]}})
 }, 120_000)
@@ -79,37 +80,109 @@ describe('console over HTTP', () => {
     expect((await fetch(`${url}/console/assets/..%2F..%2Fpackage.json`)).status).toBe(404)
     expect((await fetch(`${url}/console/assets/missing.js`)).status).toBe(404)
   })
+
+  it('answers /favicon.ico (an SVG icon) and links it from the console and login pages', async () => {
+    const icon = await fetch(`${url}/favicon.ico`)
+    expect(icon.status).toBe(200)
+    expect(icon.headers.get('content-type')).toBe('image/svg+xml')
+    expect(await icon.text()).toMatch(/^<svg [^>]*xmlns="http:\/\/www.w3.org\/2000\/svg"/)
+    expect(await (await fetch(`${url}/svc/login`)).text()).toContain('<link rel="icon" type="image/svg+xml" href="/favicon.ico">')
+  })
+
+  it('states the engines (GET /svc/engines.json, from the registry) to a signed-in user: the console names none', async () => {
+    const engines = await api('GET', '/svc/engines.json')
+    const {APP_ENGINES, CSS_ENGINES, DEFAULT_APP_ENGINE, engineSpec} = await import('../../src/engines/index.js')
+    expect(engines.app_engines.map((e: {name: string}) => e.name)).toEqual(APP_ENGINES)
+    expect(engines.css_engines.map((e: {name: string}) => e.name)).toEqual(CSS_ENGINES)
+    expect(engines.default_app_engine).toBe(DEFAULT_APP_ENGINE)
+    for (const e of engines.app_engines) {
+      const spec = engineSpec(e.name)
+      expect(e).toEqual({name: spec.name, library: spec.library, language: spec.language, source_file: spec.sourceFile, builds: spec.compile === 'vite' || spec.compile === 'game'})
+    }
+    expect((await fetch(`${url}/svc/engines.json`)).status).toBe(401)
+  })
+
+  it('keeps the first load small: the page\'s scripts and styles ≤ 200 KB gzipped, the code editor not among them', async () => {
+    const {readFileSync} = await import('node:fs')
+    const {gzipSync} = await import('node:zlib')
+    const dir = fileURLToPath(new URL('../../dist/console/', import.meta.url))
+    const html = readFileSync(join(dir, 'index.html'), 'utf8')
+    const first = [...html.matchAll(/(?:src|href)="\/console\/(assets\/[\w-]+\.(?:js|css))"/g)].map((m) => m[1]!)
+    expect(first.length).toBeGreaterThanOrEqual(2)
+    const gzipped = first.reduce((sum, f) => sum + gzipSync(readFileSync(join(dir, f)), {level: 9}).length, 0)
+    expect(gzipped).toBeLessThanOrEqual(200 * 1024)
+    expect(first.some((f) => /codemirror|CodeEditor/.test(f))).toBe(false)
+    for (const f of first.filter((f) => f.endsWith('.js'))) expect(readFileSync(join(dir, f), 'utf8')).not.toContain('cm-editor')
+  })
 })
 
 chromiumNotice()
 
+/** A fresh Chromium page for `test`, the browser closed after it. */
+async function inChromium(test: (page: Page) => Promise<void>, options?: Parameters<typeof launchChromium>[0]) {
+  const browser = await launchChromium(options)
+  try {
+    await test(await browser.context.newPage())
+  } finally {
+    await browser.close()
+  }
+}
+
+/** Signs in, then opens the CRM context's dashboard (the one with the app tile). */
+async function openCrmBoard(page: Page) {
+  await page.goto(`${url}/`)
+  await page.fill('#token', token)
+  await page.click('button[type=submit]')
+  await page.waitForSelector('[data-testid=who]', {state: 'attached'})
+  await page.goto(`${url}/#/dashboards`)
+  await page.waitForSelector('[data-testid=dashboard-name]')
+  await page.selectOption('[data-testid=context]', 'crm')
+  await page.waitForFunction(() => document.querySelector('[data-testid=dashboard-name]')?.textContent === 'CRM board')
+}
+
 describeWithChromium('console in Chromium', () => {
   it('an app tile stays signed in where the browser blocks third-party cookies (its cookie is partitioned)', async () => {
-    const browser = await launchChromium({thirdPartyCookies: false})
-    try {
-      const page = await browser.context.newPage()
-      await page.goto(`${url}/`)
-      await page.fill('#token', token)
-      await page.click('button[type=submit]')
-      await page.waitForSelector('[data-testid=dashboard-name]')
-      await page.selectOption('[data-testid=context]', 'crm')
-      await page.waitForFunction(() => document.querySelector('[data-testid=dashboard-name]')?.textContent === 'CRM board')
+    await inChromium(async (page) => {
+      await openCrmBoard(page)
       // Exactly the app's text: the sign-in-not-kept page shows the app's name ("Hello app").
       await page.frameLocator('.tile iframe').getByText('hello', {exact: true}).waitFor({timeout: 15_000})
-    } finally {
-      await browser.close()
-    }
+    }, {thirdPartyCookies: false})
+  })
+
+  it("an app tile is sandboxed: it runs, signed in, but its alert() never shows over the console", async () => {
+    await inChromium(async (page) => {
+      const dialogs: string[] = []
+      page.on('dialog', (dialog) => {
+        dialogs.push(dialog.message())
+        void dialog.dismiss()
+      })
+      await openCrmBoard(page)
+      const sandbox = (await page.getAttribute('.tile iframe', 'sandbox'))!.split(/\s+/)
+      expect(sandbox).toEqual(expect.arrayContaining(['allow-scripts', 'allow-same-origin', 'allow-forms']))
+      expect(sandbox).not.toContain('allow-modals')
+      expect(sandbox.filter((t) => t.startsWith('allow-top-navigation'))).toEqual([])
+      // The app ran (its text), on its own origin, past the alert() it calls right after.
+      await page.frameLocator('.tile iframe').getByText('hello', {exact: true}).waitFor({timeout: 15_000})
+      expect(page.frames().map((f) => new URL(f.url()).hostname)).toContain('hello-app.localhost')
+      expect(dialogs).toEqual([])
+    })
   })
 
   it('signs in, switches a dashboard, searches a db and renders a prompt', async () => {
-    const browser = await launchChromium()
-    try {
-      const page = await browser.context.newPage()
+    await inChromium(async (page) => {
       await page.goto(`${url}/`)
       await page.fill('#token', token)
       await page.click('button[type=submit]')
       await page.waitForSelector('[data-testid=who]')
       expect(await page.textContent('[data-testid=who]')).toContain('Ada Admin')
+      // The start page is the overview: what the workspace holds, the apps with their addresses.
+      await page.waitForFunction(() => document.querySelector('[data-testid=count-dashboards]')?.textContent === '3 dashboards')
+      expect(await page.textContent('[data-testid=count-dbs]')).toBe('1 database')
+      expect(await page.textContent('[data-testid=count-apps]')).toBe('1 app')
+      expect(await page.textContent('[data-testid=count-prompts]')).toBe('1 stored prompt')
+      expect(await page.getAttribute('[data-testid=overview-apps] a[data-app-page]', 'href')).toBe('/a/hello-app')
+      expect(await page.locator('[data-testid=next-steps] li[data-step]').evaluateAll((items) => items.map((li) => li.getAttribute('data-step')))).toEqual(['flow'])
+      await page.click('[data-tab=dashboards]')
 
       // The last dashboard created is the selection; switch to the other one.
       await page.waitForSelector('[data-testid=dashboard-name]')
@@ -172,8 +245,6 @@ describeWithChromium('console in Chromium', () => {
       await page.waitForFunction(() => document.querySelector('[data-testid=winner]')?.textContent === 'system')
       await page.screenshot({path: join(OUTPUT, 'console.png'), fullPage: true})
       bodies.push(await page.content())
-    } finally {
-      await browser.close()
-    }
+    })
   }, 120_000)
 })

@@ -2,7 +2,7 @@
 // on PostgreSQL: the prompt cascade and editor, the app editor, flows and runs, dashboards —
 // keyboard, accessible names, phone width, dark mode, axe.
 import {createRequire} from 'node:module'
-import type {Page} from 'playwright-core'
+import type {Locator, Page} from 'playwright-core'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {chromiumNotice, describeWithChromium, launchChromium} from '../helpers/browser.js'
 import {svc, svcServe} from '../helpers/cli.js'
@@ -54,6 +54,11 @@ async function signedIn(page: Page, hash: string, token = admin) {
   await page.waitForSelector('[data-testid=who]', {state: 'attached'})
   await page.goto(`${site()}/${hash}`)
 }
+
+/** The text of a code editor (CodeMirror: one `.cm-line` per line), from its textbox. */
+const codeOf = (editor: Locator) => editor.evaluate((el) => [...el.querySelectorAll('.cm-line')].map((l) => l.textContent).join('\n'))
+/** The 1-based line the caret is on in a code editor (CodeMirror marks it `.cm-activeLine`). */
+const caretLine = (editor: Locator) => editor.evaluate((el) => [...el.querySelectorAll('.cm-line')].findIndex((l) => l.classList.contains('cm-activeLine')) + 1)
 
 /** The tile keys of a dashboard grid or layout editor (`sel`), in their order on the page. */
 const order = (page: Page, sel: string) => page.locator(`${sel} [data-key]`).evaluateAll((els) => els.map((e) => e.getAttribute('data-key')))
@@ -162,7 +167,8 @@ describeWithChromium('console studio in Chromium', () => {
       await poll(() => page.getByTestId('content-problem').getAttribute('data-line')).toBe('2')
       expect(await page.getByTestId('content-problem').getAttribute('data-column')).toBe('1')
       expect(await content.getAttribute('aria-invalid')).toBe('true')
-      expect(await page.locator('.codearea .problem').first().textContent()).toContain('{% if who %}')
+      // In the code editor: a lint diagnostic from the place to the end of its line.
+      await poll(() => page.locator('[data-testid=content] .cm-lintRange-error').first().textContent()).toContain('{% if who %}')
       // Fixed: the preview shows the new render.
       await content.press('End')
       await content.press('Control+End')
@@ -213,13 +219,25 @@ describeWithChromium('console studio in Chromium', () => {
       await source.fill('<script>\n  let n = $state(2)\n</script>\n\n<p>Build two: {n</p>\n')
       await page.getByTestId('save').click()
       await poll(() => page.getByTestId('source-problem').getAttribute('data-line')).toBe('5')
-      expect(Number(await page.getByTestId('source-problem').getAttribute('data-column'))).toBeGreaterThan(0)
+      const column = Number(await page.getByTestId('source-problem').getAttribute('data-column'))
+      expect(column).toBeGreaterThan(0)
+      // Its place said once ("Line 5, column C"), the message after it, the code frame kept as lines.
+      const said = (await page.getByTestId('source-problem').locator('p').textContent())!
+      expect(said.match(/line 5/gi)).toHaveLength(1)
+      expect(said).toMatch(new RegExp(`^Line 5, column ${column}: \\S`))
+      const frame = (await page.getByTestId('source-frame').textContent())!
+      expect(frame.split('\n').length).toBeGreaterThanOrEqual(3)
+      expect(frame).toMatch(/^> 5 \| <p>Build two: \{n<\/p>$/m)
+      expect(await page.getByTestId('source-frame').evaluate((el) => el.tagName)).toBe('PRE')
+      // In the code editor: a lint diagnostic at that line.
+      await poll(() => page.locator('[data-testid=source] .cm-lintRange-error').count()).toBeGreaterThan(0)
+      expect(await page.locator('[data-testid=source] .cm-lintRange-error').first().evaluate((el) => el.closest('.cm-line')?.textContent)).toBe('<p>Build two: {n</p>')
       expect(await page.getByTestId('app-error').textContent()).toContain('build in use is unchanged')
       expect(await page.getByTestId('preview').getAttribute('data-build')).toBe(before)
       expect((await call('GET', `/svc/apps/${id}.json`)).json.source_code).toContain('Build one')
       // "Line 5, column C" puts the caret there.
       await page.getByTestId('source-problem').getByRole('button').click()
-      expect(await source.evaluate((el: HTMLTextAreaElement) => el.value.slice(0, el.selectionStart).split('\n').length)).toBe(5)
+      await poll(() => caretLine(source)).toBe(5)
 
       await source.fill('<script>\n  let n = $state(2)\n</script>\n\n<p>Build two: {n}</p>\n')
       await page.keyboard.press('Control+s')
@@ -280,7 +298,7 @@ describeWithChromium('console studio in Chromium', () => {
       page.setDefaultTimeout(60_000)
       await signedIn(page, `#/apps/${app.id}`)
       const source = page.getByRole('textbox', {name: 'Source'})
-      await poll(() => source.inputValue()).toBe("document.title = 'one'\n")
+      await poll(() => codeOf(source)).toBe("document.title = 'one'\n")
       await source.fill("document.title = 'mine'\n")
       expect((await api('PATCH', `/svc/apps/${app.id}.json`, {app: {name: 'Their app', source_code: "document.title = 'theirs'\n"}})).status).toBe(200)
       await page.getByTestId('save').click()
@@ -292,7 +310,7 @@ describeWithChromium('console studio in Chromium', () => {
       expect(await scan(page, 'app editor 412 view')).toEqual([])
       await view.getByRole('button', {name: 'Use their version (drop my edits)'}).click()
       await poll(() => view.count()).toBe(0)
-      expect(await source.inputValue()).toBe("document.title = 'theirs'\n")
+      await poll(() => codeOf(source)).toBe("document.title = 'theirs'\n")
       expect(await page.getByRole('textbox', {name: 'Name'}).inputValue()).toBe('Their app')
       // Their version's tag: a save now applies.
       await page.getByRole('textbox', {name: 'Name'}).fill('Our app')
@@ -503,18 +521,76 @@ describeWithChromium('console studio in Chromium', () => {
     }
   }, 300_000)
 
+  it('the start page of an empty workspace is an overview: counts at zero, the next steps, the dashboards; no request of the page fails', async () => {
+    const browser = await launchChromium()
+    try {
+      const page = await browser.context.newPage()
+      page.setDefaultTimeout(60_000)
+      const failed: string[] = []
+      page.on('response', (r) => { if (r.status() >= 400) failed.push(`${r.status()} ${new URL(r.url()).pathname}`) })
+      // Mallory is the admin of another account, which holds nothing.
+      await signedIn(page, '#/', world.users.mallory!.token)
+      await poll(() => page.getByTestId('count-dbs').textContent()).toBe('0 databases')
+      expect(await page.getByTestId('count-apps').textContent()).toBe('0 apps')
+      expect(await page.locator('[data-tab=overview]').getAttribute('aria-current')).toBe('page')
+      const steps = page.getByRole('region', {name: 'Next steps'})
+      expect(await steps.locator('li[data-step]').evaluateAll((items) => items.map((li) => li.getAttribute('data-step')))).toEqual(['db', 'prompt', 'app', 'flow', 'folder'])
+      await steps.getByRole('link', {name: 'New database'}).click()
+      await page.waitForURL(/#\/new\/db$/)
+      await page.goBack()
+      await page.getByRole('region', {name: 'Dashboards'}).waitFor()
+      // This server has no journal route yet: no "Recent changes" section, and no error either.
+      expect(await page.getByTestId('recent-changes').count()).toBe(0)
+      expect(await page.locator('main .error').count()).toBe(0)
+      expect(failed.filter((f) => !f.endsWith('/svc/history.json'))).toEqual([])
+    } finally {
+      await browser.close()
+    }
+  }, 300_000)
+
+  it('the app editor sets the app\'s database, and warns while an app that calls a db has none', async () => {
+    const app = (await api('POST', '/svc/apps.json', {app: {name: 'Guestbook', app_engine: 'js', css_engine: 'none',
+      source_code: "fetch('/svc/db/guests/list').then((r) => r.json()).then(console.log)\n"}})).json
+    const browser = await launchChromium()
+    try {
+      const page = await browser.context.newPage()
+      page.setDefaultTimeout(60_000)
+      await signedIn(page, `#/apps/${app.id}`)
+      const warning = page.getByTestId('needs-db')
+      await warning.waitFor()
+      expect(await warning.textContent()).toContain('{"error":"database not found"}')
+      const db = page.getByRole('combobox', {name: 'Database (code)'})
+      expect(await db.getAttribute('aria-describedby')).toBe('app-needs-db')
+      await db.fill('guests')
+      await poll(() => warning.count()).toBe(0)
+      await page.getByTestId('save').click()
+      await poll(() => page.getByTestId('status').textContent()).toBe('Saved.')
+      expect((await api('GET', `/svc/apps/${app.id}.json`)).json.db_code).toBe('guests')
+      // Cleared again: stored as null, and the warning is back.
+      await db.fill('')
+      await warning.waitFor()
+      await page.keyboard.press('Control+s')
+      await poll(async () => (await api('GET', `/svc/apps/${app.id}.json`)).json.db_code).toBeNull()
+    } finally {
+      await browser.close()
+    }
+  }, 300_000)
+
   it('has no serious or critical axe violation on the new screens, light and dark, desktop and phone width', async () => {
     const flow = (await api('POST', '/svc/resources.json', {resource: {kind: 'svc/custom_flow', code: 'axe_flow', fields: {program: [{type: 'mutation', set: {a: '{x}'}}]}}})).json
     await api('POST', '/svc/resources.json', {resource: {kind: 'svc/custom_connector', code: 'axe_api', url: 'http://127.0.0.1:9', secret_token: 'a-long-secret',
       fields: {methods: [{name: 'get', http_method: 'GET', path: '/x'}]}}})
     const run = (await api('POST', `/svc/resources/${flow.id}/run.json`, {input: {x: 'Axe'}})).json
     const prompt = (await api('POST', '/svc/prompts.json', {prompt: {name: 'Axe hello', code: 'axe_hello', content: 'Hi {{ who }}'}})).json
+    const app = (await api('POST', '/svc/apps.json', {app: {name: 'Axe app', app_engine: 'js', css_engine: 'none', source_code: "fetch('/svc/db/guests/list')\n"}})).json
     const browser = await launchChromium({bypassCSP: true})
     try {
       const page = await browser.context.newPage()
       page.setDefaultTimeout(60_000)
       await signedIn(page, '#/prompts')
       const screens: Array<[string, (p: Page) => Promise<unknown>]> = [
+        ['#/', (p) => poll(() => p.getByTestId('count-apps').textContent()).not.toContain('…')],
+        [`#/apps/${app.id}`, (p) => p.locator('[data-testid=source] .cm-line').first().waitFor()],
         ['#/prompts', (p) => p.locator('[data-testid=prompts] tr[data-id]').first().waitFor()],
         ['#/prompts?scope=system', (p) => p.locator('[data-testid=system-prompts] a').first().waitFor()],
         ['#/prompts/axe_hello', (p) => p.getByTestId('winner').waitFor()],

@@ -3,6 +3,7 @@ import {join} from 'node:path'
 import SwaggerParser from '@apidevtools/swagger-parser'
 import {expect, it} from 'vitest'
 import {createApp} from '../../src/http/app.js'
+import {createServices} from '../../src/services/index.js'
 import type {Store} from '../../src/store/types.js'
 import {svc} from '../helpers/cli.js'
 import {tempDir} from '../helpers/world.js'
@@ -14,7 +15,7 @@ it('svc openapi prints the document, --output writes it, --server-url fills serv
   expect(doc.openapi).toBe('3.1.0')
   await SwaggerParser.validate(structuredClone(doc))
   // The document a server serves, to the byte: both are made from the contract (no app is built to print it).
-  const served = await createApp({store: {} as Store, systemPromptsDirs: []}).request('http://localhost/svc/openapi.json')
+  const served = await createApp({store: {} as Store, services: createServices({} as Store), systemPromptsDirs: []}).request('http://localhost/svc/openapi.json')
   expect(printed.stdout).toBe(JSON.stringify(await served.json(), null, 2) + '\n')
   const file = join(tempDir(), 'svc-openapi.json')
   const written = await svc(['openapi', '--output', file, '--server-url', 'https://svc.example.com', '--json'])

@@ -1,11 +1,12 @@
 import SwaggerParser from '@apidevtools/swagger-parser'
 import {describe, expect, it} from 'vitest'
 import {createApp} from '../../src/http/app.js'
+import {createServices} from '../../src/services/index.js'
 import type {Store} from '../../src/store/types.js'
 import {contractProblems} from '../helpers/contract.js'
 import {runScenarios} from '../helpers/scenarios.js'
 
-const app = createApp({store: {} as Store, systemPromptsDirs: []})
+const app = createApp({store: {} as Store, services: createServices({} as Store), systemPromptsDirs: []})
 const get = (path: string) => app.request(`http://localhost${path}`)
 
 /** A concrete path a Hono route pattern matches (`:id{[0-9]+\.json}` → `1.json`). */

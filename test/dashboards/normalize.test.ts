@@ -4,7 +4,7 @@ import type {z} from '@hono/zod-openapi'
 import {ContextQuery, DashboardBody, DashboardPatchBody, SelectBody, WidgetQuery} from '../../src/core/contract/dashboards.js'
 import {svcMessage} from '../../src/core/contract/messages.js'
 import {patchRules} from '../../src/core/dashboards/input.js'
-import {validationError} from '../../src/http/contract.js'
+import {validationError} from '../../src/http/router.js'
 import {baseId, builtinLayout, isSafeUrl, normalizeConfig, normalizeLayout} from '../../src/core/dashboards/layout.js'
 import {CONTEXTS, defaultConfig, publicSettings, TILES, tileDef} from '../../src/core/dashboards/tiles.js'
 import {isSvcError, validation} from '../../src/core/errors.js'
@@ -330,7 +330,7 @@ describe('availability and permissions', () => {
 })
 
 describe('request validation', () => {
-  // The route's schemas (core/contract/dashboards.ts) through the one hook of src/http/contract.ts, as `handle` runs them.
+  // The route's schemas (core/contract/dashboards.ts) through the one hook of src/http/router.ts, as `handle` runs them.
   const parse = async (schema: z.ZodType, value: unknown) => {
     const r = await schema.safeParseAsync(value, {error: svcMessage, reportInput: true})
     if (r.success) return r.data

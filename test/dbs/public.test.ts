@@ -1,6 +1,7 @@
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {describeBothTransports, makeCall} from '../helpers/scenarios.js'
 import {createApp} from '../../src/http/app.js'
+import {createServices} from '../../src/services/index.js'
 import {pg} from '../helpers/pg.js'
 import {createWorld, inProcess, openTransport, TRANSPORTS, type Transport, type World} from '../helpers/world.js'
 
@@ -239,7 +240,7 @@ describe.runIf(pg)('public writes: the limit is one across instances over one Po
     const world = await createWorld(undefined, {dbPublicWrites: {limit: 3, windowSeconds: 60}, trustProxy: true})
     const second = await world.reopen()
     try {
-      const other = createApp({...world.deps, store: second})
+      const other = createApp({...world.deps, store: second, services: createServices(second)})
       const call = makeCall(world, inProcess(world.app))
       const callOther = makeCall(world, inProcess(other))
       await call('POST', '/svc/dbs.json', {body: {db: {name: 'L', code: 'l', public_methods: {create: true}}}})

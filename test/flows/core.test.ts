@@ -12,7 +12,7 @@ import {boundValue, TRACE_LIMITS, TraceRecorder, type StepRecord, type TraceStep
 import {SvcError} from '../../src/core/errors.js'
 import {cronContext, CronInput, ResourceInput} from '../../src/core/contract/flows.js'
 import {svcMessage} from '../../src/core/contract/messages.js'
-import {validationError} from '../../src/http/contract.js'
+import {validationError} from '../../src/http/router.js'
 
 /** A body as a route takes it: its schema first (one 422 of every problem, as the middleware answers), then core's rules. */
 function bySchema<S extends typeof ResourceInput | typeof CronInput>(schema: S, raw: Record<string, unknown>) {

@@ -1,5 +1,5 @@
 import {afterAll, beforeAll, expect, it} from 'vitest'
-import {createFlowScheduler} from '../../src/http/routes/flows/scheduler.js'
+import {createFlowScheduler} from '../../src/services/flows/scheduler.js'
 import {describeBothTransports, type Ctx, type Reply} from '../helpers/scenarios.js'
 import {cityWeather, flowCalling, heatCheck, SECRET, startStub, weatherConnector, type Stub} from './stub.js'
 
@@ -161,7 +161,7 @@ describeBothTransports('weather flow: actions, crons, manual runs', undefined, (
     const ran = now.json.status === 'pending' ? (await waitEnded(`/connect/flow_processes/${now.json.id}.json`)).json : now.json
     expect(ran).toMatchObject({status: 'finished', trigger: 'cron', cron_id: cron.id, input: {kind: 'cron', cron_id: cron.id}, output: {alert: 'hot in Cairo'}})
 
-    const scheduler = createFlowScheduler(ctx().world.deps)
+    const scheduler = createFlowScheduler(ctx().world.store, ctx().world.services.flows)
     const started = await scheduler.tick(new Date(Date.now() + 2 * 86_400_000))
     expect(started).toHaveLength(1)
     const scheduled = await waitEnded(`/connect/flow_processes/${started[0]}.json`)

@@ -34,6 +34,17 @@ describe('SQLite (one process)', () => {
     expect(await cluster.chargeWithin('bytes', 'other', 1000, 1000, 60)).toBe(true)
     expect(await cluster.chargeWithin('bytes', 'big', 1001, 1000, 60)).toBe(false)
   })
+
+  it('budgets that may run into debt: a hit passes while its bucket holds anything, then pays what it cost', async () => {
+    const cluster = sqliteCluster()
+    const hit = {bucket: 'read', key: 'ip', capacity: 100, perMinute: 60} // 1 a second
+    expect(await cluster.budgetWaits([hit])).toEqual([0]) // a new bucket is full
+    await cluster.spendBudgets([hit], 130) // a read that cost more than was left: 30 in debt
+    const [wait] = await cluster.budgetWaits([hit, {...hit, key: 'other'}])
+    expect(wait).toBeGreaterThanOrEqual(29)
+    expect(wait).toBeLessThanOrEqual(31)
+    expect((await cluster.budgetWaits([{...hit, key: 'other'}]))[0]).toBe(0)
+  })
 })
 
 describe.runIf(pg)('PostgreSQL (instances over one database)', () => {
@@ -106,6 +117,24 @@ describe.runIf(pg)('PostgreSQL (instances over one database)', () => {
     expect(await a.chargeWithin('bytes', 'big', 1000, 1000, 60)).toBe(true) // the refused one charged nothing
     await new Promise((r) => setTimeout(r, 10)) // the window of 1 ms below has elapsed however fast the machine is
     expect(await b.chargeWithin('bytes', 'ip', 900, 1000, 0.001)).toBe(true) // window elapsed: a new one
+  })
+
+  it('a budget that may run into debt is one budget across instances', async () => {
+    const [a, b] = await Promise.all([open(), open()])
+    const hit = {bucket: 'read', key: 'ip', capacity: 100, perMinute: 60}
+    const other = {...hit, bucket: 'read-db', key: '7'}
+    expect(await b.budgetWaits([hit, other])).toEqual([0, 0])
+    await a.spendBudgets([hit, other], 60)
+    expect(await b.budgetWaits([hit, other])).toEqual([0, 0]) // 40 left in each
+    await b.spendBudgets([hit], 70) // 30 in debt
+    const waits = await a.budgetWaits([hit, other])
+    expect(waits[0]).toBeGreaterThanOrEqual(29)
+    expect(waits[0]).toBeLessThanOrEqual(31)
+    expect(waits[1]).toBe(0)
+    // Both instances charging a new bucket at once: both charges land.
+    const fresh = {...hit, key: 'fresh'}
+    await Promise.all([a.spendBudgets([fresh], 60), b.spendBudgets([fresh], 60)])
+    expect((await a.budgetWaits([fresh]))[0]).toBeGreaterThanOrEqual(19)
   })
 
   it('the session comes back after the database drops it, and takes its key again', async () => {

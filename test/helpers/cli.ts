@@ -232,7 +232,7 @@ export function svcServe(dataDir: string, extraArgs: string[] = [], options: Cli
     }, options.timeoutMs ?? 30_000)
     const onData = (d: Buffer) => {
       out += d.toString()
-      const m = /Listening on (http:\/\/\S+)/.exec(out)
+      const m = /Listening on (http:\/\/[^\s"]+)/.exec(out)
       if (m) {
         clearTimeout(timer)
         resolve({

@@ -2,9 +2,11 @@ import {mkdtempSync, rmSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {serve} from '@hono/node-server'
+import {answerClientErrors} from '../../src/http/client-errors.js'
 import type {AddressInfo} from 'node:net'
 import {createApp, type SvcApp} from '../../src/http/app.js'
 import type {Deps} from '../../src/http/env.js'
+import {createServices, type Services, type ServicesOptions} from '../../src/services/index.js'
 import {PACKAGE_SYSTEM_PROMPTS} from '../../src/paths.js'
 import type {Store} from '../../src/store/index.js'
 import {checkedFetch} from './contract.js'
@@ -52,6 +54,8 @@ export interface World {
   /** A second store over the same data (as another process or a restart would open it); the caller closes it. */
   reopen(): Promise<Store>
   deps: Deps
+  /** The world's services (flow runner, render and compile pools, egress); close() stops them before the store. */
+  services: Services
   app: SvcApp
   accounts: Record<string, number>
   users: Record<string, SeededUser>
@@ -71,7 +75,8 @@ export function tempDir(prefix = 'svc-test-'): string {
   return mkdtempSync(join(tmpdir(), prefix))
 }
 
-export async function createWorld(seed: Seed = DEFAULT_SEED, deps: Partial<Omit<Deps, 'store'>> = {}): Promise<World> {
+/** `options`: the app's deps (quotas, trustProxy, …) and the services' options (flowLimits, renders, allowConnectorHosts, …). */
+export async function createWorld(seed: Seed = DEFAULT_SEED, options: Partial<Omit<Deps, 'store' | 'services'>> & Omit<ServicesOptions, 'quotas' | 'log'> = {}): Promise<World> {
   const dataDir = tempDir()
   const database = process.env.SVC_TEST_DATABASE_URL ? await createTestDatabase() : undefined
   const store = await openTestStore(dataDir, database?.url)
@@ -88,12 +93,15 @@ export async function createWorld(seed: Seed = DEFAULT_SEED, deps: Partial<Omit<
   }
   for (const [name, modules] of Object.entries(seed.modules ?? {})) await store.accounts.setModules(accounts[name]!, modules)
   // Test upstreams (test/flows/stub.ts) listen on 127.0.0.1: the egress policy lets connectors reach it.
-  const fullDeps: Deps = {store, systemPromptsDirs: [PACKAGE_SYSTEM_PROMPTS], allowConnectorHosts: ['127.0.0.1'], ...deps}
+  const {allowConnectorHosts = ['127.0.0.1'], flowLimits, renders, compiles, scheduler, ...deps} = options
+  const services = createServices(store, {allowConnectorHosts, flowLimits, renders, compiles, scheduler, quotas: deps.quotas, log: deps.log})
+  const fullDeps: Deps = {store, services, systemPromptsDirs: [PACKAGE_SYSTEM_PROMPTS], ...deps}
   const app = createApp(fullDeps)
   return {
-    dataDir, databaseUrl: database?.url, store, deps: fullDeps, app, accounts, users,
+    dataDir, databaseUrl: database?.url, store, deps: fullDeps, services, app, accounts, users,
     reopen: () => openTestStore(dataDir, database?.url),
     async close() {
+      await services.stop()
       await store.close()
       await database?.drop()
       rmSync(dataDir, {recursive: true, force: true})
@@ -124,6 +132,8 @@ export async function overHttp(app: SvcApp): Promise<Transport> {
   const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
     const s = serve({fetch: app.fetch, port: 0, hostname: '127.0.0.1'}, () => resolve(s))
   })
+  // What `svc serve` adds around the app: the JSON answers of the HTTP server itself (a 431).
+  answerClientErrors(server as import('node:http').Server)
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
   return {
     name: 'http',

@@ -1,5 +1,5 @@
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
-import {api, connectStdio, dataOf, seedWorld, textOf, type Connection, type Seeded} from './helpers.js'
+import {api, between, connectStdio, dataOf, refusalOf, seedWorld, textOf, type Connection, type Seeded} from './helpers.js'
 
 /**
  * A scripted agent session (no model): what an agent connected to `svc mcp` does to build on a
@@ -23,7 +23,7 @@ describe('a scripted agent session over svc mcp', () => {
 
     // 1. Read the schema of the database (as a resource, then through the tool).
     const resource = await client.readResource({uri: 'svc://dbs/people/schema'})
-    const fields = JSON.parse((resource.contents[0] as {text: string}).text).schema.fields as Record<string, string>
+    const fields = JSON.parse(between((resource.contents[0] as {text: string}).text)).schema.fields as Record<string, string>
     expect(fields).toEqual({name: 'string', age: 'integer', note: 'string'})
     expect(dataOf(await tool('dbs_schema', {id: 'people'})).schema).toEqual({fields})
 
@@ -47,7 +47,7 @@ describe('a scripted agent session over svc mcp', () => {
     // 5. Replace the app's source with an error and read the compile error.
     const broken = await tool('apps_replace_source', {id: seeded.appId, field: 'source_code', old_string: 'const total = 1 + 2', new_string: 'const total = (1 + 2'})
     expect(broken.isError).toBe(true)
-    expect(textOf(broken)).toMatch(/^The API refused: 422 source_code: line 2, column 1: Expected "\)"/)
+    expect(refusalOf(broken)).toMatch(/^The API refused: 422 source_code: line 2, column 1: Expected "\)"/)
     expect(dataOf(await tool('apps_get_source', {id: seeded.appId})).source_code).toContain('const total = 1 + 2') // nothing saved
 
     // 6. Fix it: the same replace, correct this time.

@@ -138,6 +138,32 @@ export async function eventually<T>(read: () => T, check: (value: T) => boolean)
 /** The text of a tool result. */
 export const textOf = (result: unknown) => ((result as CallToolResult).content ?? []).map((c) => (c.type === 'text' ? c.text : '')).join('\n')
 
+/** The text between the boundary tags of a block (`wrapData`): the reminder line, then the tags around it. */
+export function between(text: string): string {
+  const m = /^[^\n]*untrusted-data[^\n]*\n<untrusted-data-([0-9a-f-]{36})>\n([\s\S]*)\n<\/untrusted-data-\1>$/.exec(text)
+  if (!m) throw new Error(`no boundary tags in: ${text.slice(0, 300)}`)
+  return m[2]!
+}
+
+/** A short text (a list's name, title or description) with its inline boundary tags checked and taken off. */
+export function bare(text: string): string {
+  const m = /^([\s\S]*?)<untrusted-data-([0-9a-f-]{36})>([\s\S]*)<\/untrusted-data-\2>([\s\S]*)$/.exec(text)
+  if (!m) throw new Error(`no inline boundary tags in: ${text.slice(0, 300)}`)
+  return m[1]! + m[3]! + m[4]!
+}
+
+/** A prompt's arguments as the template gives them: their descriptions out of the boundary tags. */
+export const bareArguments = (args: {name: string; description?: string; required?: boolean}[] | undefined) =>
+  args?.map((a) => ({...a, description: bare(a.description!)}))
+
+/** A refusal of the API as one line, `The API refused: 403 message`, its message taken out of the boundary tags. */
+export function refusalOf(result: unknown): string {
+  const text = textOf(result)
+  const m = /^The API refused: (\d+)\n([\s\S]*)$/.exec(text)
+  if (!m) return text
+  return `The API refused: ${m[1]} ${between(m[2]!)}`
+}
+
 /** The JSON between the boundary tags of a data result. */
 export function dataOf(result: unknown): any {
   const text = textOf(result)

@@ -1,5 +1,6 @@
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {createWorld, type World} from '../helpers/world.js'
+import {refusalOf} from './helpers.js'
 
 const BODY_LIMIT = 6 * 1024 * 1024
 const ACCEPT = 'application/json, text/event-stream'
@@ -89,7 +90,7 @@ describe('/svc/mcp and the read-only flag of the API', () => {
     expect(huge.status).toBe(200)
     const answer = await huge.json()
     expect(answer.result.isError).toBe(true)
-    expect(answer.result.content[0].text).toMatch(/^The API refused: 422 data: is \d+ bytes/)
+    expect(refusalOf(answer.result)).toMatch(/^The API refused: 422 data: is \d+ bytes/)
 
     const batch = await mcp('', {body: JSON.stringify([call(4, 'dbs_list', {}), call(5, 'dbs_get', {db_id: '..', id: '1'})])})
     expect(batch.status).toBe(200)

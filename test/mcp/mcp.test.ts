@@ -2,7 +2,7 @@ import {PromptListChangedNotificationSchema} from '@modelcontextprotocol/sdk/typ
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import type {ServeProcess} from '../helpers/cli.js'
 import {
-  api, connectHttp, connectStdio, dataOf, eventually, GREET, MCP_TRANSPORTS, seedWorld, startServer, textOf, type ConnectOptions, type Connection,
+  api, bare, bareArguments, between, connectHttp, connectStdio, dataOf, refusalOf, eventually, GREET, MCP_TRANSPORTS, seedWorld, startServer, textOf, type ConnectOptions, type Connection,
   type McpTransport, type Seeded,
 } from './helpers.js'
 
@@ -49,8 +49,8 @@ describe.each(MCP_TRANSPORTS)('MCP over %s', (transport: McpTransport) => {
 
     const {prompts} = await client.listPrompts()
     const greet = prompts.find((p) => p.name === 'greet')!
-    expect(greet.title).toBe('Greeting')
-    expect(greet.arguments).toEqual([
+    expect(bare(greet.title!)).toBe('Greeting')
+    expect(bareArguments(greet.arguments)).toEqual([
       {name: 'name', description: 'Value of {{ name }} in the template', required: true},
       {name: 'city', description: 'Value of {{ city }} (default "Paris")', required: false},
       {name: 'vip', description: 'Optional: read by a condition or loop of the template', required: false},
@@ -63,9 +63,9 @@ describe.each(MCP_TRANSPORTS)('MCP over %s', (transport: McpTransport) => {
     const uris = resources.map((r) => r.uri)
     expect(uris).toEqual(expect.arrayContaining(['svc://dbs/people/schema', `svc://apps/${seeded.appId}/source`, 'svc://prompts/greet/template']))
     const schema = await client.readResource({uri: 'svc://dbs/people/schema'})
-    expect(JSON.parse((schema.contents[0] as {text: string}).text).schema).toEqual({fields: {name: 'string', age: 'integer', note: 'string'}})
+    expect(JSON.parse(between((schema.contents[0] as {text: string}).text)).schema).toEqual({fields: {name: 'string', age: 'integer', note: 'string'}})
     const template = await client.readResource({uri: 'svc://prompts/greet/template'})
-    expect((template.contents[0] as {text: string}).text).toBe(GREET)
+    expect(between((template.contents[0] as {text: string}).text)).toBe(GREET)
     const source = await client.readResource({uri: `svc://apps/${seeded.appId}/source`})
     expect((source.contents[0] as {text: string}).text).toMatch(/<untrusted-data-[0-9a-f-]{36}>\nconst total = 1 \+ 2/)
     await expect(client.readResource({uri: 'svc://dbs/../schema'})).rejects.toThrow(/unknown resource/)
@@ -145,7 +145,7 @@ describe.each(MCP_TRANSPORTS)('MCP over %s', (transport: McpTransport) => {
     const {client} = await connect({as: 'gwen'})
     const result = await client.callTool({name: 'dbs_create', arguments: {db_id: 'people', data: {name: 'Guest'}}})
     expect(result.isError).toBe(true)
-    expect(textOf(result)).toMatch(/^The API refused: 403 /)
+    expect(refusalOf(result)).toMatch(/^The API refused: 403 /)
     expect(await recordCount()).toBe(before)
     // Reading is allowed to a guest: the same connection works for that.
     expect((await client.callTool({name: 'dbs_list', arguments: {}})).isError).toBeFalsy()
@@ -164,7 +164,7 @@ describe.each(MCP_TRANSPORTS)('MCP over %s', (transport: McpTransport) => {
     ] as const) {
       const result = await client.callTool({name, arguments: args})
       expect(result.isError, name).toBe(true)
-      expect(textOf(result), name).toMatch(/^The API refused: 404 /)
+      expect(refusalOf(result), name).toMatch(/^The API refused: 404 /)
     }
     await expect(client.readResource({uri: `svc://apps/${seeded.appId}/source`})).rejects.toThrow(/404/)
     expect((await client.listPrompts()).prompts.map((p) => p.name)).not.toContain('greet')
@@ -179,7 +179,7 @@ describe.each(MCP_TRANSPORTS)('MCP over %s', (transport: McpTransport) => {
     expect(textOf(traversal)).toBe('Invalid arguments: db_id must be an id or a code')
     const invalid = await client.callTool({name: 'dbs_create', arguments: {db_id: 'people', data: {age: 'old'}}})
     expect(invalid.isError).toBe(true)
-    expect(textOf(invalid)).toMatch(/^The API refused: 422 [\s\S]*"age"/)
+    expect(refusalOf(invalid)).toMatch(/^The API refused: 422 [\s\S]*"age"/)
   })
 
   it('read-only: writes are not listed, and a crafted call to any write tool is refused by the API', async () => {
@@ -199,7 +199,7 @@ describe.each(MCP_TRANSPORTS)('MCP over %s', (transport: McpTransport) => {
     for (const [name, args] of crafted) {
       const result = await client.callTool({name, arguments: args})
       expect(result.isError, name).toBe(true)
-      expect(textOf(result), name).toBe('The API refused: 403 read-only: this connection may not change anything')
+      expect(refusalOf(result), name).toBe('The API refused: 403 read-only: this connection may not change anything')
     }
     expect(await recordCount()).toBe(before)
     expect((await api(seeded.world, 'admin', 'GET', `/svc/prompts/${seeded.promptId}.json`)).json.name).toBe('Greeting')
@@ -281,7 +281,7 @@ describe.each(MCP_TRANSPORTS)('MCP over %s', (transport: McpTransport) => {
     expect(made.status, JSON.stringify(made.json)).toBe(201)
     expect(made.json.fields.arguments).toEqual(declared)
     const {client} = await connect()
-    expect((await client.listPrompts()).prompts.find((p) => p.name === 'brief')?.arguments).toEqual([
+    expect(bareArguments((await client.listPrompts()).prompts.find((p) => p.name === 'brief')?.arguments)).toEqual([
       {name: 'topic', description: 'What the brief is about', required: false},
       {name: 'tone', description: 'Formal or casual', required: false},
       {name: 'ignored', description: 'Optional: read by a condition or loop of the template', required: false},
@@ -298,7 +298,7 @@ describe.each(MCP_TRANSPORTS)('MCP over %s', (transport: McpTransport) => {
     const made = await client.callTool({name: 'prompts_create', arguments: {name: 'Fresh', code: 'fresh', content: 'Hi {{ who }}'}})
     expect(made.isError).toBeFalsy()
     await announced
-    expect((await client.listPrompts()).prompts.find((p) => p.name === 'fresh')?.arguments).toEqual([{name: 'who', description: 'Value of {{ who }} in the template', required: true}])
+    expect(bareArguments((await client.listPrompts()).prompts.find((p) => p.name === 'fresh')?.arguments)).toEqual([{name: 'who', description: 'Value of {{ who }} in the template', required: true}])
   })
 
   it.runIf(transport === 'stdio')('announces prompts/list_changed when a prompt changes elsewhere', async () => {
@@ -308,7 +308,7 @@ describe.each(MCP_TRANSPORTS)('MCP over %s', (transport: McpTransport) => {
     const announced = new Promise<void>((resolve) => client.setNotificationHandler(PromptListChangedNotificationSchema, async () => resolve()))
     expect((await api(seeded.world, 'admin', 'PATCH', `/svc/prompts/${seeded.promptId}.json`, {prompt: {content: 'Bye {{ whom }}'}})).status).toBe(200)
     await announced
-    expect((await client.listPrompts()).prompts.find((p) => p.name === 'greet')?.arguments).toEqual([{name: 'whom', description: 'Value of {{ whom }} in the template', required: true}])
+    expect(bareArguments((await client.listPrompts()).prompts.find((p) => p.name === 'greet')?.arguments)).toEqual([{name: 'whom', description: 'Value of {{ whom }} in the template', required: true}])
     expect((await api(seeded.world, 'admin', 'PATCH', `/svc/prompts/${seeded.promptId}.json`, {prompt: {content: GREET}})).status).toBe(200)
   })
 })

@@ -3,6 +3,7 @@
 // never reaches nor counts on an app origin. Both transports; app hosts are reached with their Host.
 import {describe, expect, it} from 'vitest'
 import {createApp} from '../../src/http/app.js'
+import {createServices} from '../../src/services/index.js'
 import {parseAppsUrl} from '../../src/http/app-origin/hosts.js'
 import {createWorld, openTransport, TRANSPORTS} from '../helpers/world.js'
 import {describeBothTransports, makeCall, type Ctx} from '../helpers/scenarios.js'
@@ -53,7 +54,7 @@ describeBothTransports('app origins', undefined, (ctx) => {
       ['GET', '/svc/prompts.json'], ['GET', '/svc/dbs.json'], ['POST', '/svc/dbs.json'], ['GET', '/svc/apps.json'],
       ['GET', `/svc/resources/${f.connector}.json`], ['PATCH', `/svc/resources/${f.connector}.json`], ['GET', '/toolkit/dashboards.json'],
       ['GET', '/account/crons.json'], ['GET', '/svc/me.json'], ['GET', '/svc/login'], ['POST', '/svc/login'], ['POST', '/svc/logout'],
-      ['GET', '/console/assets/x.js'], ['GET', `/a/${f.app}`], ['GET', `/svc/prompt/acme_prompt.md`],
+      ['GET', '/console/assets/x.js'], ['GET', '/favicon.ico'], ['GET', '/svc/engines.json'], ['GET', `/a/${f.app}`], ['GET', `/svc/prompt/acme_prompt.md`],
       ['POST', `/svc/apps/${f.app}/action/open`], ['GET', `/svc/dbs/${f.db}/records.json`],
     ] as const) {
       for (const headers of [{}, bearer, {cookie: adminSession}]) {
@@ -213,7 +214,7 @@ describe('--apps-url: apps on a deployment\'s own domain', () => {
     expect(parseAppsUrl('http://{code}.apps.test:8080')).toEqual({protocol: 'http:', suffix: '.apps.test', port: ':8080'})
     for (const bad of ['https://apps.example.com', 'https://apps.{code}.example.com', 'https://{code}.com', 'ftp://{code}.a.b',
       'https://{code}.apps.example.com/path', 'not a url {code}']) expect(() => parseAppsUrl(bad), bad).toThrow(/--apps-url/)
-    expect(() => createApp({store: {} as never, systemPromptsDirs: [], appsUrl: 'https://{code}.apps.example.com'})).toThrow(/--public-url/)
+    expect(() => createApp({store: {} as never, services: createServices({} as never), systemPromptsDirs: [], appsUrl: 'https://{code}.apps.example.com'})).toThrow(/--public-url/)
   })
 
   for (const name of TRANSPORTS) {

@@ -6,7 +6,7 @@
 import {createServer, type Server} from 'node:http'
 import type {AddressInfo} from 'node:net'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
-import {checkedAddress, egressPolicy, isPublicAddress} from '../../src/http/egress.js'
+import {checkedAddress, egressPolicy, isPublicAddress} from '../../src/services/egress.js'
 import {makeCall, type Ctx} from '../helpers/scenarios.js'
 import {createWorld, openTransport, TRANSPORTS} from '../helpers/world.js'
 

@@ -70,7 +70,7 @@ function routeTemplates(): [string, string][] {
     ['GET', '/svc/apps.json'], ['POST', '/svc/apps.json'], ['GET', '/svc/apps/{app}.json'], ['PATCH', '/svc/apps/{app}.json'],
     ['DELETE', '/svc/apps/{app}.json'], ['PATCH', '/svc/apps/{app}/replace.json'], ['POST', '/svc/apps/{app}/action/{code}'],
     ['GET', '/svc/apps/{app}/action/{code}/status'], ['GET', '/a/{code}'], ['GET', '/a/{app}'], ['GET', '/a/{code}/app.0123456789abcdef.js'],
-    ['GET', '/_svc/lib/{code}'], ['GET', '/console/assets/{code}'],
+    ['GET', '/_svc/lib/{code}'], ['GET', '/console/assets/{code}'], ['GET', '/favicon.ico'], ['GET', '/svc/engines.json'],
     ['GET', '/svc/dbs.json'], ['POST', '/svc/dbs.json'], ['GET', '/svc/dbs/{db}.json'], ['PATCH', '/svc/dbs/{db}.json'], ['DELETE', '/svc/dbs/{db}.json'],
     ['PATCH', '/svc/dbs/{db}/replace.json'], ['GET', '/svc/dbs/{db}/records.json'], ['POST', '/svc/dbs/{db}/records.json'],
     ['GET', '/svc/dbs/{db}/records/{record}.json'], ['PATCH', '/svc/dbs/{db}/records/{record}.json'], ['DELETE', '/svc/dbs/{db}/records/{record}.json'],

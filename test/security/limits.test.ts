@@ -2,7 +2,6 @@
 // 4xx while the server keeps answering; public writes are rate-limited (429 with Retry-After).
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {describeBothTransports, makeCall, type Ctx} from '../helpers/scenarios.js'
-import {closeRenderPools} from '../../src/http/render-pool.js'
 import {createWorld, openTransport, TRANSPORTS, type World} from '../helpers/world.js'
 
 const SEED = {accounts: ['acme'], users: [{login: 'admin', role: 'admin' as const}]}
@@ -174,7 +173,7 @@ describe('render fairness against several hostile accounts', () => {
     const warm = await Promise.all(quiet.map((account) => ctx.call('GET', '/svc/prompt/hello.md?who=Q', {as: `${account}_admin`})))
     for (const r of warm) expect(r.text).toBe('Hello Q')
     const close = async () => {
-      await closeRenderPools()
+      await world.services.renders.stop()
       await opened.close()
       await world.close()
     }
@@ -210,7 +209,7 @@ describe('render fairness against several hostile accounts', () => {
         expect(hello.text).toBe('Hello A')
         // No hostile render had ended: the quiet one did not wait for any of them.
         expect(hostile.finished).toBe(0)
-        await closeRenderPools()
+        await fair.ctx.world.services.renders.stop()
         for (const r of await Promise.all(hostile.replies)) expect([422, 503]).toContain(r.status)
       })
 
@@ -227,7 +226,7 @@ describe('render fairness against several hostile accounts', () => {
         const hello = await fair.ctx.call('GET', '/svc/prompt/hello.md?who=A', {as: 'q_admin'})
         expect(hello.text).toBe('Hello A')
         expect(hostile.finished + turned.finished).toBe(0)
-        await closeRenderPools()
+        await fair.ctx.world.services.renders.stop()
         for (const r of await Promise.all([...hostile.replies, ...turned.replies])) expect([422, 503]).toContain(r.status)
       })
     })

@@ -236,7 +236,7 @@ export function describeStore(name: string, driver: StoreDriver): void {
       const write = (i: number) => ({tableName: null, data: {name: `r${i}`, n: i % 7}, index: {}})
       expect(await store.dbs.createRecords(a.id, d.id, Array.from({length: 2345}, (_, i) => write(i)))).toBe(2345)
       await store.dbs.createRecord(a.id, other.id, write(3))
-      await store.dbs.update(a.id, d.id, dbInput(d.code, after), (_tableName, data) => indexValues(table, data))
+      await store.dbs.update(a.id, d.id, dbInput(d.code, after), true)
       const spec = (filters: Record<string, string>) => ({...buildQuery({filters, sort: 'id'}, table, true), limit: 1000, tableName: null})
       const sevens = await store.dbs.query(a.id, d.id, spec({n: '3'}))
       expect(sevens).toHaveLength(335) // 3, 10, ... 2341: across the three pages of the rebuild, oldest first

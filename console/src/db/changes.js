@@ -4,7 +4,7 @@
 // Each change carries the ETag of the row it was made on (If-Match): when someone else changed the
 // record meanwhile, the API answers 412 and the change stays queued showing their value; saving
 // again then goes over their version knowingly.
-import {fieldsOf} from '../errors.js'
+import {fieldsOf} from '../lib/errors.js'
 import {fromInput} from './form.js'
 
 export const changeKey = (id, field) => `${id}:${field}`

@@ -1,6 +1,6 @@
 // Export of the grid's current query: NDJSON in the format of `svc db export` (one
 // `{id, table_name, data, created_at, updated_at}` per line) and CSV (RFC 4180).
-import {svc} from '../api.js'
+import {svc} from '../lib/client.js'
 import {AUTO_COLUMNS} from './schema.js'
 import {isSearch} from './query.js'
 
@@ -17,6 +17,11 @@ export function nest(flat, tableName) {
  * Every record of the query, page by page (`onPage(countSoFar)` after each). Without a search:
  * the records list (keyset paging on id when unsorted, as `svc db export` reads); with one: search.
  */
+/**
+ * @param {string | number} dbRef
+ * @param {URLSearchParams | Record<string, string>} params
+ * @param {(count: number) => void} [onPage]
+ */
 export async function fetchAll(dbRef, params, onPage = () => {}) {
   const out = []
   const base = new URLSearchParams(params)
@@ -30,7 +35,9 @@ export async function fetchAll(dbRef, params, onPage = () => {}) {
     const query = new URLSearchParams(base)
     if (keyset) query.set('after_id', String(after))
     else query.set('offset', String(offset))
-    const page = await (search ? svc.searchRecords : svc.listRecords)({params: {db_id: dbRef}, query: Object.fromEntries(query)})
+    const input = {params: {db_id: dbRef}, query: Object.fromEntries(query)}
+    /** @type {any[]} */
+    const page = search ? await svc.searchRecords(input) : await svc.listRecords(input)
     out.push(...(search ? page.map((r) => nest(r, tableName)) : page))
     onPage(out.length)
     if (page.length < PAGE) return out

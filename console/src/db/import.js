@@ -10,8 +10,12 @@ const MAX_PROBLEMS = 20
 
 /** The file's lines as batches of records with their line numbers; lines that are no JSON object are problems. */
 export function parseLines(text, file, size = IMPORT_BATCH) {
+  /** @typedef {{records: unknown[], lines: number[]}} Batch */
+  /** @type {Batch[]} */
   const batches = []
+  /** @type {string[]} */
   const problems = []
+  /** @type {Batch} */
   let batch = {records: [], lines: []}
   text.split(/\r?\n/).forEach((line, i) => {
     const lineNo = i + 1
@@ -42,6 +46,12 @@ export function parseLines(text, file, size = IMPORT_BATCH) {
 /**
  * Checks then imports. `send(records, dryRun)` calls importRecords (answers {imported}, throws the
  * client's SvcError); `progress(phase, done, total)` after each batch. Answers {imported, problems}.
+ */
+/**
+ * @param {string} text
+ * @param {string} file
+ * @param {(records: unknown[], dryRun: boolean) => Promise<{imported: number}>} send
+ * @param {(phase: string, done: number, total: number) => void} [progress]
  */
 export async function runImport(text, file, send, progress = () => {}) {
   const {batches, problems} = parseLines(text, file)

@@ -96,7 +96,7 @@ export function completions(text, fields) {
   const inList = /^in:(.*)$/.exec(word)
   if (inList) {
     const parts = inList[1].split(',')
-    const last = parts.pop().toLowerCase()
+    const last = (parts.pop() ?? '').toLowerCase()
     const chosen = new Set(parts)
     return fields.filter((f) => !chosen.has(f) && f.toLowerCase().startsWith(last) && f.toLowerCase() !== last)
       .map((f) => ({label: f, text: `${head}in:${[...parts, f].join(',')}`}))

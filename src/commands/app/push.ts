@@ -1,3 +1,5 @@
+import {readFile} from 'node:fs/promises'
+import {join} from 'node:path'
 import {Args, Flags} from '#oclif'
 import {BackendCommand} from '../../cli/base-command.js'
 import type {AppView} from '../../core/contract/apps.js'
@@ -6,7 +8,7 @@ import {planPush} from '../../core/workspace/plan.js'
 import {appResource} from '../../core/workspace/resources.js'
 import {describeApp} from '../../dev/app-flags.js'
 import {pushAssets} from '../../dev/assets.js'
-import {findAppVersion, LEGACY_PROJECT_FILE, projectResource, readProject, writeProject} from '../../dev/project.js'
+import {findAppVersion, LEGACY_PROJECT_FILE, PROJECT_FILE, projectResource, readProject, writeProject} from '../../dev/project.js'
 import {conflictsOf} from '../../workspace/push.js'
 import {appSyncState} from '../../workspace/sync-state.js'
 import {colorDiff} from '../push.js'
@@ -59,7 +61,12 @@ export default class AppPush extends BackendCommand {
     if (assets.sent.length) this.say(`Assets sent: ${assets.sent.join(', ')}${assets.unchanged ? ` (${assets.unchanged} unchanged)` : ''}`)
     else if (assets.unchanged) this.say(`Assets unchanged (${assets.unchanged})`)
     if (assets.skipped.length) this.note(`not assets, not sent: ${assets.skipped.join(', ')} (docs/apps.md "Assets" lists the types)`)
-    for (const [path, text] of Object.entries(projectResource({...loaded, legacy: false}, app).files)) state.set(path, text)
+    // The synced state is the app as the backend stored it (its canonical files), with the folder's
+    // own texts beside it: the next push compares the backend against what it holds after this one.
+    const rawProject = loaded.legacy ? undefined : await readFile(join(loaded.dir, PROJECT_FILE), 'utf8')
+    for (const [path, text] of Object.entries(appResource(app as unknown as Record<string, unknown>).files)) {
+      state.set(path, text, path.endsWith('/app.json') ? rawProject : loaded.source)
+    }
     await state.save()
     if (loaded.legacy) {
       await writeProject(args.dir, app)

@@ -3,8 +3,7 @@ import {BackendCommand} from '../../cli/base-command.js'
 import {parsePairs} from '../../cli/read-input.js'
 import type {Client} from '../../client/backend.js'
 import {dbId, findDb} from '../../client/refs.js'
-import {defaultSearchFields} from '../../core/dbs/query.js'
-import {planSchema, tablePlan} from '../../core/dbs/schema.js'
+import {searchedFields, searchedNote} from '../../core/dbs/search-note.js'
 
 export default class DbSearch extends BackendCommand {
   static description = 'Search records: fragment or wildcard text, exact or pattern filters, sort, fields'
@@ -37,11 +36,6 @@ export default class DbSearch extends BackendCommand {
   /** Which fields an empty `--q` search looked in, and how to look in others. */
   private async searched(client: Client, ref: string, table: string | undefined): Promise<string> {
     const db = await findDb(client, ref)
-    const plan = planSchema(db.schema)
-    const {fields, why} = defaultSearchFields(tablePlan(plan, table ?? null), plan.declared)
-    if (fields === 'all') return '(--q looked in all of each record\'s data)'
-    const others = Object.keys(tablePlan(plan, table ?? null)?.fields ?? {}).filter((f) => !fields.includes(f))
-    return `--q looked only in ${why === 'indexed' ? 'the indexed fields' : 'the fields of the schema'}: ${fields.join(', ')}.\n` +
-      `To look in others: --search-in ${[...fields, ...others].join(',')}${others.length ? '' : ',FIELD'}`
+    return searchedNote(searchedFields(db.schema, table ?? null), {q: '--q', searchIn: '--search-in', join: ' '})
   }
 }

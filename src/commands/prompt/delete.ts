@@ -17,7 +17,7 @@ export default class PromptDelete extends BackendCommand {
   async run(): Promise<{id: string; deleted: boolean}> {
     const {args, flags} = await this.parse(PromptDelete)
     const client = await this.client(flags)
-    const id = await resolvePromptId(client, args.prompt, flags.scope)
+    const id = await resolvePromptId(client, args.prompt, flags.scope, '--scope')
     const {value: p, ifMatch} = await readTagged(client, 'getPrompt', {params: {id}})
     const what = `prompt ${p.code} (${p.scope}${p.scope_id === null ? '' : ` ${p.scope_id}`})`
     if (!(await confirmDestructive({yes: flags.yes, action: `delete ${what}`, message: `Delete ${what}?`}))) {

@@ -12,7 +12,7 @@ export default class PromptGet extends BackendCommand {
   async run(): Promise<PromptView> {
     const {args, flags} = await this.parse(PromptGet)
     const client = await this.client(flags)
-    const p = await client.call('getPrompt', {params: {id: await resolvePromptId(client, args.prompt, flags.scope)}})
+    const p = await client.call('getPrompt', {params: {id: await resolvePromptId(client, args.prompt, flags.scope, '--scope')}})
     this.say(`${p.name} (${p.code})`)
     this.say(`id: ${p.id}`)
     this.say(`kind: ${p.kind}, scope: ${p.scope}${p.scope_id === null ? '' : ` ${p.scope_id}`}, created by: ${p.created_by_id ?? '-'}`)

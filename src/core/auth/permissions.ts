@@ -2,15 +2,6 @@
 export const ROLES = ['admin', 'manager', 'user', 'guest'] as const
 export type Role = (typeof ROLES)[number]
 
-/** Permission names the spec uses. Other names are accepted and stored as given. */
-export const KNOWN_PERMISSIONS = ['account', 'dashboard_advanced', 'todo', 'crm_notes_index'] as const
-
-/** Modules an account may enable (account.settings.modules). */
-export const MODULES = [
-  'crm', 'cms', 'organize', 'mail', 'kb', 'marketing', 'toolkit',
-  'connect', 'voip', 'form', 'insight', 'billing', 'drive', 'fiskator', 'commerce',
-] as const
-
 export interface Principal {
   id: number
   accountId: number

@@ -39,6 +39,20 @@ export const App = z.object({
   updated_at: Timestamp,
 }).openapi('App')
 
+/** `GET /svc/engines.json`: the engines of this server, from the registry (src/engines). */
+export const Engines = z.object({
+  app_engines: z.array(z.object({
+    name: z.string(),
+    library: z.string().openapi({description: 'The library and its major version the page runs'}),
+    language: z.string().openapi({description: 'The language the source is written in, as the registry states it (`ts`, `tsx`, `html`, a component language such as `<framework>+ts`)'}),
+    source_file: z.string().openapi({description: 'The file name the source is kept under in an app folder'}),
+    builds: z.boolean().openapi({description: 'The server builds the source (the build time is `app_build_time`); else it is served as written'}),
+  })),
+  css_engines: z.array(z.object({name: z.string()})),
+  default_app_engine: z.string(),
+  default_css_engine: z.string(),
+}).openapi('Engines')
+
 const inList = (values: readonly string[]) => `is not included in the list (${values.join(', ')})`
 const engine = z.enum(APP_ENGINES, {error: inList(APP_ENGINES)})
 const cssEngine = z.enum(CSS_ENGINES, {error: inList(CSS_ENGINES)})

@@ -44,7 +44,7 @@ export const ERRORS = {
   413: error('Request body too large'),
   429: error('Too many requests'),
   422: json(FieldErrors, 'Validation failed: field name → messages (on every route: a query parameter holding a NUL character, src/core/text.ts)'),
-  431: {description: 'Request headers too large (answered by the HTTP server, no body)'},
+  431: error('Request headers too large (answered by the HTTP server before any route)'),
   500: error('Internal error (never a stack trace)'),
   503: error('Storage unavailable; nothing was written (`Retry-After`)'),
   507: error('Storage full; nothing was written'),
@@ -61,7 +61,7 @@ export const PUBLIC: Record<string, string[]>[] = [{}, {bearer: []}, {session: [
 /**
  * The `{key: {...}}` body of a write (`{prompt: {...}}`). An absent envelope is an empty one, so its
  * missing members are named (`name: can't be blank`); one that is not an object is the 400
- * `"prompt" must be an object` (src/http/contract.ts).
+ * `"prompt" must be an object` (src/http/router.ts).
  */
 export const envelope = <K extends string, S extends z.ZodType>(key: K, schema: S) =>
   z.object({[key]: schema.prefault({} as never)} as {[P in K]: z.ZodPrefault<S>}, {error: `"${key}" must be an object`})

@@ -5,15 +5,15 @@
  * against the stored dashboard (`patchRules`: `context` and `shared` are set at creation).
  */
 import {CONTEXTS, DEFAULT_CONTEXT, SIZES} from '../dashboards/tiles.js'
+import {COMPANY_ONLY, DASHBOARD_ID_RE} from '../dashboards/names.js'
 import {z, Timestamp, envelope} from './common.js'
+
+export {COMPANY_ONLY, DASHBOARD_ID_RE}
 
 export const MAX_NAME_LENGTH = 100
 export const CONTEXT_MESSAGE = `is not included in the list (${CONTEXTS.join(', ')})`
-export const COMPANY_ONLY = 'is only for company dashboards (shared: true)'
 const ID_MESSAGE = 'must be a dashboard id, "builtin" or an empty string'
 
-/** A dashboard id as a path or a body gives it: a positive integer, or its decimal digits. */
-export const DASHBOARD_ID_RE = /^[1-9][0-9]{0,14}$/
 
 const TileConfig = z.record(z.string(), z.union([z.string(), z.array(z.string())]))
 

@@ -220,6 +220,31 @@ export const DbPatch = DbInput.partial().openapi('DbPatch')
 export const DbBody = envelope('db', DbInput).openapi('DbBody')
 export const DbPatchBody = envelope('db', DbPatch).openapi('DbPatchBody')
 
+/**
+ * `POST /svc/dbs/plan.json`: the definition a push proposes (checked as a create, or as a PATCH of
+ * the db it is planned against), and that db: `id` (id or code; null: none, a create), else the db of `db.code`, else none.
+ */
+export const DbPlanBody = z.object({
+  id: z.union([z.number().int(), z.string().max(64)], {error: 'must be a database id or code'}).nullable().optional()
+    .openapi({description: 'The db to plan against (id or code); null: a new db; absent: the db whose code is db.code, if any'}),
+  db: JsonObject.openapi({description: 'The proposed definition: name, code, schema, public_methods, fields, app_id (DbInput)'}),
+}, {error: 'must be an object {db: {...}}'}).openapi('DbPlanBody')
+
+const PlannedChange = z.looseObject({kind: z.string(), text: z.string().openapi({description: 'The line `svc db push` prints (`- field message (text)`)'})})
+  .openapi('DbPlannedChange')
+export const DbPlan = z.object({
+  db_id: z.number().int().nullable().openapi({description: 'The db planned against; null: the definition creates one'}),
+  etag: z.string().nullable().openapi({description: 'That db\'s version: send it as If-Match when applying'}),
+  create: z.boolean(),
+  changes: z.array(PlannedChange),
+  data_loss: z.array(z.object({change: PlannedChange, records: z.number().int(), text: z.string()}))
+    .openapi({description: 'Changes that drop a field or table holding data, with the records that hold it'}),
+  invalid_records: z.object({
+    count: z.number().int(),
+    first: z.array(z.object({id: z.number().int(), table_name: z.string().nullable(), field: z.string(), message: z.string(), text: z.string()})),
+  }).openapi({description: 'Stored records the new schema would reject: how many, and the first failing fields'}),
+}).openapi('DbPlan')
+
 export const REPLACEABLE = ['fields', 'schema', 'public_methods'] as const
 const replaceString = (message: string) => z.string({error: message})
 /** `PATCH /svc/dbs/:id/replace.json`: an edit of the JSON text of one member (decisions.md "Replace endpoints"). */
@@ -300,10 +325,13 @@ export const ImportQuery = z.object({dry_run: z.string().optional().openapi({des
 export const ImportResult = z.object({imported: z.number().int(), valid: z.number().int().optional().openapi({description: 'dry_run: records that would be written'})})
 
 /** Paging and sorting: the values are checked against the db (field names, bounds) by core/dbs/query.ts, as a 422 naming the parameter. */
+/** A query value the API reads as an integer: text on the wire (checked by core as a 422), an integer in the document, so generated clients take `limit: 5`. */
+const intParam = (description: string, minimum: number, maximum?: number) =>
+  z.string().optional().openapi({type: 'integer', description, minimum, ...(maximum === undefined ? {} : {maximum})})
 const common = {
-  limit: z.string().optional().openapi({description: '1-100 (default 20)', pattern: '^[0-9]+$'}),
-  offset: z.string().optional().openapi({pattern: '^[0-9]+$'}),
-  after_id: z.string().optional().openapi({description: 'Keyset paging: records with a greater id', pattern: '^[0-9]+$'}),
+  limit: intParam('1-100 (default 20)', 1, 100),
+  offset: intParam('Records to skip (default 0)', 0),
+  after_id: intParam('Keyset paging: records with a greater id', 0),
   sort: z.string().optional().openapi({description: 'Field names, `-` prefix for descending (`-created_at,name`)'}),
   table_name: z.string().optional(),
 }
@@ -313,6 +341,13 @@ export const SearchQuery = z.looseObject({
   q: z.string().optional().openapi({description: 'Full-text query'}),
   search_in: z.string().optional().openapi({description: 'Comma-separated fields q looks in'}),
   fields: z.string().optional().openapi({description: 'Comma-separated fields to answer'}),
+  // Read by the route from the `filter[<field>]` keys (core/dbs/query.ts filtersFromQuery); described
+  // here for generators (openapi-fetch sends `{filter: {city: 'Berlin'}}` as `filter[city]=Berlin`).
+  filter: z.unknown().optional().openapi({
+    type: 'object', additionalProperties: {type: 'string'},
+    description: 'Exact match per field: `filter[city]=Berlin`; `*` or `%` in a value make a pattern (`filter[name]=Ann*`)',
+    param: {style: 'deepObject', explode: true},
+  }),
 }).openapi({description: 'Other parameters filter on fields: `filter[name]=x`, ...'})
 
 // -------------------------------------------------------------------------------- public methods

@@ -36,6 +36,7 @@ export const OPERATIONS = {
   deleteDashboard: {method: 'delete', path: '/toolkit/dashboards/{id}.json'},
   // apps
   listApps: {method: 'get', path: '/svc/apps.json'},
+  listEngines: {method: 'get', path: '/svc/engines.json'},
   createApp: {method: 'post', path: '/svc/apps.json'},
   getApp: {method: 'get', path: '/svc/apps/{id}.json'},
   updateApp: {method: 'patch', path: '/svc/apps/{id}.json'},
@@ -57,6 +58,7 @@ export const OPERATIONS = {
   logout: {method: 'post', path: '/svc/logout'},
   consolePage: {method: 'get', path: '/'},
   consoleAsset: {method: 'get', path: '/console/assets/{file}'},
+  consoleIcon: {method: 'get', path: '/favicon.ico'},
   // dbs
   listDbs: {method: 'get', path: '/svc/dbs.json'},
   createDb: {method: 'post', path: '/svc/dbs.json'},
@@ -65,6 +67,7 @@ export const OPERATIONS = {
   deleteDb: {method: 'delete', path: '/svc/dbs/{id}.json'},
   replaceInDb: {method: 'patch', path: '/svc/dbs/{id}/replace.json'},
   getDbUsage: {method: 'get', path: '/svc/dbs/{id}/usage.json'},
+  planDbChange: {method: 'post', path: '/svc/dbs/plan.json'},
   listRecords: {method: 'get', path: '/svc/dbs/{db_id}/records.json'},
   createRecord: {method: 'post', path: '/svc/dbs/{db_id}/records.json'},
   importRecords: {method: 'post', path: '/svc/dbs/{db_id}/import.json'},

@@ -6,13 +6,13 @@
  */
 import {createRoute} from '@hono/zod-openapi'
 import {CreatedUser, Me, RevokedTokens, SetFieldQuery, SetFieldResult, Settings, SettingsPatch, User, UserCreateBody} from './account.js'
-import {ActionReply, ActionStatusQuery, App, AppAsset, AppAssetBody, AppAssetQuery, AppBody, AppListQuery, AppPatchBody, AppReplaceBody, ReplaceBody} from './apps.js'
+import {ActionReply, ActionStatusQuery, App, AppAsset, AppAssetBody, AppAssetQuery, AppBody, Engines, AppListQuery, AppPatchBody, AppReplaceBody, ReplaceBody} from './apps.js'
 import {
   ERRORS, ErrorBody, FieldErrors, JsonObject, PRIVATE, PUBLIC, PublicFieldErrors, WRITE_ERRORS, html, json, markdown, noContent, redirect, z,
 } from './common.js'
 import {ContextQuery, Dashboard, DashboardBody, DashboardPatchBody, SelectBody, Selection, TileChoice, Widget, WidgetQuery, Widgets} from './dashboards.js'
 import {
-  Db, DbBody, DbPatchBody, DbReplaceBody, DbUsage, UsageQuery, FlatRecord, ImportBody, ImportQuery, ImportResult, PUBLIC_METHOD_NAMES, PublicCallBody,
+  Db, DbBody, DbPatchBody, DbPlan, DbPlanBody, DbReplaceBody, DbUsage, UsageQuery, FlatRecord, ImportBody, ImportQuery, ImportResult, PUBLIC_METHOD_NAMES, PublicCallBody,
   PublicCallQuery, PublicDeleted, PublicRecord, Record_, RecordBody, RecordPatchBody, RecordsQuery, SearchQuery,
 } from './dbs.js'
 import {
@@ -20,6 +20,9 @@ import {
 } from './flows.js'
 import {operation} from './operations.js'
 import {Explanation, ExplainQuery, Preview, PreviewBody, Prompt, PromptBody, PromptListQuery, PromptPatchBody, RenderQuery, SystemPrompt} from './prompts.js'
+
+/** The one 422 of routes that take no input: a query parameter (any, name or value) holding a NUL character (src/http/contract.ts). */
+const QUERY_NUL = json(FieldErrors, 'A query parameter (name or value) holding a NUL character (src/core/text.ts): field map naming it')
 
 /** The origin an app is served from (its own, not the API's): cookies there are the app's own. */
 const APP_SERVER = {url: 'http://{code}.localhost:{port}', description: 'An app\'s own origin', variables: {code: {default: 'app'}, port: {default: '8080'}}}
@@ -207,8 +210,12 @@ export const appRoutes = {
     request: {query: AppListQuery},
     responses: {200: json(z.array(App), 'Apps'), ...ERRORS},
   }),
+  listEngines: createRoute({
+    ...operation('listEngines'), tags: ['apps'], security: PRIVATE, summary: 'The app and CSS engines of this server (names, languages, which are built)',
+    responses: {200: json(Engines, 'Engines'), ...ERRORS},
+  }),
   createApp: createRoute({
-    ...operation('createApp'), tags: ['apps'], security: PRIVATE, summary: 'Create an app (compiled now; header `X-Svc-Build`)',
+    ...operation('createApp'), tags: ['apps'], security: PRIVATE, summary: 'Create an app (compiled now; headers `X-Svc-Build`, and `X-Svc-Warning` for a js source a browser would refuse, saved as written)',
     request: {body: body(AppBody)},
     responses: {201: taggedAs(App, 'Created'), ...WRITE_ERRORS},
   }),
@@ -331,6 +338,10 @@ export const pageRoutes = {
       404: json(ErrorBody, 'Unknown file'),
     },
   }),
+  consoleIcon: createRoute({
+    ...operation('consoleIcon'), tags: ['pages'], security: PUBLIC, summary: 'The icon of the console and login pages (SVG)',
+    responses: {200: {description: 'The icon', content: {'image/svg+xml': {schema: z.string()}}}},
+  }),
 }
 
 // ----------------------------------------------------------------------------------------- dbs
@@ -379,6 +390,12 @@ export const dbRoutes = {
     ...operation('getDbUsage'), tags: ['dbs'], security: PRIVATE, summary: 'Record counts per table and field',
     request: {params: dbId, query: UsageQuery},
     responses: {200: json(DbUsage, 'Usage'), ...ERRORS},
+  }),
+  planDbChange: createRoute({
+    ...operation('planDbChange'), tags: ['dbs'], security: PRIVATE,
+    summary: 'The plan of a db change, written nothing: the typed diff, the data it would drop, the stored records it would leave invalid (what svc db push, svc push and the schema editor show)',
+    request: {body: body(DbPlanBody)},
+    responses: {200: json(DbPlan, 'The plan'), ...WRITE_ERRORS},
   }),
   listRecords: createRoute({
     ...operation('listRecords'), tags: ['records'], security: PRIVATE, summary: 'Records, newest first',
@@ -540,7 +557,7 @@ const Health = z.object({
 export const contractRoutes = {
   getOpenApiDocument: createRoute({
     ...operation('getOpenApiDocument'), tags: ['contract'], security: PUBLIC, summary: 'This document (OpenAPI 3.1)',
-    responses: {200: json(JsonObject, 'The OpenAPI document')},
+    responses: {200: json(JsonObject, 'The OpenAPI document'), 422: QUERY_NUL},
   }),
   getHealth: createRoute({
     ...operation('getHealth'), tags: ['contract'], security: PUBLIC,
@@ -549,7 +566,7 @@ export const contractRoutes = {
   }),
   apiReference: createRoute({
     ...operation('apiReference'), tags: ['contract'], security: PUBLIC, summary: 'Interactive API reference (works offline)',
-    responses: {200: html('Swagger UI')},
+    responses: {200: html('Swagger UI'), 422: QUERY_NUL},
   }),
   apiReferenceAsset: createRoute({
     ...operation('apiReferenceAsset'), tags: ['contract'], security: PUBLIC, summary: 'A file of the API reference (from swagger-ui-dist)',
@@ -557,7 +574,12 @@ export const contractRoutes = {
     responses: {
       200: {description: 'The file', content: {'text/javascript': {schema: z.string()}, 'text/css': {schema: z.string()}, 'image/png': {schema: z.string()}}},
       404: json(ErrorBody, 'Unknown file'),
+      422: QUERY_NUL,
     },
+  }),
+  consoleIcon: createRoute({
+    ...operation('consoleIcon'), tags: ['pages'], security: PUBLIC, summary: 'The icon of the console and login pages (SVG)',
+    responses: {200: {description: 'The icon', content: {'image/svg+xml': {schema: z.string()}}}},
   }),
 }
 

@@ -2,7 +2,7 @@
  * The rules of dashboard requests that only code can say; the route's schemas
  * (src/core/contract/dashboards.ts) check everything else. Pure.
  */
-import {COMPANY_ONLY, DASHBOARD_ID_RE} from '../contract/dashboards.js'
+import {COMPANY_ONLY, DASHBOARD_ID_RE} from './names.js'
 import type {FieldErrors} from '../errors.js'
 
 /**

@@ -12,8 +12,6 @@ export const SIZE_UNITS: Record<TileSize, number> = {quarter: 1, half: 2, three_
 
 export const CONTEXTS = ['main', 'crm', 'cms', 'organize', 'mail', 'kb', 'marketing', 'account'] as const
 export type DashboardContext = (typeof CONTEXTS)[number]
-export const isContext = (value: unknown): value is DashboardContext =>
-  typeof value === 'string' && (CONTEXTS as readonly string[]).includes(value)
 export const DEFAULT_CONTEXT: DashboardContext = 'main'
 
 /** One setting of a tile, as `widget.json` shows it (`options`, `default`, `multiple`, `text`) plus its limits. */
@@ -54,8 +52,8 @@ const LIMIT_5_20 = ['5', '10', '15', '20']
 const LIMIT_2_8 = ['2', '4', '6', '8']
 const limit = (def: string, options = LIMIT_5_20) => choice(options, def)
 
-/** Modules a `module_header` / `module_icons` value may name. */
-export const MODULE_VALUES = ['main', 'crm', 'cms', 'organize', 'mail', 'kb', 'marketing', 'account']
+/** Modules a `module_header` / `module_icons` value may name: the contexts. */
+const MODULE_VALUES: string[] = [...CONTEXTS]
 
 type Def = Omit<TileDef, 'key' | 'defaultSize'> & {defaultSize?: TileSize}
 

@@ -5,8 +5,6 @@ import {validation} from '../errors.js'
 import {replaceText, type ReplaceRequest} from '../replace.js'
 import type {PublicMethods} from './public-methods.js'
 
-export {REPLACEABLE} from '../contract/dbs.js'
-
 /** What the store writes for a database (every member). */
 export interface DbInput {
   name: string

@@ -55,7 +55,8 @@ export interface TextQuery {
   fields: FieldRef[] | 'all'
 }
 
-export type SortKey = {kind: 'column'; column: 'id' | 'created_at' | 'updated_at' | IndexColumn} | {kind: 'json'; field: string}
+/** A sort on an index column names its field too (a db being reindexed sorts on the field's data: `readingData`). */
+export type SortKey = {kind: 'column'; column: 'id' | 'created_at' | 'updated_at' | IndexColumn; field?: string} | {kind: 'json'; field: string}
 
 export interface QuerySpec {
   /** undefined: every table (records list without table_name). */
@@ -131,7 +132,7 @@ function sortKey(raw: string | undefined, table: TablePlan | undefined, bag: Fie
   const field = fieldName(name, 'sort', bag)
   if (!field) return {sort: {kind: 'column', column: 'id'}, desc: true}
   const column = table ? (own(table.indexes, field) as IndexColumn | undefined) : undefined
-  return {sort: column ? {kind: 'column', column} : {kind: 'json', field}, desc}
+  return {sort: column ? {kind: 'column', column, field} : {kind: 'json', field}, desc}
 }
 
 function csv(raw: string | undefined, param: string, bag: FieldErrorBag): string[] | undefined {
@@ -233,6 +234,23 @@ export function buildQuery(input: QueryInput, table: TablePlan | undefined, decl
   if (input.after_id !== undefined && input.after_id !== '') afterId = intParam(input.after_id, 'after_id', 0, Number.MAX_SAFE_INTEGER, 0, bag)
   bag.throwIfAny()
   return {q, filters, sort: afterId !== undefined ? {kind: 'column', column: 'id'} : sort, desc: afterId !== undefined ? false : desc, fields, limit, offset, afterId}
+}
+
+/**
+ * The same query on the records' data alone, no index column: what a db answers while a schema
+ * change rewrites its index columns in slices (some records hold the old plan's values, some the
+ * new one's). Filters and `q` check the data, a sort on an indexed field sorts on its data.
+ */
+export function readingData(spec: QuerySpec): QuerySpec {
+  const bare = (f: FieldRef): FieldRef => ({name: f.name})
+  return {
+    ...spec,
+    filters: spec.filters.map((f): Filter => f.op === 'match'
+      ? {field: bare(f.field), op: 'match', match: f.match}
+      : {field: bare(f.field), op: 'eq', values: f.values}),
+    q: spec.q && {...spec.q, fields: spec.q.fields === 'all' ? 'all' : spec.q.fields.map(bare)},
+    sort: spec.sort.kind === 'column' && spec.sort.field !== undefined ? {kind: 'json', field: spec.sort.field} : spec.sort,
+  }
 }
 
 /** Reads `filter[<field>]=value` pairs out of a query-string map. */

@@ -117,6 +117,9 @@ export function indexValues(table: TablePlan | undefined, data: Data): IndexValu
 }
 
 /** The value an index column holds for a field value (null when it does not fit the column). */
+/** The index values of a stored record of `tableName` under a schema's plan (a schema change rebuilds them with it). */
+export const indexerOf = (plan: SchemaPlan) => (tableName: string | null, data: Data): IndexValues => indexValues(tablePlan(plan, tableName), data)
+
 export function indexValue(column: IndexColumn, value: unknown): string | number | null {
   if (value === null || value === undefined) return null
   if (column.startsWith('idx_str')) {

@@ -67,16 +67,63 @@ export function buildConnectorRequest(baseUrl: string, method: ConnectorMethod, 
   return {url: url.toString(), method: method.http_method, body: JSON.stringify(rest), view}
 }
 
+/** The forms a secret takes in an echoed text: as is, URL-encoded, JSON-escaped and HTML-escaped. */
+function secretForms(secret: string): string[] {
+  const json = JSON.stringify(secret).slice(1, -1)
+  const html = secret.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;')
+  return [...new Set([secret, encodeURIComponent(secret), json, html])].sort((a, b) => b.length - a.length)
+}
+
 /**
- * Removes a secret from a text (error texts, upstream answers). Secrets are at least 8 characters
- * (validateResource); one stored before that rule is only redacted as a whole token, so that a
- * one-letter secret does not rewrite every matching letter of the text.
+ * Removes a secret from a text (error texts, upstream answers): the secret as is and as an
+ * upstream would echo it in a URL, a JSON string or an HTML page. Secrets are at least 8
+ * characters (validateResource); one stored before that rule is only redacted as a whole token,
+ * so that a one-letter secret does not rewrite every matching letter of the text.
  */
 export function redact(text: string, secret: string | null | undefined): string {
   if (!secret) return text
-  if (secret.length >= 8) return text.split(secret).join('[secret]')
+  if (secret.length >= 8) {
+    for (const form of secretForms(secret)) text = text.split(form).join('[secret]')
+    return text
+  }
   const token = secret.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
   return text.replace(new RegExp(`(?<![A-Za-z0-9_-])${token}(?![A-Za-z0-9_-])`, 'g'), '[secret]')
+}
+
+/** The shortest run of a secret's characters that redactExcerpt rewrites on its own. */
+export const SECRET_FRAGMENT = 8
+
+/**
+ * A short excerpt of an upstream text (an error answer) that holds no part of the secret: the
+ * whole text is redacted first, then its whitespace folded and the excerpt cut to `max`
+ * characters — so a secret straddling the cut is already `[secret]` — and last every run of
+ * SECRET_FRAGMENT or more characters that is a piece of the secret (an upstream that printed a
+ * prefix, or wrapped the secret on two lines) becomes `[secret]` too. Linear in the excerpt.
+ */
+export function redactExcerpt(text: string, max: number, secret: string | null | undefined): string {
+  const cut = redact(text, secret).replace(/\s+/g, ' ').trim().slice(0, max)
+  return secret && secret.length >= SECRET_FRAGMENT ? redactFragments(cut, secret) : cut
+}
+
+/** Rewrites each run of the text made of SECRET_FRAGMENT-character pieces of the secret (any form) as `[secret]`. */
+export function redactFragments(text: string, secret: string): string {
+  const n = SECRET_FRAGMENT
+  const pieces = new Set<string>()
+  for (const form of secretForms(secret)) for (let i = 0; i + n <= form.length; i++) pieces.add(form.slice(i, i + n))
+  let out = ''
+  let covered = 0 // text before this index is in `out` or redacted
+  let runEnd = -1
+  for (let i = 0; i + n <= text.length; i++) {
+    if (!pieces.has(text.slice(i, i + n))) continue
+    if (i > runEnd) {
+      if (runEnd >= 0) out += '[secret]'
+      out += text.slice(covered, i)
+    }
+    runEnd = i + n
+    covered = runEnd
+  }
+  if (runEnd >= 0) out += '[secret]'
+  return out + text.slice(covered)
 }
 
 /** A parsed upstream answer with the secret redacted from every string in it (keys included). */

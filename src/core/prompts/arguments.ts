@@ -18,6 +18,13 @@ export interface PromptArgument {
   required: boolean
 }
 
+/**
+ * What an argument's name may be: a variable name. A template may read other roots
+ * (`{{ ["any text"] }}`); they are not offered as arguments — an agent's client would show their
+ * text as a name, and names are identifiers, never wrapped as workspace text (src/mcp/boundary.ts).
+ */
+export const ARGUMENT_NAME_RE = /^[A-Za-z_][\w-]{0,63}$/
+
 /** At most this many arguments are reported (a template reads a few dozen at most). */
 export const MAX_ARGUMENTS = 50
 
@@ -56,7 +63,7 @@ export function declareArguments(inferred: PromptArgument[], declared: unknown):
   if (!declared || typeof declared !== 'object' || Array.isArray(declared)) return inferred
   const out = inferred.map((a) => ({...a}))
   for (const [name, value] of Object.entries(declared as Record<string, unknown>).slice(0, MAX_ARGUMENTS)) {
-    if (!/^[A-Za-z_][\w-]{0,63}$/.test(name)) continue
+    if (!ARGUMENT_NAME_RE.test(name)) continue
     const spec = typeof value === 'string' ? {description: value} : value && typeof value === 'object' && !Array.isArray(value) ? value as Record<string, unknown> : null
     if (!spec) continue
     let argument = out.find((a) => a.name === name)
@@ -82,7 +89,7 @@ function inferArguments(content: string): PromptArgument[] {
     return []
   }
   const automatic = new Set<string>(AUTOMATIC_VARIABLES)
-  const names = globals.filter((name) => !automatic.has(name)).slice(0, MAX_ARGUMENTS)
+  const names = globals.filter((name) => !automatic.has(name) && ARGUMENT_NAME_RE.test(name)).slice(0, MAX_ARGUMENTS)
   const printed = new Set<string>()
   const defaulted = new Map<string, string>()
   for (const node of walk(parsed)) {

@@ -16,7 +16,7 @@ export const RENDER_LIMITS = {
   /** Characters of template parsed per render (content plus `_extra`: two stored prompts of 200,000). */
   parseLimit: 400_000,
   /** Milliseconds one render may take, checked by liquidjs between nodes (the server adds a hard
-   *  deadline that holds inside a node: src/http/render-pool.ts). */
+   *  deadline that holds inside a node: src/services/renders/render-pool.ts). */
   renderLimit: 1_000,
   /** Memory units (string and array sizes) one render may allocate. */
   memoryLimit: 4_000_000,
@@ -125,10 +125,37 @@ export function variablesFrom(params: Iterable<[string, string]>): Record<string
  */
 export function missingVariables(template: string, given: Record<string, unknown>): string[] {
   try {
-    const names = engine('', '', false).globalVariablesSync(template)
+    const liquid = engine('', '', false)
+    const parsed = liquid.parse(template)
+    skipDefaulted(parsed)
+    const names = liquid.globalVariablesSync(parsed)
     return [...new Set(names)].filter((n) => !(n in given) && !(AUTOMATIC_VARIABLES as readonly string[]).includes(n)).slice(0, 20)
   } catch {
     return []
+  }
+}
+
+/**
+ * Hides from the static analysis the value of every output, `echo` or `assign` that has a `default`
+ * filter (`{{ name | default: "friend" }}`): a missing `name` renders the default, not a blank, so it is
+ * not "not given, rendered blank". The filters' own arguments (`default: other`) still count, and
+ * so does the same variable anywhere else. Walks tags' children (partials are not read).
+ */
+function skipDefaulted(templates: LiquidModule.Template[]): void {
+  for (const t of templates) {
+    if (t instanceof liquidjs.Output || t instanceof liquidjs.EchoTag || t instanceof liquidjs.AssignTag) {
+      const value = (t as {value?: unknown}).value
+      if (value instanceof liquidjs.Value && value.filters.some((f) => f.name === 'default')) {
+        const filtersOnly = Object.create(value, {initial: {value: {postfix: []}}}) as LiquidModule.Value
+        t.arguments = function* () { yield filtersOnly }
+      }
+      continue
+    }
+    const withChildren = t as LiquidModule.Template & {children?: (partials: boolean, sync: boolean) => Generator<unknown, LiquidModule.Template[]>}
+    if (typeof withChildren.children === 'function') {
+      const children = liquidjs.toValueSync(withChildren.children(false, true)) as LiquidModule.Template[] | undefined
+      if (Array.isArray(children)) skipDefaulted(children)
+    }
   }
 }
 

@@ -3,6 +3,7 @@
  * unified text diff of its files (backend → folder). Pure: no I/O.
  */
 import {createTwoFilesPatch} from 'diff'
+import type {DbPlan} from '../dbs/plan.js'
 import {KINDS, type Kind, type Resource} from './resources.js'
 
 export type Action = 'create' | 'update' | 'delete'
@@ -17,6 +18,10 @@ export interface Change {
   etag?: string
   local?: Resource
   diff: string
+  /** A db's create or update: the server's plan of it (data it drops, records it leaves invalid). */
+  db?: DbPlan
+  /** The backend's answer once applied: the synced state records what the backend stored. */
+  saved?: Record<string, unknown>
 }
 
 export interface Plan {

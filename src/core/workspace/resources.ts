@@ -13,7 +13,7 @@
  *   connectors/<code>.json             url and methods (svc/custom_connector); never the secret
  */
 import {parse as parseYaml, stringify as stringifyYaml} from 'yaml'
-import {sourceFileOf} from '../../engines/index.js'
+import {DEFAULT_CSS_ENGINE, sourceFileOf} from '../../engines/index.js'
 import {APP_ENGINES, type AppEngine} from '../apps/validate.js'
 import {splitFrontMatter} from '../prompts/front-matter.js'
 
@@ -117,17 +117,27 @@ export function parseDb(path: string, text: string): Resource {
 
 const APP_KEYS = ['name', 'url_code', 'description', 'app_engine', 'css_engine', 'public', 'active', 'db_code', 'show_in_module', 'actions', 'fields'] as const
 
-/** Values the backend fills in by default are left out of the file, so both sides compare equal. */
 const isEmpty = (v: unknown) => v === null || v === undefined || v === '' || (Array.isArray(v) && v.length === 0) || (isObject(v) && Object.keys(v).length === 0)
 
+/**
+ * The value an app has when its app.json leaves a member out: the backend's default
+ * (src/core/apps/validate.ts), or empty. A member at its default is left out of the file, so a
+ * default written out and one left out are the same app (docs/apps.md "app.json").
+ */
+const APP_DEFAULTS: Record<string, unknown> = {
+  description: '', css_engine: DEFAULT_CSS_ENGINE, public: false, active: true, db_code: null, show_in_module: null, actions: [], fields: {},
+}
+const isDefault = (key: string, v: unknown) => isEmpty(v) || (key in APP_DEFAULTS && !isEmpty(APP_DEFAULTS[key]) && v === APP_DEFAULTS[key])
+
 export function appResource(view: Record<string, unknown>): Resource {
-  const meta = Object.fromEntries(Object.entries(pick(view, APP_KEYS)).filter(([k, v]) => k === 'name' || k === 'url_code' || !isEmpty(v)))
+  const meta = Object.fromEntries(Object.entries(pick(view, APP_KEYS)).filter(([k, v]) => k === 'name' || k === 'url_code' || k === 'app_engine' || !isDefault(k, v)))
   const engine = String(view.app_engine) as AppEngine
   const dir = `apps/${String(view.url_code)}`
   return {
     kind: 'app', key: dir,
     files: {[`${dir}/app.json`]: json(meta), [`${dir}/${sourceFileOf(engine)}`]: String(view.source_code ?? '')},
-    body: {...meta, source_code: String(view.source_code ?? '')},
+    // Every member is sent, a left-out one as its default: a push makes the backend's app what the file says.
+    body: {...APP_DEFAULTS, ...meta, source_code: String(view.source_code ?? '')},
   }
 }
 

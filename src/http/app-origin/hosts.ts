@@ -38,11 +38,9 @@ export function parseAppsUrl(template: string): AppsUrl {
   return {protocol: url.protocol, suffix: url.hostname.slice(PLACEHOLDER.length), port: url.port ? `:${url.port}` : ''}
 }
 
-const parsed = new WeakMap<Deps, AppsUrl | null>()
+/** The parsed `--apps-url` of a server (a few microseconds: parsed where needed, no cache shared between servers). */
 function appsUrlOf(deps: Deps): AppsUrl | null {
-  let value = parsed.get(deps)
-  if (value === undefined) parsed.set(deps, (value = deps.appsUrl ? parseAppsUrl(deps.appsUrl) : null))
-  return value
+  return deps.appsUrl ? parseAppsUrl(deps.appsUrl) : null
 }
 
 /** The app label of a request's host, or null when the request is for the main origin. */
@@ -87,4 +85,48 @@ export function appsFrameSrc(deps: Deps): string {
   const template = appsUrlOf(deps)
   if (template) return `${template.protocol}//*${template.suffix}${template.port}`
   return 'http://*.localhost:* https://*.localhost:*'
+}
+
+/** What `svc serve` says about a console at `publicUrl` beside apps at `appsUrl` (both already parsed as usable). */
+export interface AppsUrlRisks {
+  /** A setup that must not start: the console's own host would be an app's origin. */
+  error?: string
+  /** A setup that works but lets an app replace the console's session cookie. */
+  warning?: string
+}
+
+const IP_HOST = /^(\d+\.\d+\.\d+\.\d+|\[[0-9a-f:.]+\])$/i
+
+/**
+ * Checks the console's host against the apps' template. An app's page may set a cookie for any
+ * parent domain of its host that is not a public suffix; the console gets it when its host is
+ * under that domain too. Over https the console's cookies are `__Host-` (no other host can set
+ * them), so only plain http — or https behind a proxy svc is not told to trust — is open: a loud
+ * warning. Without the Public Suffix List, a shared parent of two labels or more counts
+ * (`example.com`; also `co.uk`, which the warning names as the exception it may be).
+ */
+export function appsUrlRisks(publicUrl: string, appsUrl: string, trustProxy: boolean): AppsUrlRisks {
+  const main = new URL(publicUrl)
+  const host = main.hostname.toLowerCase().replace(/\.$/, '')
+  const apps = parseAppsUrl(appsUrl)
+  if (host.endsWith(apps.suffix) && !host.slice(0, -apps.suffix.length).includes('.')) {
+    return {error: `--public-url's host ${host} is itself an app host of --apps-url (*${apps.suffix}): an app could be served as the console. ` +
+      'Put the apps under a name of their own, e.g. https://{code}.apps.example.com'}
+  }
+  if (IP_HOST.test(host)) return {}
+  const mine = host.split('.')
+  const theirs = apps.suffix.slice(1).split('.')
+  let shared = 0
+  while (shared < mine.length && shared < theirs.length && mine[mine.length - 1 - shared] === theirs[theirs.length - 1 - shared]) shared++
+  if (shared < 2) return {}
+  const parent = mine.slice(-shared).join('.')
+  const https = main.protocol === 'https:'
+  if (https && trustProxy) return {}
+  const why = https
+    ? `--public-url is https but without --trust-proxy svc cannot tell a request came over https, so the console's session cookie is not a __Host- cookie`
+    : `the console is served over plain http, where its session cookie cannot be a __Host- cookie`
+  return {warning: `Warning: apps (*${apps.suffix}) share the parent domain ${parent} with the console (${host}) and ${why}: ` +
+    `any app can set a svc_session cookie for ${parent} and have a visitor's console calls run in the app author's account. ` +
+    `Serve the console over https${https ? ' with --trust-proxy' : ''}, or put the apps on a domain of their own ` +
+    `(e.g. https://{code}.example-apps.com); ignore this only if ${parent} is a public suffix (docs/security.md).`}
 }

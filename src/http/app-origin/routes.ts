@@ -11,6 +11,7 @@ import {getCookie, setCookie} from 'hono/cookie'
 import {contextUser, escapeHtml, renderShell, type SvcAppContext} from '../../core/apps/shell.js'
 import {assetType} from '../../core/apps/assets.js'
 import {engineSpec} from '../../engines/index.js'
+import {appSessionKind, handoverKind} from '../../store/accounts/types.js'
 import type {AppRecord} from '../../store/apps/types.js'
 import {isHttps} from '../client-ip.js'
 import type {AppEnv, Deps} from '../env.js'
@@ -34,17 +35,25 @@ export const HANDOVER_TTL = 120
 const IMMUTABLE = 'max-age=31536000, immutable'
 const ASSET_RE = /^\/app\.([0-9a-f]{16})\.(js|css)$/
 
-/** Only a local path of this origin may be a redirect target (no `//host`, no scheme, no tab or backslash tricks). */
+const NEXT_BASE = 'http://svc.invalid'
+
+/**
+ * Only a local path of this origin may be a redirect target (no `//host`, no scheme, no tab or
+ * backslash tricks). The path is normalised once (dot segments, `%2e`) and the check is made on
+ * what is returned: `/.//evil.example`, `/a/..//evil.example` and `/%2e//evil.example` all
+ * normalise to `//evil.example`, a host, and are refused.
+ */
 export function safeNext(next: string | undefined, fallback = '/'): string {
-  if (!next || next.length > 2000 || !next.startsWith('/')) return fallback
-  if (/[\x00-\x20\\]/.test(next) || next.startsWith('//')) return fallback
+  if (!next || next.length > 2000 || /[\x00-\x20\\]/.test(next)) return fallback
+  let url: URL
   try {
-    const base = 'http://svc.invalid'
-    const url = new URL(next, base)
-    return url.origin === base ? url.pathname + url.search + url.hash : fallback
+    url = new URL(next, NEXT_BASE)
   } catch {
     return fallback
   }
+  const target = url.pathname + url.search + url.hash
+  const local = next.startsWith('/') && url.origin === NEXT_BASE && target.startsWith('/') && !target.startsWith('//') && !/[\x00-\x20\\]/.test(target)
+  return local ? target : fallback
 }
 
 /**
@@ -138,10 +147,14 @@ export function appOrigin(deps: Deps): MiddlewareHandler<AppEnv> {
     }
     // Over https the sign-in is a `__Host-` cookie (no sibling host can set one); the plain name is not read there.
     const raw = getCookie(c, APP_SESSION_COOKIE, isHttps(c, deps) ? 'host' : undefined)
-    const user = raw ? await accounts.authenticate(raw, `app:${app.id}`) : null
+    const full = raw ? await accounts.authenticate(raw, appSessionKind(app.id, false)) : null
+    // A sign-in handed over from a read-only caller: readOnlyTokens refuses its every write.
+    const reader = raw && !full ? await accounts.authenticate(raw, appSessionKind(app.id, true)) : null
+    const user = full ?? reader
     if (user && user.accountId === app.account_id) {
       c.set('user', user)
       c.set('authVia', 'app')
+      c.set('readOnly', !!reader)
     }
     const path = new URL(c.req.url).pathname
     const method = c.req.method
@@ -232,10 +245,13 @@ async function signIn(c: Context<AppEnv>, deps: Deps, app: AppRecord) {
   const accounts = deps.store.accounts
   const raw = c.req.query('token') ?? ''
   const next = safeNext(c.req.query('next'))
-  const user = raw && raw.length <= 512 ? await accounts.authenticate(raw, `handover:${app.id}`) : null
+  const usable = raw && raw.length <= 512
+  const full = usable ? await accounts.authenticate(raw, handoverKind(app.id, false)) : null
+  const reader = usable && !full ? await accounts.authenticate(raw, handoverKind(app.id, true)) : null
+  const user = full ?? reader
   if (!user || user.accountId !== app.account_id) return c.redirect(next, 303)
   await accounts.revokeToken(raw)
-  const session = await accounts.createToken(user.id, `app:${app.id}`, APP_SESSION_TTL)
+  const session = await accounts.createToken(user.id, appSessionKind(app.id, !!reader), APP_SESSION_TTL)
   // Kept in a dashboard tile (framedCookie); requests of other sites never get to use it anyway
   // (cookiesAllowed). Over https it is `__Host-svc_app_session`: host-only, and no other app's host
   // can toss one in.

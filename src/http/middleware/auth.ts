@@ -4,9 +4,18 @@ import type {Principal} from '../../core/auth/permissions.js'
 import {hasPermission, refusal, type Action} from '../../core/auth/permissions.js'
 import {forbidden, unauthorized} from '../../core/errors.js'
 import {READ_ONLY_TOKEN} from '../../store/accounts/types.js'
+import {isHttps} from '../client-ip.js'
 import type {AppEnv, Deps} from '../env.js'
 
 export const SESSION_COOKIE = 'svc_session'
+/**
+ * The prefix of the console session cookie: over https `__Host-` (host-only, Secure, Path=/), which
+ * no other host can set — an app on a sibling subdomain could otherwise toss in its own
+ * `svc_session` for the parent domain and have the victim's console calls run as the attacker.
+ * The plain name is not read over https. Over http no prefix is possible: `svc serve` warns at
+ * start when the apps share the console's parent domain (hosts.ts `appsUrlRisks`).
+ */
+export const sessionCookiePrefix = (c: Context<AppEnv>, deps: Pick<Deps, 'trustProxy'>) => (isHttps(c, deps) ? 'host' as const : undefined)
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
 
 /**
@@ -43,7 +52,7 @@ export function identify(deps: Deps): MiddlewareHandler<AppEnv> {
       } else c.set('authFailed', true)
       return next()
     }
-    const session = sessionCookieAllowed(c) ? getCookie(c, SESSION_COOKIE) : undefined
+    const session = sessionCookieAllowed(c) ? getCookie(c, SESSION_COOKIE, sessionCookiePrefix(c, deps)) : undefined
     if (session) {
       const user = await deps.store.accounts.authenticate(session, 'session')
       if (user) {
@@ -84,13 +93,6 @@ export function sameOrigin(c: Context): boolean {
 export function requireUser(c: Context<AppEnv>): Principal {
   const user = c.get('user')
   if (!user) throw unauthorized()
-  return user
-}
-
-/** The signed-in user holding `permission` (role admin holds all), else 403. */
-export function requirePermission(c: Context<AppEnv>, permission: string): Principal {
-  const user = requireUser(c)
-  if (!hasPermission(user, permission)) throw forbidden(`permission "${permission}" required`)
   return user
 }
 

@@ -1,5 +1,5 @@
 import {meRoutes as routes} from '../../core/contract/routes.js'
-import {createRouter, handle, queryErrorsAsFields} from '../contract.js'
+import {createRouter, handle, queryErrorsAsFields} from '../router.js'
 import type {Deps} from '../env.js'
 import {allowedTo, requireCan} from '../middleware/auth.js'
 

@@ -8,14 +8,14 @@ import {svcMessage} from '../../core/contract/messages.js'
 import {appRoutes as routes} from '../../core/contract/routes.js'
 import {replaceText} from '../../core/replace.js'
 import {badRequest, notFound, validation} from '../../core/errors.js'
-import {quotasOf} from '../../core/quotas.js'
+import {quotasOf, sizeText} from '../../core/quotas.js'
 import {appEtag, ifMatchCheck, writeOnVersion} from '../../core/etag.js'
 import type {AppData, AppRecord} from '../../store/apps/types.js'
 import type {AppEnv, Deps} from '../env.js'
 import {allowedTo, requireCan, requireUser, userRequired} from '../middleware/auth.js'
-import {createRouter, handle, param, slot, validationError} from '../contract.js'
+import {createRouter, handle, param, slot, validationError} from '../router.js'
 import {appPagesRoutes} from './apps/pages.js'
-import {appBuilds} from '../../compile/app-builds.js'
+import {engineFacts} from '../../engines/index.js'
 
 /** The app of `:id`, loaded once by `visible` for every route with an app in its path. */
 const loaded = slot<AppRecord>('app')
@@ -30,7 +30,12 @@ const loaded = slot<AppRecord>('app')
 export function appsRoutes(deps: Deps) {
   const app = createRouter()
   const apps = deps.store.apps
-  const {buildFor} = appBuilds(apps, quotasOf(deps.quotas).app_build_bytes)
+  const buildFor: Deps['services']['builds']['buildFor'] = (...args) => deps.services.builds.buildFor(...args)
+  /** A source saved as written that a browser would refuse (js): said in `X-Svc-Warning`, never refused. */
+  const warn = async (c: Context<AppEnv>, input: Pick<AppData, 'app_engine' | 'source_code'>) => {
+    const warning = await deps.services.builds.warningFor(input)
+    if (warning) c.header('X-Svc-Warning', warning)
+  }
 
   /** Reading apps: a signed-in user; writing: the roles table's `app.write` (src/core/auth/permissions.ts). */
   const reader = userRequired
@@ -79,6 +84,7 @@ export function appsRoutes(deps: Deps) {
     const user = requireCan(c, 'app.write')
     const id = loaded.get(c).id
     let status = ''
+    let written: AppData | undefined
     const updated = await writeOnVersion({
       ifMatch: c.req.header('if-match'),
       what: 'app',
@@ -93,6 +99,7 @@ export function appsRoutes(deps: Deps) {
       write: async (current, check) => {
         check(current)
         const input = await merge(current)
+        written = input
         const built = await buildFor(input, user.accountId, current)
         // "compiled" says this request compiled, even when its retry then found the build cached.
         if (status !== 'compiled') status = built.status
@@ -100,6 +107,7 @@ export function appsRoutes(deps: Deps) {
       },
     })
     c.header('X-Svc-Build', status)
+    if (written) await warn(c, written)
     return tagged(c, updated)
   }
 
@@ -108,6 +116,8 @@ export function appsRoutes(deps: Deps) {
     const list = await apps.list(user.accountId, {q: query.q, app_engine: query.app_engine, active: query.active})
     return c.json(list.map(appView))
   })
+
+  handle(app, routes.listEngines, reader, async (c) => c.json(engineFacts()))
 
   handle(app, routes.getApp, visible, async (c) => tagged(c, loaded.get(c)))
 
@@ -119,6 +129,7 @@ export function appsRoutes(deps: Deps) {
     const {build, status} = await buildFor(input, user.accountId)
     const created = await apps.create(user.accountId, user.id, input, build)
     c.header('X-Svc-Build', status)
+    await warn(c, input)
     return tagged(c, created, 201)
   })
 
@@ -157,15 +168,14 @@ export function appsRoutes(deps: Deps) {
     if ('error' in kind) throw validation({path: [kind.error]})
     const data = Buffer.from(asset.data_base64, 'base64')
     if (data.toString('base64') !== asset.data_base64.replace(/\s+/g, '')) throw validation({data_base64: ['is not valid base64']})
-    const mb = (n: number) => `${(n / 2 ** 20).toFixed(1)} MB`
     if (data.length > quotas.app_asset_bytes) {
-      throw validation({data_base64: [`is ${mb(data.length)}; an asset may be at most ${mb(quotas.app_asset_bytes)} (app_asset_bytes)`]})
+      throw validation({data_base64: [`is ${sizeText(data.length)}; an asset may be at most ${sizeText(quotas.app_asset_bytes)} (app_asset_bytes)`]})
     }
     const stored = {path: asset.path, content_type: kind.type, size: data.length, sha256: createHash('sha256').update(data).digest('hex'),
       updated_at: new Date().toISOString().replace('Z', '+00:00')}
     const app = loaded.get(c)
     if (!(await apps.putAsset(app.id, {...stored, data}, {maxTotal: quotas.app_assets_bytes, maxCount: quotas.app_assets_count}))) {
-      throw validation({data_base64: [`the app's assets may hold at most ${quotas.app_assets_count} files and ${mb(quotas.app_assets_bytes)} ` +
+      throw validation({data_base64: [`the app's assets may hold at most ${quotas.app_assets_count} files and ${sizeText(quotas.app_assets_bytes)} ` +
         '(app_assets_count, app_assets_bytes); delete some first']})
     }
     return c.json(stored)

@@ -10,7 +10,7 @@ import {appIdOf, appTile, type DashboardContext, DEFAULT_CONTEXT, defaultConfig,
 import {dashboardEtag, ifMatchCheck} from '../../core/etag.js'
 import {FieldErrorBag, forbidden, notFound, validation} from '../../core/errors.js'
 import type {DashboardRecord} from '../../store/dashboards/types.js'
-import {createRouter, handle, param, queryErrorsAsFields, slot, validationError} from '../contract.js'
+import {createRouter, handle, param, queryErrorsAsFields, slot, validationError} from '../router.js'
 import type {AppEnv, Deps} from '../env.js'
 import {jsonObject} from '../middleware/body.js'
 import {requireUser} from '../middleware/auth.js'

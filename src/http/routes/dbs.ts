@@ -4,7 +4,6 @@ import {applyReplace, dbData, type DbInput} from '../../core/dbs/db.js'
 import {buildQuery, filtersFromQuery, searchTable} from '../../core/dbs/query.js'
 import {checkRecordSize, indexValues, recordTable, validateData, type Data} from '../../core/dbs/records.js'
 import {quotasOf} from '../../core/quotas.js'
-import {planSchema} from '../../core/dbs/schema.js'
 import {svcMessage} from '../../core/contract/messages.js'
 import {badRequest, FieldErrorBag, isSvcError, notFound, preconditionFailed} from '../../core/errors.js'
 import {dbEtag, ifMatchHolds, recordEtag} from '../../core/dbs/etag.js'
@@ -12,16 +11,13 @@ import {writeOnVersion} from '../../core/etag.js'
 import type {RecordWrite} from '../../store/dbs/types.js'
 import type {Deps} from '../env.js'
 import {allowedTo, requireUser} from '../middleware/auth.js'
-import {createRouter, handle, param, validationError} from '../contract.js'
+import {createRouter, handle, param, validationError} from '../router.js'
+import {planRoute} from './dbs/plan.js'
 import {publicDbRoutes} from './dbs/public.js'
-import {dbLoader, flatQuery, indexerFor, loadDb, loadedDb, recordId, type LoadedDb} from './dbs/shared.js'
+import {asInput, dbLoader, flatQuery, loadDb, loadedDb, recordId, type LoadedDb} from './dbs/shared.js'
 
 export {IMPORT_BATCH_MAX} from '../../core/contract/dbs.js'
 
-const asInput = (db: DbView): DbInput => ({
-  name: db.name, code: db.code, app_id: db.app_id, schema: db.schema,
-  public_methods: db.public_methods as DbInput['public_methods'], fields: db.fields,
-})
 
 /** A record write for `table` of a loaded db: the db's own table and field types (code: they are the user's), index values. */
 function recordWrite(loaded: LoadedDb, table: string | null | undefined, data: Data, mode: 'create' | 'update', maxBytes: number): RecordWrite {
@@ -76,6 +72,8 @@ export function dbsRoutes(deps: Deps) {
     return c.json(created, 201)
   })
 
+  planRoute(deps, app)
+
   handle(app, routes.getDb, dbLoader(deps, {count: true}), async (c) => {
     c.header('ETag', dbEtag(db(c).db))
     return c.json(db(c).db)
@@ -100,8 +98,7 @@ export function dbsRoutes(deps: Deps) {
       write: async (base, check) => {
         const next = await merge(base)
         const schemaChanged = JSON.stringify(next.schema) !== JSON.stringify(base.schema)
-        const reindex = schemaChanged ? indexerFor(planSchema(next.schema)) : undefined
-        return deps.store.dbs.update(accountId, first.id, next, reindex, check)
+        return deps.store.dbs.update(accountId, first.id, next, schemaChanged, check)
       },
     })
     if (!saved) throw notFound('database not found')

@@ -1,4 +1,4 @@
-import {createRouter} from '../contract.js'
+import {createRouter} from '../router.js'
 import type {Deps} from '../env.js'
 import {actionsRoutes} from './flows/actions.js'
 import {connectorRoutes} from './flows/connector.js'
@@ -8,8 +8,8 @@ import {resourcesRoutes} from './flows/resources.js'
 
 /**
  * Routes of the flows area: resources (connectors, flows), app actions, public connector
- * methods, crons and flow processes. The cron scheduler is started by `svc serve` only
- * (src/http/routes/flows/scheduler.ts).
+ * methods, crons and flow processes. Runs are started by the server's flow runner and crons by its
+ * scheduler (src/services/flows/: `deps.services`; the scheduler runs in `svc serve` only).
  */
 export function flowsRoutes(deps: Deps) {
   const app = createRouter()

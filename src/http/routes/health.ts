@@ -1,5 +1,5 @@
 import {contractRoutes as routes} from '../../core/contract/routes.js'
-import {createRouter, handle} from '../contract.js'
+import {createRouter, handle} from '../router.js'
 import type {Deps} from '../env.js'
 
 /** `GET /svc/health`: the store answers (one small read), and the scheduled backups' state (docs/backups.md). */

@@ -2,16 +2,16 @@
  * The console sign-in on the main origin: `GET|POST /svc/login` (token → HttpOnly session cookie)
  * and `POST /svc/logout`. A post must come from this origin (no login or logout CSRF), attempts are
  * rate-limited per client address, `next` is only ever a path of this origin, and the cookie is
- * `Secure` when the client came over https (directly or per a trusted proxy).
+ * `__Host-svc_session` (Secure, host-only) when the client came over https (directly or per a trusted proxy).
  */
 import {Hono, type Context} from 'hono'
 import {deleteCookie, getCookie, setCookie} from 'hono/cookie'
 import {escapeHtml} from '../../core/apps/shell.js'
 import {forbidden, rateLimited} from '../../core/errors.js'
 import {safeNext} from '../app-origin/routes.js'
-import {clientIp, isHttps} from '../client-ip.js'
+import {clientIp} from '../client-ip.js'
 import type {AppEnv, Deps} from '../env.js'
-import {sameOrigin, SESSION_COOKIE} from '../middleware/auth.js'
+import {sameOrigin, SESSION_COOKIE, sessionCookiePrefix} from '../middleware/auth.js'
 
 export {safeNext}
 export const LOGIN_PATH = '/svc/login'
@@ -21,7 +21,7 @@ const SESSION_TTL = 30 * 24 * 3600
 export const LOGIN_RATE = {bucket: 'login', capacity: 10, perMinute: 10}
 
 export const htmlPage = (title: string, body: string) =>
-  `<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">` +
+  `<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><link rel="icon" type="image/svg+xml" href="/favicon.ico">` +
   `<title>${escapeHtml(title)}</title><style>body{font:16px system-ui,sans-serif;max-width:28rem;margin:4rem auto;padding:0 1rem;color:#222}` +
   `input{width:100%;padding:.5rem;margin:.5rem 0;box-sizing:border-box}button{padding:.5rem 1rem}.err{color:#b00}</style></head>` +
   `<body>${body}</body></html>\n`
@@ -65,15 +65,17 @@ export function loginRoutes(deps: Deps) {
     const user = token ? await deps.store.accounts.authenticate(token) : null
     if (!user) return c.html(loginPage(next, 'That token is not valid.'), 401)
     const session = await deps.store.accounts.createToken(user.id, 'session', SESSION_TTL)
-    setCookie(c, SESSION_COOKIE, session, {httpOnly: true, sameSite: 'Lax', path: '/', maxAge: SESSION_TTL, secure: isHttps(c, deps)})
+    const prefix = sessionCookiePrefix(c, deps)
+    setCookie(c, SESSION_COOKIE, session, {httpOnly: true, sameSite: 'Lax', path: '/', maxAge: SESSION_TTL, secure: prefix === 'host', prefix})
     return c.redirect(next, 303)
   })
 
   app.post('/svc/logout', async (c) => {
     requireSameOrigin(c)
-    const session = getCookie(c, SESSION_COOKIE)
+    const prefix = sessionCookiePrefix(c, deps)
+    const session = getCookie(c, SESSION_COOKIE, prefix)
     if (session) await deps.store.accounts.revokeToken(session)
-    deleteCookie(c, SESSION_COOKIE, {path: '/', secure: isHttps(c, deps)})
+    deleteCookie(c, SESSION_COOKIE, {path: '/', secure: prefix === 'host', prefix})
     return c.redirect(LOGIN_PATH, 303)
   })
 

@@ -1,7 +1,7 @@
 import {meRoutes as routes} from '../../core/contract/routes.js'
 import {notFound} from '../../core/errors.js'
 import {checkSettingChanges} from '../../core/account/user-settings.js'
-import {createRouter, handle} from '../contract.js'
+import {createRouter, handle} from '../router.js'
 import type {Deps} from '../env.js'
 import {requireUser} from '../middleware/auth.js'
 

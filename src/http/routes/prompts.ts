@@ -12,9 +12,8 @@ import {findSystemFile, listSystemFiles} from '../../store/prompts/system-files.
 import {HIDE_TOKEN_HEADER} from '../agent-headers.js'
 import type {AppEnv, Deps} from '../env.js'
 import {allowedTo, requireCan, requireUser} from '../middleware/auth.js'
-import type {RenderPool} from '../render-pool.js'
 import type {RenderInput} from '../../core/prompts/render.js'
-import {createRouter, handle, param, slot} from '../contract.js'
+import {createRouter, handle, param, slot} from '../router.js'
 
 const JSON_TYPE = 'application/json; charset=utf-8'
 const MARKDOWN_TYPE = 'text/markdown; charset=utf-8'
@@ -70,11 +69,11 @@ const loaded = slot<PromptRecord>('prompt')
 export function promptsRoutes(deps: Deps) {
   const app = createRouter()
   const repo = deps.store.prompts
-  // Renders off the event loop, one lane per account at a time (src/http/render-pool.ts), started on first use.
-  let pool: Promise<RenderPool> | undefined
-  const renderIn = (account: number) => deps.renders?.inProcess ? undefined : async (input: RenderInput) => {
-    pool ??= import('../render-pool.js').then(({createRenderPool}) => createRenderPool(deps.renders))
-    return (await pool).render(input, String(account))
+  // Renders off the event loop, one lane per account at a time (the server's render service,
+  // src/services/renders/); in this process where the services render in process (the embedded CLI).
+  const renderIn = (account: number) => {
+    const render = deps.services.renders.render
+    return render ? (input: RenderInput) => render(input, String(account)) : undefined
   }
 
   /** Loads the prompt of `:id` the user can see into the context, else 404 (foreign, hidden, unknown or not a UUID alike). */

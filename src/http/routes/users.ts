@@ -5,7 +5,7 @@
  */
 import {meRoutes as routes} from '../../core/contract/routes.js'
 import {notFound} from '../../core/errors.js'
-import {createRouter, handle, param} from '../contract.js'
+import {createRouter, handle, param} from '../router.js'
 import type {Deps} from '../env.js'
 import {allowedTo, requireUser} from '../middleware/auth.js'
 

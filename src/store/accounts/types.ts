@@ -31,6 +31,13 @@ import type {UserView} from '../../core/contract/account.js'
 export type TokenKind = 'api' | typeof READ_ONLY_TOKEN | 'session' | `app:${string}` | `handover:${string}`
 /** A bearer token whose requests are all refused when they would write (src/http/middleware/read-only.ts). */
 export const READ_ONLY_TOKEN = 'api:read'
+/**
+ * The kind of an app origin's sign-in (`app:<id>`) and of the handover that mints it
+ * (`handover:<id>`); from a read-only caller both end in `:read`, and every write made through
+ * such a sign-in is refused like the read-only token's own (docs/security.md "Attack round 4").
+ */
+export const appSessionKind = (appId: string, readOnly: boolean): TokenKind => `app:${appId}${readOnly ? ':read' : ''}`
+export const handoverKind = (appId: string, readOnly: boolean): TokenKind => `handover:${appId}${readOnly ? ':read' : ''}`
 
 export interface AccountsRepo {
   createAccount(name: string): Promise<Account>

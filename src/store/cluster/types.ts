@@ -4,6 +4,8 @@
  * SQLite (`src/store/sqlite/cluster.ts`) is one process: its own pid, always the leader, limits
  * in memory. PostgreSQL (`src/store/pg/cluster.ts`): session advisory locks and an UNLOGGED table.
  */
+import type {BudgetHit} from '../../core/budgets.js'
+
 export interface ClusterRepo {
   /**
    * This instance's name, stored on each flow run it starts. SQLite: `host:pid`. PostgreSQL:
@@ -37,6 +39,13 @@ export interface ClusterRepo {
    * nothing and says false. Public writes charge their bytes here (per client address, per db).
    */
   chargeWithin(bucket: string, key: string, amount: number, budget: number, windowSeconds: number): Promise<boolean>
+  /**
+   * Budgets that may run into debt (src/core/budgets.ts), shared by every instance: for each hit,
+   * the whole seconds until its bucket lets a hit through (0: now). Charges nothing.
+   */
+  budgetWaits(hits: readonly BudgetHit[]): Promise<number[]>
+  /** Charges `amount` to every hit's bucket, into debt if need be (what a request cost once it ran). */
+  spendBudgets(hits: readonly BudgetHit[], amount: number): Promise<void>
   /** Upkeep the leader runs now and then: forgets idle rate-limit rows. */
   expire(): Promise<void>
   /** Releases the locks and the session; idempotent. */

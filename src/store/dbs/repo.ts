@@ -5,23 +5,28 @@
  * (sqlite/dbs-search.ts, pg/dbs-search.ts).
  */
 import type {DbInput} from '../../core/dbs/db.js'
-import type {QuerySpec} from '../../core/dbs/query.js'
-import {INDEX_COLUMNS} from '../../core/dbs/schema.js'
+import {type QuerySpec, readingData} from '../../core/dbs/query.js'
+import {indexerOf} from '../../core/dbs/records.js'
+import {INDEX_COLUMNS, planSchema} from '../../core/dbs/schema.js'
 import {validation} from '../../core/errors.js'
 import {publicDbFull} from '../../core/quotas.js'
 import {deepFreeze} from '../cache-entries.js'
-import {type Dialect, type EpochCache, isRowId, type SqlPort, type TxBody, type TxSql, txUnique} from '../sql/port.js'
+import {type EpochCache, isRowId, type SqlPort, type TxBody, type TxSql, txUnique} from '../sql/port.js'
 import {
   DB_BY_ID_NO_COUNT, DB_SELECT_NO_COUNT, type DbById, dbStatements, type DbRow, INDEX_LIST, indexParams, indexType, RECORD_COLUMNS, type RecordRow,
   tableNameOf, toDb, toRecordView, UPDATE_RECORD,
 } from './rows.js'
-import type {Condition, DbsRepo, DbsSearch, DbView, Indexer, RecordView, RecordWrite, TableUsage} from './types.js'
+import type {Condition, DbsRepo, DbsSearch, DbView, RecordView, RecordWrite, TableUsage} from './types.js'
 
 const now = () => new Date().toISOString()
 const codeTaken = () => validation({code: ['has already been taken']})
 const noLongerExists = () => validation({db: ['no longer exists']})
-/** Records whose index columns one statement of a reindex rewrites. */
-const REINDEX_PAGE = 1000
+/**
+ * Records whose index columns one transaction of a reindex rewrites, then a turn of the event loop
+ * for other requests (SQLite runs statements on the server's own thread: one transaction rewriting
+ * a 300,000-record db held it 12.4 s).
+ */
+export const REINDEX_SLICE = 250
 /**
  * Records one statement of a per-field count reads: a slice, then a turn of the event loop for
  * other requests (SQLite runs statements on the server's own thread: one statement over 1M
@@ -42,6 +47,8 @@ const RECORD_BY_ID = `SELECT ${RECORD_COLUMNS} FROM db_records r WHERE ${BY_ID}`
 export class SqlDbsRepo implements DbsRepo {
   /** Record routes load their db on every request: read once per cache epoch, shared read-only. */
   private readonly withoutCount: EpochCache<DbView>
+  /** Whether a db is being reindexed (its mark in db_reindexes), read once per cache epoch: a reindex's start and end move it. */
+  private readonly reindexing: EpochCache<boolean>
 
   /** Hot statements built once: prepared statements are reused by their SQL text. */
   private readonly insertRecord: string
@@ -53,6 +60,7 @@ export class SqlDbsRepo implements DbsRepo {
 
   constructor(private readonly sql: SqlPort, private readonly search: DbsSearch) {
     this.withoutCount = sql.epochCache()
+    this.reindexing = sql.epochCache()
     this.dbs = dbStatements(search.recordsCount)
     this.countOfDb = `SELECT ${search.recordsCount} AS n FROM dbs d WHERE d.id = ?`
     this.typedRow = `(${ROW_TYPES.map((t) => sql.dialect.typed(t)).join(', ')})`
@@ -107,12 +115,19 @@ export class SqlDbsRepo implements DbsRepo {
     return (await this.get(accountId, String(id)))!
   }
 
-  async update(accountId: number, id: number, input: DbInput, reindex?: Indexer, check?: (current: DbView) => void): Promise<DbView | null> {
+  /**
+   * Updates a db. With `reindex` (its schema changed), the change marks the db (db_reindexes) in
+   * its own transaction, then its records' index columns are rewritten REINDEX_SLICE per
+   * transaction with a turn of the event loop between; the db is read and written meanwhile, and
+   * its queries read the records' data (no index column) until the last slice removes the mark.
+   * Answers once the reindex is done; one cut short (the server stopped) is finished by
+   * `finishReindexes` when `svc serve` starts.
+   */
+  async update(accountId: number, id: number, input: DbInput, reindex = false, check?: (current: DbView) => void): Promise<DbView | null> {
     if (!isRowId(id)) return null
-    const {dialect} = this.sql
-    const {forUpdate} = dialect
+    const {forUpdate} = this.sql.dialect
     const found = await txUnique(this.sql, function* (q) {
-      // forUpdate: two schema changes of one db (on two instances) reindex one after the other.
+      // forUpdate: two schema changes of one db (on two instances) are marked one after the other.
       if (!(yield* q.get(`SELECT 1 FROM dbs WHERE account_id = ? AND id = ? AND deleted_at IS NULL${forUpdate}`, [accountId, id]))) return false
       if (check) check(toDb((yield* q.get<DbRow>(DB_BY_ID_NO_COUNT.id, [accountId, id]))!))
       yield* assertCodeFree(q, accountId, input, id)
@@ -122,10 +137,76 @@ export class SqlDbsRepo implements DbsRepo {
         [input.name, input.code, input.app_id, input.schema === null ? null : JSON.stringify(input.schema),
           JSON.stringify(input.public_methods), JSON.stringify(input.fields), now(), accountId, id],
       )
-      if (reindex) yield* rebuildIndex(q, dialect, accountId, id, reindex)
+      // From the start again: a reindex under way goes on with this schema (each slice reads it).
+      if (reindex) {
+        yield* q.run(`INSERT INTO db_reindexes (db_id, table_key, after_id) VALUES (?, '', 0)
+          ON CONFLICT (db_id) DO UPDATE SET table_key = '', after_id = 0`, [id])
+      }
       return true
     }, codeTaken)
+    if (found && reindex) await this.reindex(id)
     return found ? this.get(accountId, String(id)) : null
+  }
+
+  /** Finishes the reindexes a stopped server left (dbs still marked); stops between slices once `signal` aborts. */
+  async finishReindexes(signal?: AbortSignal): Promise<number> {
+    const marked = await this.sql.all<{db_id: number}>('SELECT db_id FROM db_reindexes ORDER BY db_id')
+    for (const {db_id: dbId} of marked) {
+      if (signal?.aborted) break
+      await this.reindex(Number(dbId), signal)
+    }
+    return marked.length
+  }
+
+  /**
+   * Rewrites the index columns of a marked db's records, one slice per transaction, table by table
+   * (the null table first, stored as table_key ''), each in id order from the mark's place. Each
+   * slice reads the schema and the place as they are now, under the db row's lock: another schema
+   * change meanwhile starts the place over, and two servers reindexing one db share the work.
+   */
+  private async reindex(dbId: number, signal?: AbortSignal): Promise<void> {
+    const {dialect} = this.sql
+    const {forUpdate, typed} = dialect
+    const {tableIs, tableKey} = this.search
+    const row = `(${[typed('bigint'), ...INDEX_COLUMNS.map((c) => typed(indexType(c)))].join(', ')})`
+    // A VALUES list names its columns column1 (the id), column2... in both databases.
+    const set = INDEX_COLUMNS.map((c, i) => `${c} = v.column${i + 2}`).join(', ')
+    const slice = function* (q: TxSql): TxBody<boolean> {
+      const mark = yield* q.get<{table_key: string; after_id: number | string; schema: string | null; deleted_at: string | null}>(
+        `SELECT m.table_key, m.after_id, d.schema, d.deleted_at FROM db_reindexes m JOIN dbs d ON d.id = m.db_id WHERE m.db_id = ?${forUpdate}`, [dbId])
+      if (!mark) return false
+      const done = function* () {
+        yield* q.run('DELETE FROM db_reindexes WHERE db_id = ?', [dbId])
+        // Moves the cache epoch (the dbs triggers of migration 90), changing nothing: every server
+        // reads again that this db's queries may use its index columns.
+        yield* q.run('UPDATE dbs SET updated_at = updated_at WHERE id = ?', [dbId])
+        return false
+      }
+      if (mark.deleted_at !== null) return yield* done() // being deleted: its purge takes the records
+      const indexer = indexerOf(planSchema(mark.schema === null ? null : JSON.parse(mark.schema)))
+      const tableName = mark.table_key === '' ? null : mark.table_key
+      const rows = yield* q.all<{id: number | string; table_name: string | null; data: string}>(
+        `SELECT r.id, r.table_name, r.data FROM db_records r WHERE r.db_id = ? AND ${tableIs} AND r.id > ? ORDER BY r.id LIMIT ${REINDEX_SLICE}${forUpdate}`,
+        [dbId, tableKey(tableName), mark.after_id])
+      if (rows.length) {
+        const params = rows.flatMap((r) => [r.id, ...indexParams(indexer(tableNameOf(r.table_name), JSON.parse(r.data)))])
+        yield* q.run(`UPDATE db_records AS r SET ${set} FROM (VALUES ${rows.map(() => row).join(', ')}) AS v WHERE r.id = v.column1`, params)
+      }
+      if (rows.length === REINDEX_SLICE) {
+        yield* q.run('UPDATE db_reindexes SET after_id = ? WHERE db_id = ?', [rows[rows.length - 1]!.id, dbId])
+        return true
+      }
+      // This table is done: the next one by name (table names are never empty: '' is the null table's key).
+      const next = yield* q.get<{t: string | null}>(
+        "SELECT min(table_name) AS t FROM db_records WHERE db_id = ? AND table_name > ? AND table_name != ''", [dbId, mark.table_key])
+      if (!next || next.t === null) return yield* done()
+      yield* q.run('UPDATE db_reindexes SET table_key = ?, after_id = 0 WHERE db_id = ?', [next.t, dbId])
+      return true
+    }
+    while (await this.sql.tx(slice)) {
+      await new Promise((resolve) => setImmediate(resolve))
+      if (signal?.aborted) return
+    }
   }
 
   /**
@@ -255,18 +336,18 @@ export class SqlDbsRepo implements DbsRepo {
     const rows = records.map((r) => this.rowParams(accountId, dbId, r, t))
     const typedRow = this.typedRow
     try {
-      return await this.sql.tx(function* (q) {
+      await this.sql.tx(function* (q) {
         if (!(yield* q.get(`SELECT 1 FROM dbs WHERE account_id = ? AND id = ? AND deleted_at IS NULL${forShare}`, [accountId, dbId]))) throw noLongerExists()
         for (let i = 0; i < rows.length; i += IMPORT_CHUNK) {
           const chunk = rows.slice(i, i + IMPORT_CHUNK)
           yield* q.run(`INSERT INTO db_records (${RECORD_INSERT_COLUMNS}) VALUES ${chunk.map(() => typedRow).join(', ')}`, chunk.flat())
         }
-        if (upkeep) yield* upkeep.imported(q)
-        return records.length
       })
     } catch (error) {
       throw this.sql.dialect.isForeignKeyViolation(error) ? noLongerExists() : error
     }
+    await upkeep?.imported()
+    return records.length
   }
 
   /** The SELECT of one record (`lock` appended), in the visitor's scope when given; null when no record can match. */
@@ -328,7 +409,10 @@ export class SqlDbsRepo implements DbsRepo {
   }
 
   async query(accountId: number, dbId: number, spec: QuerySpec): Promise<RecordView[]> {
-    return (await this.search.query(accountId, dbId, spec)).map(toRecordView)
+    // While a schema change rewrites the index columns in slices, they hold two plans' values: the data decides.
+    const reindexing = await this.reindexing.get(String(dbId), async () =>
+      Boolean(await this.sql.get('SELECT 1 FROM db_reindexes WHERE db_id = ?', [dbId])))
+    return (await this.search.query(accountId, dbId, reindexing ? readingData(spec) : spec)).map(toRecordView)
   }
 }
 
@@ -345,23 +429,5 @@ function* assertCodeFree(q: TxSql, accountId: number, input: DbInput, exceptId: 
     (Object.keys(input.public_methods).length > 0 &&
       (yield* q.get(`SELECT 1 FROM dbs WHERE code = ? AND account_id != ? AND public_methods != '{}'`, [input.code, accountId])))) {
     throw codeTaken()
-  }
-}
-
-/** Rebuilds the index columns of every record of a db, REINDEX_PAGE records a statement (inside the caller's transaction). */
-function* rebuildIndex(q: TxSql, dialect: Dialect, accountId: number, dbId: number, indexer: Indexer): TxBody<void> {
-  const {forUpdate, typed} = dialect
-  const row = `(${[typed('bigint'), ...INDEX_COLUMNS.map((c) => typed(indexType(c)))].join(', ')})`
-  // A VALUES list names its columns column1 (the id), column2... in both databases.
-  const set = INDEX_COLUMNS.map((c, i) => `${c} = v.column${i + 2}`).join(', ')
-  let after = 0
-  for (;;) {
-    const rows = yield* q.all<{id: number; table_name: string | null; data: string}>(
-      `SELECT id, table_name, data FROM db_records WHERE account_id = ? AND db_id = ? AND id > ? ORDER BY id LIMIT ${REINDEX_PAGE}${forUpdate}`,
-      [accountId, dbId, after])
-    if (rows.length === 0) break
-    const params = rows.flatMap((r) => [r.id, ...indexParams(indexer(tableNameOf(r.table_name), JSON.parse(r.data)))])
-    yield* q.run(`UPDATE db_records AS r SET ${set} FROM (VALUES ${rows.map(() => row).join(', ')}) AS v WHERE r.id = v.column1`, params)
-    after = rows[rows.length - 1]!.id
   }
 }

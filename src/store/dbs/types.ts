@@ -17,9 +17,6 @@ export interface RecordWrite {
   index: IndexValues
 }
 
-/** Computes the index columns of a stored record (used when a schema change rebuilds them). */
-export type Indexer = (tableName: string | null, data: Data) => IndexValues
-
 
 /** A SQL condition with `?` placeholders and its bound values. */
 export interface Condition {sql: string; params: unknown[]}
@@ -50,13 +47,15 @@ export interface DbsSearch {
 }
 
 /**
- * The upkeep of SQLite's full-text index (sqlite/fts-indexer.ts) by record writes: each of the
- * first three runs in the write's transaction, `written` after a record create or update.
+ * The upkeep of SQLite's full-text index (sqlite/fts-indexer.ts) by record writes: `created` and
+ * `updated` run in the write's transaction, `written` after a record create or update, `imported`
+ * after an import's batch.
  */
 export interface SearchUpkeep {
   created(q: TxSql, recordId: number): TxBody<void>
   updated(q: TxSql): TxBody<void>
-  imported(q: TxSql): TxBody<void>
+  /** After an import's batch committed: indexes what is queued (in its own short transactions) before the import answers. */
+  imported(): Promise<void>
   written(): void
   /** Before a db's records are purged in slices: the index's costly upkeep of mass deletes held back until `release`. */
   purging(): Promise<{release(signal?: AbortSignal): Promise<void>}>
@@ -73,9 +72,15 @@ export interface DbsRepo {
   /** 422 `{code: ['has already been taken']}` on a duplicate code in the account, or on a code another account's
    *  public db uses when this db has public methods. */
   create(accountId: number, input: DbInput): Promise<DbView>
-  /** Updates the db; when `reindex` is given, every record's index columns are rebuilt in the same transaction. */
-  /** `check` sees the stored db inside the write, before it changes, and may throw (If-Match). */
-  update(accountId: number, id: number, input: DbInput, reindex?: Indexer, check?: (current: DbView) => void): Promise<DbView | null>
+  /**
+   * Updates the db; with `reindex` (its schema changed), every record's index columns are rebuilt
+   * under the stored schema, in slices with turns of the event loop between, before it answers: the
+   * db is read and written meanwhile, its queries reading the records' data until the rebuild ends.
+   * `check` sees the stored db inside the write, before it changes, and may throw (If-Match).
+   */
+  update(accountId: number, id: number, input: DbInput, reindex?: boolean, check?: (current: DbView) => void): Promise<DbView | null>
+  /** Finishes the reindexes a stopped server left half done; stops between slices once `signal` aborts. */
+  finishReindexes(signal?: AbortSignal): Promise<number>
   /**
    * Removes the db and all its records; `check` sees the stored db inside the write, before it goes, and may throw (If-Match).
    * The db is hidden (and its code free) at once; its records go in slices with turns of the event loop between.

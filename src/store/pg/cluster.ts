@@ -15,6 +15,7 @@
  * and takes its key again.
  */
 import type {Pool, PoolClient, Client} from 'pg'
+import {refilled, secondsUntilPositive} from '../../core/budgets.js'
 import type {ClusterRepo} from '../cluster/types.js'
 import {mapPgError} from './connection.js'
 
@@ -64,6 +65,28 @@ ON CONFLICT (bucket, key) DO UPDATE SET
   ok = CASE WHEN EXCLUDED.at_ms - r.at_ms >= $5::float8 THEN EXCLUDED.ok ELSE r.n + $3::float8 <= $4::float8 END,
   at_ms = CASE WHEN EXCLUDED.at_ms - r.at_ms >= $5::float8 THEN EXCLUDED.at_ms ELSE r.at_ms END
 RETURNING ok`
+
+/** Budgets (src/core/budgets.ts): the stored balance and time of each hit's bucket ($1..$2 arrays, one per hit; absent: full). */
+const BUDGET_BALANCES = `
+SELECT t.i::int AS i, r.n, r.at_ms, ${NOW_MS} AS now_ms
+FROM unnest($1::text[], $2::text[]) WITH ORDINALITY AS t(b, k, i)
+JOIN svc_rate_limits r ON r.bucket = t.b AND r.key = t.k`
+
+/**
+ * Charges $5 to each hit's bucket (refilled first, up to its capacity $3 at $4 a ms), into debt if
+ * need be; a bucket seen for the first time starts full. A row another instance inserts meanwhile
+ * is charged by the ON CONFLICT branch (its refill of a moment ago is left out).
+ */
+const BUDGET_SPEND = `
+WITH t AS (SELECT * FROM unnest($1::text[], $2::text[], $3::float8[], $4::float8[]) AS t(b, k, cap, rate)),
+up AS (
+  UPDATE svc_rate_limits r SET n = least(t.cap, r.n + greatest(0, ${NOW_MS} - r.at_ms) * t.rate) - $5::float8, at_ms = ${NOW_MS}, ok = true
+  FROM t WHERE r.bucket = t.b AND r.key = t.k
+  RETURNING r.bucket, r.key)
+INSERT INTO svc_rate_limits AS r (bucket, key, n, at_ms, ok)
+SELECT t.b, t.k, t.cap - $5::float8, ${NOW_MS}, true FROM t
+WHERE NOT EXISTS (SELECT 1 FROM up WHERE up.bucket = t.b AND up.key = t.k)
+ON CONFLICT (bucket, key) DO UPDATE SET n = r.n - $5::float8`
 
 const HOLDS_LOCK = `
 SELECT EXISTS (
@@ -195,6 +218,21 @@ export async function openPgCluster(options: PgClusterOptions): Promise<ClusterR
       if (budget <= 0) return true
       const rows = await query(pool, CHARGE_WITHIN, [bucket, k, amount, budget, windowSeconds * 1000])
       return rows[0].ok === true
+    },
+    async budgetWaits(hits) {
+      if (!hits.length) return []
+      const rows = await query(pool, BUDGET_BALANCES, [hits.map((h) => h.bucket), hits.map((h) => h.key)])
+      const waits = hits.map(() => 0)
+      for (const row of rows) {
+        const hit = hits[Number(row.i) - 1]!
+        waits[Number(row.i) - 1] = secondsUntilPositive(hit, refilled(hit, Number(row.n), Number(row.at_ms), Number(row.now_ms)))
+      }
+      return waits
+    },
+    async spendBudgets(hits, amount) {
+      if (!hits.length) return
+      await query(pool, BUDGET_SPEND, [hits.map((h) => h.bucket), hits.map((h) => h.key), hits.map((h) => h.capacity),
+        hits.map((h) => h.perMinute / 60_000), amount])
     },
     async expire() {
       await query(pool, `DELETE FROM svc_rate_limits WHERE at_ms < ${NOW_MS} - $1::float8`, [EXPIRE_MS])

@@ -71,6 +71,7 @@ export async function openPostgresStore(url: string, dataDir: string, options: P
     dataDir: resolve(dataDir),
     // PostgreSQL checkpoints itself.
     maintenance: () => ({stop: async () => undefined}),
+    readers: () => ({start: () => undefined, stop: async () => undefined}),
     close() {
       closing ??= Promise.all([cluster.close().catch(() => undefined), epochs.close()]).then(() => pool.end())
       return closing

@@ -5,6 +5,7 @@
  */
 import {hostname} from 'node:os'
 import {RateLimiter} from '../../core/flows/rate-limit.js'
+import {debtBuckets} from '../../core/budgets.js'
 import {fixedWindows} from '../../core/quotas.js'
 import type {ClusterRepo} from '../cluster/types.js'
 
@@ -17,6 +18,7 @@ export function sqliteCluster(): ClusterRepo {
     if (!found) windows.set(bucket, (found = fixedWindows()))
     return found
   }
+  const budgets = debtBuckets()
   const runner = `${hostname()}:${process.pid}`
   return {
     runner,
@@ -37,6 +39,12 @@ export function sqliteCluster(): ClusterRepo {
     },
     async chargeWithin(bucket, key, amount, budget, windowSeconds) {
       return budget <= 0 || windowsOf(bucket).add(key, amount, windowSeconds * 1000, budget).added
+    },
+    async budgetWaits(hits) {
+      return budgets.waits(hits)
+    },
+    async spendBudgets(hits, amount) {
+      budgets.spend(hits, amount)
     },
     async expire() {},
     async close() {},

@@ -11,7 +11,8 @@ import {likePattern} from '../like-escape.js'
 import type {Condition, DbsSearch, SearchUpkeep} from '../dbs/types.js'
 import type {SqlPort} from '../sql/port.js'
 import type {Sqlite} from './connection.js'
-import {FTS_CANDIDATES, holdDeleteMerges, indexAfterUpdates, indexOnBatchBoundary, indexPending, indexWhenIdle} from './fts-indexer.js'
+import {FTS_CANDIDATES, holdDeleteMerges, indexAfterUpdates, indexOnBatchBoundary, indexQueue, indexWhenIdle} from './fts-indexer.js'
+import type {ReaderPool} from './reader-pool.js'
 
 /** The SQLite JSON path of a top-level field (names are checked against FIELD_NAME in core). */
 const jsonPath = (name: string) => `$."${name}"`
@@ -20,8 +21,13 @@ const phrase = (literal: string) => `"${literal.replace(/"/g, '""')}"`
 const scope = (field: string, value: string): Condition => ({sql: 'json_extract(r.data, ?) = ?', params: [jsonPath(field), value]})
 const PLACE = {tableIs: 'r.table_name IS ?', tableKey: (tableName: string | null) => tableName, scope}
 
-/** `sql`: the port over `db`, the connection the FTS indexer writes on. */
-export function sqliteDbsSearch(sql: SqlPort, db: Sqlite): DbsSearch {
+/**
+ * `sql`: the port over `db`, the connection the FTS indexer writes on. `readers`: the threads a
+ * query that may read many records runs on while they are started (reader-pool.ts).
+ */
+export function sqliteDbsSearch(sql: SqlPort, db: Sqlite, readers?: ReaderPool): DbsSearch {
+  /** Whether a statement's plan walks an index in its order, by SQL text (isShort). */
+  const walkingPlans = new Map<string, boolean>()
   return {
     ...PLACE,
     fieldSet: (field): Condition => ({sql: `json_type(r.data, ?) != 'null'`, params: [jsonPath(field)]}),
@@ -31,7 +37,9 @@ export function sqliteDbsSearch(sql: SqlPort, db: Sqlite): DbsSearch {
       WHERE db_id = (SELECT id FROM dbs WHERE account_id = ? AND id = ?) AND n > 0 ORDER BY table_key`,
     async query(accountId, dbId, spec) {
       const select = buildSelect(accountId, dbId, spec, await narrowRanges(sql, dbId, spec))
-      return select.sql ? sql.all<RecordRow>(select.sql, select.params) : []
+      if (!select.sql) return []
+      if (readers?.running && !isShort(db, walkingPlans, spec, select.sql, select.params)) return readers.all<RecordRow>(select.sql, select.params, String(accountId))
+      return sql.all<RecordRow>(select.sql, select.params)
     },
     upkeep: ftsUpkeep(db),
   }
@@ -49,12 +57,35 @@ function ftsUpkeep(db: Sqlite): SearchUpkeep {
     *updated() {
       indexAfterUpdates(db)
     },
-    *imported() {
-      indexPending(db) // an import's batch: index everything queued now, the cheapest way
-    },
+    // An import's batch: everything queued is indexed now, in runs after the batch's commit.
+    imported: () => indexQueue(db),
     written: () => indexWhenIdle(db),
     purging: () => holdDeleteMerges(db),
   }
+}
+
+/** The furthest a page may reach into its order and still be read on the server's thread. */
+export const SHORT_REACH = 1000
+
+/**
+ * Whether a query reads at most about `offset + limit` records, so that it may run on the server's
+ * thread: no text search, no visitor scope, at most one filter and that one answered by its index
+ * column alone, a page within SHORT_REACH of the start, and a plan that walks an index in the
+ * query's order (no full scan, no sort of the matches). Anything else may read the whole db.
+ */
+function isShort(db: Sqlite, walkingPlans: Map<string, boolean>, spec: QuerySpec, sql: string, params: unknown[]): boolean {
+  if (spec.q || spec.scope || spec.offset + spec.limit > SHORT_REACH || spec.filters.length > 1) return false
+  const f = spec.filters[0]
+  if (f && !(f.op === 'eq' && f.field.column && f.columnExact)) return false
+  let walks = walkingPlans.get(sql)
+  if (walks === undefined) {
+    // The plan depends on the SQL text alone (svc runs no ANALYZE): asked once per text.
+    const plan = db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as {detail: string}[]
+    walks = plan.every((step) => !/^SCAN\b/.test(step.detail) && !/TEMP B-TREE/.test(step.detail))
+    if (walkingPlans.size >= 1000) walkingPlans.clear()
+    walkingPlans.set(sql, walks)
+  }
+  return walks
 }
 
 /**

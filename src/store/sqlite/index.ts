@@ -7,22 +7,26 @@ import {openSqlite} from './connection.js'
 import {SqlDbsRepo} from '../dbs/repo.js'
 import {sqliteDbsSearch} from './dbs-search.js'
 import {SqlitePort} from './port.js'
+import {readerPool} from './reader-pool.js'
 
 /** Opens the SQLite store of a data dir (`DIR/svc.sqlite`), running pending migrations. */
 export function openSqliteStore(dataDir: string): Store {
   const db = openSqlite(dataDir)
   const sql = new SqlitePort(db)
+  const readers = readerPool(dataDir)
   let closed = false
   return {
     driver: 'sqlite',
     ...sqlRepos(sql),
-    dbs: new SqlDbsRepo(sql, sqliteDbsSearch(sql, db)),
+    dbs: new SqlDbsRepo(sql, sqliteDbsSearch(sql, db, readers)),
     cluster: sqliteCluster(),
     dataDir: resolve(dataDir),
     maintenance: (options = {}) => startCheckpointer(dataDir, options),
+    readers: () => readers,
     async close() {
       if (closed) return
       closed = true
+      await readers.stop() // a server stops it first; this is the backstop
       db.close()
     },
   }

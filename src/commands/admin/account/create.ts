@@ -1,5 +1,5 @@
 import {Args} from '#oclif'
-import {createAccount} from '../../../client/admin.js'
+import {createAccount} from '../../../admin/local-admin.js'
 import {AdminCommand} from '../../../cli/admin-command.js'
 
 export default class AdminAccountCreate extends AdminCommand {

@@ -1,4 +1,4 @@
-import {listAccounts} from '../../../client/admin.js'
+import {listAccounts} from '../../../admin/local-admin.js'
 import {AdminCommand} from '../../../cli/admin-command.js'
 import {table} from '../../../cli/table.js'
 

@@ -1,5 +1,5 @@
 import {Args, Flags} from '#oclif'
-import {setModule} from '../../../client/admin.js'
+import {setModule} from '../../../admin/local-admin.js'
 import {AdminCommand} from '../../../cli/admin-command.js'
 
 export default class AdminModuleDisable extends AdminCommand {

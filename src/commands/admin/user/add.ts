@@ -1,5 +1,5 @@
 import {Args, Flags} from '#oclif'
-import {addUser} from '../../../client/admin.js'
+import {addUser} from '../../../admin/local-admin.js'
 import {AdminCommand} from '../../../cli/admin-command.js'
 
 export default class AdminUserAdd extends AdminCommand {

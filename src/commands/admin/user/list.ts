@@ -1,5 +1,5 @@
 import {Flags} from '#oclif'
-import {listUsers} from '../../../client/admin.js'
+import {listUsers} from '../../../admin/local-admin.js'
 import {AdminCommand} from '../../../cli/admin-command.js'
 import {table} from '../../../cli/table.js'
 

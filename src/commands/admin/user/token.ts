@@ -1,5 +1,5 @@
 import {Args, Flags} from '#oclif'
-import {newReadOnlyToken, newToken} from '../../../client/admin.js'
+import {newReadOnlyToken, newToken} from '../../../admin/local-admin.js'
 import {AdminCommand} from '../../../cli/admin-command.js'
 import {confirmDestructive} from '../../../cli/confirm.js'
 

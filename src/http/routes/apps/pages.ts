@@ -7,7 +7,9 @@ import {readFile} from 'node:fs/promises'
 import {Hono, type Context} from 'hono'
 import {UUID_RE} from '../../../core/apps/validate.js'
 import type {Principal} from '../../../core/auth/permissions.js'
+import {handoverKind} from '../../../store/accounts/types.js'
 import type {AppRecord} from '../../../store/apps/types.js'
+import {READ_ONLY_HEADER} from '../../agent-headers.js'
 import {appOrigin, labelOf} from '../../app-origin/hosts.js'
 import {HANDOVER_TTL} from '../../app-origin/routes.js'
 import type {AppEnv, Deps} from '../../env.js'
@@ -51,7 +53,9 @@ export function appPagesRoutes(deps: Deps) {
     const origin = appOrigin(c, deps, await labelOf(apps, found))
     const search = new URL(c.req.url).search
     if (user && member(found, user)) {
-      const token = await deps.store.accounts.createToken(user.id, `handover:${found.id}`, HANDOVER_TTL)
+      // A read-only caller (token or connection) hands over to a read-only sign-in: it may look, never write.
+      const readOnly = c.get('readOnly') === true || c.req.header(READ_ONLY_HEADER) !== undefined
+      const token = await deps.store.accounts.createToken(user.id, handoverKind(found.id, readOnly), HANDOVER_TTL)
       return c.redirect(`${origin}/_svc/signin?token=${token}&next=${encodeURIComponent(`/${search}`)}`, 302)
     }
     if (!found.public) return c.redirect(`${LOGIN_PATH}?next=${encodeURIComponent(new URL(c.req.url).pathname)}`, 302)

@@ -1,6 +1,6 @@
-import {createHmac, randomBytes} from 'node:crypto'
+import {randomBytes} from 'node:crypto'
 import type {Context, MiddlewareHandler} from 'hono'
-import {getSignedCookie, setSignedCookie} from 'hono/cookie'
+import {setSignedCookie} from 'hono/cookie'
 import {
   allowedSearchParams, type MethodOptions, methodOptions, neededVariables, publicData, type PublicMethod, type PublicMethods, scopeOf, type Visitor,
 } from '../../../core/dbs/public-methods.js'
@@ -12,19 +12,18 @@ import {badRequest, isSvcError, notFound, rateLimited, SvcError} from '../../../
 import {dbRoutes as routes} from '../../../core/contract/routes.js'
 import type {DbView, PublicCall, RecordView} from '../../../core/contract/dbs.js'
 import type {AppEnv, Deps} from '../../env.js'
-import {createRouter, handle, slot} from '../../contract.js'
-import {clientIp, IN_PROCESS_IP, isHttps} from '../../client-ip.js'
+import {createRouter, handle, slot} from '../../router.js'
+import {clientIp, IN_PROCESS_IP} from '../../client-ip.js'
+import {visitorDigest} from '../../middleware/access-log.js'
 import {dict} from '../../../core/safe-keys.js'
 import {MAX_JSON_DEPTH, nestedDeeperThan} from '../../../core/json-depth.js'
+import {PUBLIC_READS} from '../../../core/dbs/public-reads.js'
+import {publicReadLimit} from './read-limit.js'
+import {VISITOR_COOKIE, visitorCookieKey, visitorCookieScope, visitorSecret} from './visitor-cookie.js'
 
-export const VISITOR_COOKIE = 'svc_visitor'
+export {VISITOR_COOKIE, visitorSecret}
 export const VISITOR_COOKIE_MAX_AGE = 30 * 24 * 3600
 export {IN_PROCESS_IP}
-
-/** The key visitor ids of one origin (`host[:port]`) are signed with: the server's cookie secret bound to the host. */
-export function visitorSecret(secret: string, host: string): string {
-  return createHmac('sha256', secret).update(`svc_visitor\0${host.toLowerCase()}`).digest('base64url')
-}
 
 const WRITES = new Set<PublicMethod>(['create', 'update', 'delete'])
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v)
@@ -131,6 +130,7 @@ const loadedCall = slot<Call>('publicCall')
 export function publicDbRoutes(deps: Deps) {
   const app = createRouter()
   const limit = rateLimiter(deps, deps.dbPublicWrites ?? writeLimitFromEnv())
+  const readLimit = publicReadLimit(deps)
   const quotas = quotasOf(deps.quotas)
   /**
    * Charges a public write's bytes to the visitor's address and to the database (429 past either
@@ -164,8 +164,9 @@ export function publicDbRoutes(deps: Deps) {
 
   /**
    * Middleware: the database of `:db_code` (404), its method enabled (404), and for a write the
-   * visitor's rate limit (429) — all before the body is read: a flood costs no parsing. Every
-   * validation error of the call then answers the public shape `{error, fields}`.
+   * visitor's rate limit (429) — all before the body is read: a flood costs no parsing. A read
+   * passes the read budgets first (429) and is charged the time it took (src/http/routes/dbs/read-limit.ts).
+   * Every validation error of the call then answers the public shape `{error, fields}`.
    */
   const call: MiddlewareHandler<AppEnv> = async (c, next) => {
     const code = c.req.param('db_code') ?? ''
@@ -181,11 +182,14 @@ export function publicDbRoutes(deps: Deps) {
     const name = method as PublicMethod
     const ip = peerAddress(c, deps.trustProxy ?? false)
     if (WRITES.has(name)) await limit(ip)
+    const read = PUBLIC_READS.has(name) ? await readLimit.admit(c, db, ip) : null
     loadedCall.set(c, {db, config, options, name, ip})
     try {
       await next()
     } catch (e) {
       throw publicShape(e)
+    } finally {
+      if (read) await readLimit.settle(read)
     }
     // Hono answers an error of the handler (or of the body's schema) through onError before this returns.
     const reshaped = c.error && publicShape(c.error)
@@ -205,12 +209,11 @@ export function publicDbRoutes(deps: Deps) {
     let cookieKey = ''
     if (needed.has('cookie_key')) {
       // Signed with a key of this origin: an id another origin issued (or tossed onto a parent domain) is not valid here.
-      const secret = visitorSecret(await deps.store.accounts.secret('cookie'), new URL(c.req.url).host)
       // Over https a `__Host-` cookie, which no sibling host can set; the plain name is then not read.
-      const prefix = isHttps(c, deps) ? 'host' : undefined
-      const signed = await getSignedCookie(c, secret, VISITOR_COOKIE, prefix)
-      if (typeof signed === 'string' && /^[A-Za-z0-9_-]{16,64}$/.test(signed)) cookieKey = signed
-      else {
+      const scope = await visitorCookieScope(c, deps)
+      const {secret, prefix} = scope
+      cookieKey = await visitorCookieKey(c, deps, scope)
+      if (!cookieKey) {
         // Absent, forged, altered or issued elsewhere: a new visitor.
         cookieKey = randomBytes(18).toString('base64url')
         await setSignedCookie(c, VISITOR_COOKIE, cookieKey, secret, {
@@ -218,6 +221,8 @@ export function publicDbRoutes(deps: Deps) {
         })
       }
     }
+    c.set('logAccountId', db.account_id)
+    if (cookieKey) c.set('logVisitor', visitorDigest(cookieKey))
     const user = c.get('user')
     const visitor: Visitor = {
       ip, cookie_key: cookieKey,

@@ -2,12 +2,11 @@ import type {Context, MiddlewareHandler} from 'hono'
 import type {Action} from '../../../core/auth/permissions.js'
 import {dict} from '../../../core/safe-keys.js'
 import {notFound} from '../../../core/errors.js'
-import {indexValues} from '../../../core/dbs/records.js'
-import {planSchema, type SchemaPlan, tablePlan} from '../../../core/dbs/schema.js'
+import {planSchema, type SchemaPlan} from '../../../core/dbs/schema.js'
 import type {DbView} from '../../../core/contract/dbs.js'
-import type {Indexer} from '../../../store/dbs/types.js'
+import type {DbInput} from '../../../core/dbs/db.js'
 import type {AppEnv, Deps} from '../../env.js'
-import {param, slot} from '../../contract.js'
+import {param, slot} from '../../router.js'
 import {requireCan, requireUser} from '../../middleware/auth.js'
 
 export interface LoadedDb {
@@ -51,8 +50,6 @@ export function dbLoader(deps: Deps, options: {can?: Action; count?: boolean} = 
 /** Plans of the db views the store caches (one view object per db and cache epoch). */
 const plans = new WeakMap<DbView, SchemaPlan>()
 
-/** Computes index columns of stored records under a plan (schema changes rebuild them with it). */
-export const indexerFor = (plan: SchemaPlan): Indexer => (tableName, data) => indexValues(tablePlan(plan, tableName), data)
 
 /** The query string as a flat map (last value wins), without a prototype: `filter[__proto__]` is a key like any other. */
 export function flatQuery(c: Context<AppEnv>): Record<string, string> {
@@ -60,3 +57,9 @@ export function flatQuery(c: Context<AppEnv>): Record<string, string> {
   for (const [k, v] of new URL(c.req.url).searchParams) out[k] = v
   return out
 }
+
+/** A stored db as the input a write merges over (a PATCH keeps what it does not send). */
+export const asInput = (db: DbView): DbInput => ({
+  name: db.name, code: db.code, app_id: db.app_id, schema: db.schema,
+  public_methods: db.public_methods as DbInput['public_methods'], fields: db.fields,
+})

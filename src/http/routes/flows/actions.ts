@@ -5,10 +5,9 @@ import {notFound} from '../../../core/errors.js'
 import type {FlowProcess} from '../../../core/flows/processes.js'
 import {isUuid} from '../../../core/flows/processes.js'
 import type {AppAction, AppActionTarget} from '../../../store/apps/types.js'
-import {createRouter, handle, param, slot} from '../../contract.js'
+import {createRouter, handle, param, slot} from '../../router.js'
 import type {AppEnv, Deps} from '../../env.js'
 import {requireCan, requireUser} from '../../middleware/auth.js'
-import {flowEngine} from './engine.js'
 import {checkInputSize, limit, type RateSpec} from './helpers.js'
 
 /** Public actions: 30 calls at once per client address, refilled at 30 a minute; status polls 120 / 120. */
@@ -65,10 +64,10 @@ export function actionsRoutes(deps: Deps) {
   /** The body (any JSON object, nesting at most 64 deep) is the flow's input. */
   handle(app, routes.runAppAction, resolve(ACTION_RATE), async (c, {body: input}) => {
     const {target, action, userId} = loaded.get(c)
-    const engine = flowEngine(deps)
+    const engine = deps.services.flows
     checkInputSize(input, engine.limits.maxInputBytes)
     const process = await engine.startAndWait({
-      accountId: target.account_id, flowCode: action.flow_code, input, trigger: 'action', appId: target.id, action: action.action, userId,
+      accountId: target.account_id, flowCode: action.flow_code, input, trigger: 'action', appId: target.id, action: action.action, userId, requestId: c.get('requestId'),
     })
     return c.json(actionReply(process))
   })
@@ -78,7 +77,7 @@ export function actionsRoutes(deps: Deps) {
     const id = query.flow_process_id
     const process = isUuid(id) ? await deps.store.flows.getProcess(target.account_id, id.toLowerCase()) : null
     if (!process || process.app_id !== target.id || process.action !== action.action) throw notFound('flow process not found')
-    if (process.status === 'pending' && (await flowEngine(deps).reapOrphans(target.account_id)) > 0) {
+    if (process.status === 'pending' && (await deps.services.flows.reapOrphans(target.account_id)) > 0) {
       return c.json(actionReply((await deps.store.flows.getProcess(target.account_id, process.id)) ?? process))
     }
     return c.json(actionReply(process))

@@ -4,11 +4,10 @@ import {notFound, SvcError, validation} from '../../../core/errors.js'
 import {pathParamProblem, pathParams, type ConnectorMethod} from '../../../core/flows/connector.js'
 import {FlowRunError, type JsonObject} from '../../../core/flows/data.js'
 import {CODE_RE, METHOD_NAME_RE} from '../../../core/flows/program.js'
-import {createRouter, handle, param, slot} from '../../contract.js'
+import {createRouter, handle, param, slot} from '../../router.js'
 import type {AppEnv, Deps} from '../../env.js'
 import {requireUser} from '../../middleware/auth.js'
-import {flowEngine} from './engine.js'
-import {callConnector, connectorMethod} from './connector-client.js'
+import {callConnector, connectorMethod} from '../../../services/flows/connector-client.js'
 import {limit, type RateSpec} from './helpers.js'
 
 /** Public connector methods: 60 calls at once per client address, refilled at 60 a minute. */
@@ -60,7 +59,7 @@ export function connectorRoutes(deps: Deps) {
     })
     if (problems.length) throw validation(Object.fromEntries(problems))
 
-    const limits = flowEngine(deps).limits
+    const limits = deps.services.flows.limits
     try {
       const result = await callConnector(deps.store, found.accountId, found.resource, method, params, c.req.raw.signal, limits)
       return c.json(result as object)

@@ -5,10 +5,9 @@ import {notFound} from '../../../core/errors.js'
 import {quotasOf} from '../../../core/quotas.js'
 import {cronData, nextRun, type CronJob, type CronWrite} from '../../../core/flows/crons.js'
 import {FLOW_KIND} from '../../../core/flows/resources.js'
-import {createRouter, handle, slot} from '../../contract.js'
+import {createRouter, handle, slot} from '../../router.js'
 import type {AppEnv, Deps} from '../../env.js'
 import {allowedTo, requireUser, userRequired} from '../../middleware/auth.js'
-import {flowEngine} from './engine.js'
 import {intParam} from './helpers.js'
 
 /** When an active cron runs next, from now; null when inactive. */
@@ -76,9 +75,9 @@ export function cronsRoutes(deps: Deps) {
   handle(app, routes.runCron, writer, cronOf, async (c) => {
     const user = requireUser(c)
     const cron = loaded.get(c)
-    const engine = flowEngine(deps)
+    const engine = deps.services.flows
     const started = await engine.start({
-      accountId: user.accountId, flowCode: cron.target_code, input: {kind: 'cron', cron_id: cron.id}, trigger: 'cron', cronId: cron.id, userId: user.id,
+      accountId: user.accountId, flowCode: cron.target_code, input: {kind: 'cron', cron_id: cron.id}, trigger: 'cron', cronId: cron.id, userId: user.id, requestId: c.get('requestId'),
     })
     await store.setCronLastProcess(user.accountId, cron.id, started.process.id, new Date().toISOString())
     return c.json(await engine.settle(user.accountId, started), 201)

@@ -2,10 +2,9 @@ import type {MiddlewareHandler} from 'hono'
 import {flowRoutes as routes} from '../../../core/contract/routes.js'
 import {notFound} from '../../../core/errors.js'
 import type {FlowProcess} from '../../../core/flows/processes.js'
-import {createRouter, handle, slot} from '../../contract.js'
+import {createRouter, handle, slot} from '../../router.js'
 import type {AppEnv, Deps} from '../../env.js'
 import {requireUser, userRequired} from '../../middleware/auth.js'
-import {flowEngine} from './engine.js'
 import {uuidParam} from './helpers.js'
 
 /** The run of `:id`, loaded once by `processOf`. */
@@ -26,7 +25,7 @@ export function processesRoutes(deps: Deps) {
     const id = uuidParam(c, 'id')
     let process = await deps.store.flows.getProcess(user.accountId, id)
     if (!process) throw notFound()
-    if (process.status === 'pending' && (await flowEngine(deps).reapOrphans(user.accountId)) > 0) {
+    if (process.status === 'pending' && (await deps.services.flows.reapOrphans(user.accountId)) > 0) {
       process = (await deps.store.flows.getProcess(user.accountId, id)) ?? process
     }
     loaded.set(c, process)
@@ -35,7 +34,7 @@ export function processesRoutes(deps: Deps) {
 
   handle(app, routes.listFlowProcesses, reader, async (c, {query}) => {
     const user = requireUser(c)
-    await flowEngine(deps).reapOrphans(user.accountId)
+    await deps.services.flows.reapOrphans(user.accountId)
     return c.json(await deps.store.flows.listProcesses(user.accountId, query))
   })
 

@@ -3,10 +3,9 @@ import {can} from '../../../core/auth/permissions.js'
 import {flowRoutes as routes} from '../../../core/contract/routes.js'
 import {badRequest, notFound, validation} from '../../../core/errors.js'
 import {FLOW_KIND, resourceData, type Resource} from '../../../core/flows/resources.js'
-import {createRouter, handle, slot} from '../../contract.js'
+import {createRouter, handle, slot} from '../../router.js'
 import type {AppEnv, Deps} from '../../env.js'
 import {allowedTo, requireUser, userRequired} from '../../middleware/auth.js'
-import {flowEngine} from './engine.js'
 import {checkInputSize, intParam, requireWriter} from './helpers.js'
 
 /** scheme://host:port of a connector url (null without one). */
@@ -85,9 +84,9 @@ export function resourcesRoutes(deps: Deps) {
     const user = requireWriter(c)
     const flow = loaded.get(c)
     const input = body.input ?? {}
-    checkInputSize(input, flowEngine(deps).limits.maxInputBytes)
-    const process = await flowEngine(deps).startAndWait({
-      accountId: user.accountId, flowCode: flow.code, flow, input, trigger: 'manual', userId: user.id,
+    checkInputSize(input, deps.services.flows.limits.maxInputBytes)
+    const process = await deps.services.flows.startAndWait({
+      accountId: user.accountId, flowCode: flow.code, flow, input, trigger: 'manual', userId: user.id, requestId: c.get('requestId'),
     })
     return c.json(process, 201)
   })
