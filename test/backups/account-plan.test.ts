@@ -34,6 +34,7 @@ describe('account import renumbering', () => {
       [[5, 1, 'grid:7:', '{}'], [5, 1, 'grid:8:books', '{}'], [5, 1, 'theme', '"dark"']]))
       .toEqual([[50, 2, 'grid:70:', '{}'], [50, 2, 'theme', '"dark"']])
     expect(userIdFields('not json')).toEqual({exact: [], mixed: []})
+    expect(r.rewrite('db_reindexes', ['db_id', 'table_key', 'after_id'], [[7, '', 1234]])).toEqual([[70, '', 0]])
   })
 
   it('names server-wide values, and refuses to export a table it has no plan for', () => {

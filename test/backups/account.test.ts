@@ -9,6 +9,7 @@ import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {createApp, type SvcApp} from '../../src/http/app.js'
 import {PACKAGE_SYSTEM_PROMPTS} from '../../src/paths.js'
+import {createServices} from '../../src/services/index.js'
 import {openStoreAt} from '../../src/store/index.js'
 import {svc} from '../helpers/cli.js'
 import {plain, svcTty} from '../cli/tty.js'
@@ -244,13 +245,15 @@ describe('account export and import', () => {
     expect(r.code, r.stderr).toBe(0)
     expect(r.json).toMatchObject({tokens: 'carried', tables: {tokens: 2}})
     const store = await openStoreAt({...fresh, sqlite: fresh.databaseUrl ? undefined : true})
+    const services = createServices(store)
     try {
-      const app = createApp({store, systemPromptsDirs: [PACKAGE_SYSTEM_PROMPTS]})
+      const app = createApp({store, services, systemPromptsDirs: [PACKAGE_SYSTEM_PROMPTS]})
       // The source's own tokens sign in on the seeded server (their hashes were carried).
       const seeded = await readAccount(app, one.users.admin!.token)
       expect(withoutIds(seeded)).toEqual(expectedOn(seeded, before))
       expect((await call(app, one.users.alice!.token, 'GET', '/svc/me.json')).json).toMatchObject({login: 'alice'})
     } finally {
+      await services.stop()
       await store.close()
     }
 

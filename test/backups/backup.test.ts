@@ -10,6 +10,7 @@ import {gunzipSync, gzipSync} from 'node:zlib'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {createApp, type SvcApp} from '../../src/http/app.js'
 import {PACKAGE_SYSTEM_PROMPTS} from '../../src/paths.js'
+import {createServices} from '../../src/services/index.js'
 import {backup} from '../../src/services/backup/index.js'
 import {openStoreAt, type Store} from '../../src/store/index.js'
 import {svc} from '../helpers/cli.js'
@@ -74,7 +75,7 @@ async function readAll(app: SvcApp, world: World) {
 
 async function appOver(target: Target): Promise<{app: SvcApp; store: Store}> {
   const store = await openStoreAt({...target, sqlite: target.databaseUrl ? undefined : true})
-  return {app: createApp({store, systemPromptsDirs: [PACKAGE_SYSTEM_PROMPTS]}), store}
+  return {app: createApp({store, services: createServices(store), systemPromptsDirs: [PACKAGE_SYSTEM_PROMPTS]}), store}
 }
 
 async function readsOf(target: Target, world: World) {

@@ -64,6 +64,8 @@ export const ACCOUNT_TABLES: readonly AccountTable[] = [
   {name: 'app_assets', refs: {}},
   {name: 'dbs', key: 'id', refs: {account_id: ref('accounts')}},
   {name: 'db_records', key: 'id', refs: {account_id: ref('accounts'), db_id: ref('dbs')}},
+  // A schema change's reindex left half done (resumed by the server in slices): it starts over on the target (after_id 0).
+  {name: 'db_reindexes', refs: {db_id: ref('dbs')}},
   {name: 'resources', key: 'id', refs: {account_id: ref('accounts'), created_by_id: ref('users', true)}},
   {name: 'crons', key: 'id', refs: {account_id: ref('accounts'), created_by_id: ref('users', true)}},
   {name: 'flow_processes', key: 'seq', refs: {account_id: ref('accounts'), flow_id: ref('resources', true), cron_id: ref('crons', true), user_id: ref('users', true)}},
@@ -261,6 +263,10 @@ export class Renumbering {
         this.dbs.set(Number(next[keyAt]), {plan: planSchema(schema), userIdFields: fields.exact})
       } else if (tableName === 'db_records') {
         this.rewriteRecord(columns, next)
+      } else if (tableName === 'db_reindexes') {
+        // Its progress is a record id of the source: the renumbered records are all reindexed again.
+        const i = at('after_id')
+        if (i >= 0) next[i] = 0
       } else if (tableName === 'user_settings') {
         const i = at('key')
         const m = SETTING_DB_KEY.exec(String(row[i]))

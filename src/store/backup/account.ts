@@ -27,6 +27,8 @@ export function accountFilter(table: string, accountId: number): {where: string;
       return {where: 'account_id = ? AND deleted_at IS NULL', params: [accountId]}
     case 'db_records':
       return {where: 'account_id = ? AND db_id IN (SELECT id FROM dbs WHERE account_id = ? AND deleted_at IS NULL)', params: [accountId, accountId]}
+    case 'db_reindexes':
+      return {where: 'db_id IN (SELECT id FROM dbs WHERE account_id = ? AND deleted_at IS NULL)', params: [accountId]}
     case 'tokens':
       return {where: `account_id = ? AND kind IN (${EXPORTED_TOKEN_KINDS.map(() => '?').join(', ')}) AND (expires_at IS NULL OR expires_at > ?)`,
         params: [accountId, ...EXPORTED_TOKEN_KINDS, new Date().toISOString()]}
