@@ -2,6 +2,7 @@ import {Command, Flags, type Interfaces} from '#oclif'
 import {Client} from '../client/backend.js'
 import type {Backend} from '../client/backend.js'
 import {resolveBackend} from '../client/resolve.js'
+import {withDoor} from '../client/door.js'
 import {type CommandInfo, toSvcError} from './errors.js'
 import {printError} from './exit-codes.js'
 
@@ -62,7 +63,7 @@ export abstract class BackendCommand extends SvcCommand {
   private backend?: Backend
 
   protected async client(flags: TargetFlagValues): Promise<Client> {
-    this.backend ??= await resolveBackend(flags)
+    this.backend ??= withDoor(await resolveBackend(flags), 'cli')
     this.note(this.backend.description)
     // A server's warning about a write it accepted goes to stderr (with --json too: stdout stays the result).
     return new Client(this.backend, (warning) => process.stderr.write(`Warning: ${warning}\n`))

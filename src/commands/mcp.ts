@@ -10,7 +10,7 @@ export default class Mcp extends BackendCommand {
     '<%= config.bin %> mcp --list',
   ]
   static flags = {
-    tools: Flags.string({description: 'tool groups to list: dbs, prompts, apps, flows (comma-separated; default all)'}),
+    tools: Flags.string({description: 'tool groups to list: dbs, prompts, apps, flows, history (comma-separated; default all)'}),
     'read-only': Flags.boolean({description: 'the API refuses every write made through this connection', default: false}),
     'allow-deletes': Flags.boolean({description: 'offer the delete tools (each delete still asks you to confirm)', default: false}),
     list: Flags.boolean({description: 'print the tools and prompts a client would see, with their token cost, and exit', default: false}),

@@ -5,6 +5,7 @@ import type {Deps} from './env.js'
 import {accessLog, jsonAccessLog} from './middleware/access-log.js'
 import {requestIds} from './middleware/request-id.js'
 import {identify} from './middleware/auth.js'
+import {journalWho} from './middleware/journal-who.js'
 import {refuseCrossSiteWrites} from './middleware/cross-site-writes.js'
 import {consoleCsp} from './middleware/security-headers.js'
 import {securityHeaders} from './middleware/security-headers.js'
@@ -22,6 +23,7 @@ import {healthRoutes} from './routes/health.js'
 import {dashboardsRoutes} from './routes/dashboards.js'
 import {dbsRoutes} from './routes/dbs.js'
 import {flowsRoutes} from './routes/flows.js'
+import {historyRoutes} from './routes/history.js'
 import {meRoutes} from './routes/me.js'
 import {userRoutes} from './routes/users.js'
 import {promptsRoutes} from './routes/prompts.js'
@@ -76,6 +78,7 @@ export function createApp(deps: Deps) {
   app.use('*', appOrigin(deps))
   app.use('*', identify(deps))
   app.use('*', readOnlyTokens)
+  app.use('*', journalWho(deps))
   app.route('/', meRoutes(deps))
   app.route('/', accountRoutes(deps))
   app.route('/', userRoutes(deps))
@@ -84,6 +87,7 @@ export function createApp(deps: Deps) {
   app.route('/', appsRoutes(deps))
   app.route('/', dbsRoutes(deps))
   app.route('/', flowsRoutes(deps))
+  app.route('/', historyRoutes(deps))
   app.route('/', loginRoutes(deps))
   app.route('/', consoleRoutes())
   app.route('/', mcpRoutes(deps, app))

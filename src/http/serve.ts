@@ -1,3 +1,4 @@
+import {journalRetention} from '../services/journal-retention.js'
 import {serve, type ServerType} from '@hono/node-server'
 import type {AddressInfo} from 'node:net'
 import {resolve} from 'node:path'
@@ -99,11 +100,12 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   // Reads that may grow with the data (deep pages, scans, searches, exports) run off the server's thread.
   const readers = store.readers()
   readers.start({log: options.log})
-  // Deletes of dbs a stopped server left half done (records are purged in slices) are finished now.
-  const purges = new AbortController()
-  const purged = store.dbs.purgeDeleted(purges.signal).catch((error) => options.log?.(`db purge: ${(error as Error).message}`))
-  // So are schema changes whose reindex (in slices too) a stopped server left half done.
-  const reindexed = store.dbs.finishReindexes(purges.signal).catch((error) => options.log?.(`db reindex: ${(error as Error).message}`))
+  // The journal's retention: old entries pruned, dbs deleted longer ago than it purged (in slices).
+  const retention = journalRetention(store, {log: options.log})
+  retention.start()
+  // Schema changes whose reindex (in slices) a stopped server left half done are finished now.
+  const upkeep = new AbortController()
+  const reindexed = store.dbs.finishReindexes(upkeep.signal).catch((error) => options.log?.(`db reindex: ${(error as Error).message}`))
   const urlHost = host.includes(':') ? `[${host}]` : host
   let closing: Promise<void> | undefined
   return {
@@ -118,13 +120,14 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
         const schedulerStopped = services.scheduler?.stop().catch(() => undefined)
         const maintenanceStopped = maintenance.stop().catch(() => undefined)
         const backupsStopped = backups?.stop().catch(() => undefined)
-        purges.abort()
+        const retentionStopped = retention.stop()
+        upkeep.abort()
         server.close(() => {
           // The services (scheduler, flow runs, render threads, compile workers) end before the store closes.
           const servicesStopped = services.stop().catch(() => undefined)
           // After the server has closed: no request is left to read.
           const readersStopped = readers.stop().catch(() => undefined)
-          void Promise.all([schedulerStopped, servicesStopped, maintenanceStopped, purged, reindexed, readersStopped, backupsStopped])
+          void Promise.all([schedulerStopped, servicesStopped, maintenanceStopped, retentionStopped, reindexed, readersStopped, backupsStopped])
             .then(() => store.close())
             .catch(() => undefined)
             .then(() => done())

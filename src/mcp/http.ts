@@ -58,8 +58,10 @@ export async function handleMcp(c: Context<AppEnv>, app: InProcessApp, deps: Dep
   }
   // A read-only token makes a read-only connection: its tools are the read ones, and the API refuses its writes anyway.
   const readOnly = isOn(c.req.query('read_only')) || c.req.header(READ_ONLY_HEADER) !== undefined || c.get('readOnly') === true
-  const client = agentClient(callerBackend(app, c, token), readOnly)
-  const server = createMcpServer({
+  // Stateless: a request that is not the initialize has no client name of its own; `?client=` names it then.
+  let server: ReturnType<typeof createMcpServer> | undefined
+  const client = agentClient(callerBackend(app, c, token), readOnly, () => server?.getClientVersion()?.name ?? c.req.query('client'))
+  server = createMcpServer({
     client, groups, readOnly, allowDeletes: isOn(c.req.query('allow_deletes')), canAsk: false,
     log: deps.log, who: user.login, version: (version ??= packageVersion()),
   }, catalogOf(app, client))

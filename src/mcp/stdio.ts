@@ -22,9 +22,10 @@ export interface StdioOptions {
 
 /** Serves MCP on stdin/stdout until stdin ends; logs one line per tool call on stderr. */
 export async function serveStdio(backend: Backend, options: StdioOptions): Promise<void> {
-  const client = agentClient(backend, options.readOnly)
+  let server: ReturnType<typeof createMcpServer> | undefined
+  const client = agentClient(backend, options.readOnly, () => server?.getClientVersion()?.name)
   const log = (line: string) => process.stderr.write(line + '\n')
-  const server = createMcpServer({client, ...options, canAsk: true, log})
+  server = createMcpServer({client, ...options, canAsk: true, log})
   const transport = new StdioServerTransport()
   const closed = new Promise<void>((resolve) => {
     server.onclose = () => resolve()

@@ -6,7 +6,7 @@
  */
 import type {OperationId} from '../core/contract/operations.js'
 
-export const GROUPS = ['dbs', 'prompts', 'apps', 'flows'] as const
+export const GROUPS = ['dbs', 'prompts', 'apps', 'flows', 'history'] as const
 export type Group = (typeof GROUPS)[number]
 
 /** `read`: changes nothing; `write`: creates or changes; `delete`: removes (off unless allowed, then confirmed by the human). */
@@ -154,6 +154,23 @@ export const TOOLS: readonly ToolSpec[] = [
     name: 'flows_run_status', group: 'flows', kind: 'read', op: 'getFlowProcess', data: true,
     keep: ['id', 'flow_code', 'status', 'output', 'error', 'steps', 'started_at', 'finished_at'],
     description: 'A flow run by id: status, output, error.',
+  },
+  // -------------------------------------------------------------------------------------- history
+  {
+    name: 'history_list', group: 'history', kind: 'read', op: 'listHistory', data: true,
+    query: ['kind', 'id', 'door', 'since', 'before'],
+    describe: {id: 'Resource id', since: 'ISO time', before: 'Bookmark (next page)'},
+    description: 'Changes, newest first: bookmark, kind, id, op, door, who, when, summary.',
+  },
+  {
+    name: 'history_diff', group: 'history', kind: 'read', op: 'getHistoryEntry', data: true, fixedQuery: {diff: '1'},
+    describe: {bookmark: 'Bookmark of the change'},
+    description: 'One change: its version, the one before, and the diff.',
+  },
+  {
+    name: 'history_restore', group: 'history', kind: 'write', op: 'restoreEntry', data: true,
+    describe: {bookmark: 'Bookmark of the change'},
+    description: 'Put a resource back as that change left it (a deleted one too). Undoable.',
   },
 ]
 

@@ -4,6 +4,7 @@ import type {ClusterRepo} from './cluster/types.js'
 import type {DashboardsRepo} from './dashboards/types.js'
 import type {DbsRepo} from './dbs/types.js'
 import type {FlowsRepo} from './flows/types.js'
+import type {SqlJournalRepo} from './journal/repo.js'
 import type {PromptsRepo} from './prompts/types.js'
 
 /**
@@ -19,6 +20,8 @@ export interface Store {
   readonly apps: AppsRepo
   readonly dbs: DbsRepo
   readonly flows: FlowsRepo
+  /** Every write's entry (docs/history.md): history, restores, retention; `journal.context` says who writes. */
+  readonly journal: SqlJournalRepo
   /** What N instances over one database agree on: run owners' liveness, the upkeep leader, shared rate limits. */
   readonly cluster: ClusterRepo
   /** Where files beside the database live (compile cache, ...). */

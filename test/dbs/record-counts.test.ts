@@ -53,8 +53,9 @@ it.skipIf(pg)('a data file from before kept counts gets them from its records, a
   await expect(store.dbs.createRecord(accountId, single, rec(null), 6)).rejects.toMatchObject({status: 403})
   expect(await counts()).toEqual({list: [7, 6], multi: [['a', 5], ['b', 2]], single: 6})
 
-  // A deleted db takes its counts with it.
+  // A deleted db takes its counts with it (once purged: its records are kept for a restore until retention).
   await store.dbs.delete(accountId, multi)
+  await store.dbs.purgeDeleted()
   const raw = new Database(dataFile(dir), {readonly: true})
   opened.push(raw)
   expect(raw.prepare('SELECT db_id, table_key, n FROM db_record_counts ORDER BY db_id').all()).toEqual([{db_id: single, table_key: '', n: 6}])

@@ -27,8 +27,9 @@ describe.each(MCP_TRANSPORTS)('workspace text over MCP (%s) stays inside the bou
     await ok('POST', '/svc/prompts.json', {prompt: {name: `Brief. ${PLANTED}`, code: 'planted', content: `# ${PLANTED}\nOn {{ topic }} for {{ who | default: "${PLANTED}" }}`,
       arguments: {topic: `The topic. ${PLANTED}`}}})
     await ok('POST', '/svc/dbs.json', {db: {name: `Notes. ${PLANTED}`, code: 'notes', schema: {fields: {text: 'string'}}}})
-    appId = (await ok('POST', '/svc/apps.json', {app: {name: `Tool. ${PLANTED}`, app_engine: 'js', css_engine: 'none',
-      source_code: `const total = 1 + 2 // ${PLANTED}\nconsole.log(total)\n`}})).id
+    // A compiling engine (a js source is stored as written, never compiled: no compile error to quote).
+    appId = (await ok('POST', '/svc/apps.json', {app: {name: `Tool. ${PLANTED}`, app_engine: 'react', css_engine: 'none',
+      source_code: `const total = 1 + 2 // ${PLANTED}\nexport default function App() { return <p>{total}</p> }\n`}})).id
     if (transport === 'http') server = await startServer()
     connection = transport === 'stdio' ? await connectStdio(seeded.world) : await connectHttp(server!, seeded.world)
   })

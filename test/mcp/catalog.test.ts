@@ -68,7 +68,7 @@ describe('tools/list', () => {
     const readOnly = await toolsList(world, {groups: 'dbs', readOnly: true})
     expect(readOnly.tools.map((t) => t.name)).toEqual(['dbs_list', 'dbs_schema', 'dbs_search', 'dbs_get'])
     expect(parseGroups('all')).toEqual([...GROUPS])
-    expect(() => parseGroups('dbs,sql')).toThrow('unknown tool group "sql"; use dbs, prompts, apps, flows or all')
+    expect(() => parseGroups('dbs,sql')).toThrow('unknown tool group "sql"; use dbs, prompts, apps, flows, history or all')
   })
 })
 

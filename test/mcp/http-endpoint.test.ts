@@ -43,7 +43,7 @@ describe('/svc/mcp and the read-only flag of the API', () => {
   it('refuses an unknown tool group with a 400 naming it, and a body that is not JSON-RPC without a 5xx', async () => {
     const bad = await mcp('?tools=dbs,shell')
     expect(bad.status).toBe(400)
-    expect((await bad.json()).error).toBe('unknown tool group "shell"; use dbs, prompts, apps, flows or all')
+    expect((await bad.json()).error).toBe('unknown tool group "shell"; use dbs, prompts, apps, flows, history or all')
     const garbage = await mcp('', {body: '{"hello": 1}'})
     expect(garbage.status).toBeGreaterThanOrEqual(400)
     expect(garbage.status).toBeLessThan(500)

@@ -7,8 +7,8 @@ import {
 } from './helpers.js'
 
 const READS = ['dbs_list', 'dbs_schema', 'dbs_search', 'dbs_get', 'prompts_list', 'prompts_get', 'prompts_render', 'apps_list', 'apps_get_source',
-  'apps_action_status', 'flows_list', 'flows_run_status']
-const WRITES = ['dbs_create', 'dbs_update', 'prompts_create', 'prompts_update', 'apps_replace_source', 'apps_run_action', 'flows_run']
+  'apps_action_status', 'flows_list', 'flows_run_status', 'history_list', 'history_diff']
+const WRITES = ['dbs_create', 'dbs_update', 'prompts_create', 'prompts_update', 'apps_replace_source', 'apps_run_action', 'flows_run', 'history_restore']
 
 /** The same tests over stdio (`svc mcp` spawned on the data dir) and over HTTP (`/svc/mcp` of `svc serve`). */
 describe.each(MCP_TRANSPORTS)('MCP over %s', (transport: McpTransport) => {
@@ -109,6 +109,15 @@ describe.each(MCP_TRANSPORTS)('MCP over %s', (transport: McpTransport) => {
     expect(runStatus).toMatchObject({id: flowRun.id, flow_code: 'double'})
     if (runStatus.status === 'finished') expect(runStatus.output).toMatchObject({result: 'n is 7'})
 
+    // History: the prompt's rename, journaled through the mcp door; its diff; putting the old name back.
+    const changes = dataOf(await call('history_list', {kind: 'prompt', id: prompt.id}))
+    expect(changes.map((e: {op: string; door: string}) => [e.op, e.door])).toEqual([['update', 'mcp'], ['create', 'mcp']])
+    expect(changes[0].client).toBe(transport === 'stdio' ? 'svc-test' : null)
+    const diff = dataOf(await call('history_diff', {bookmark: changes[0].bookmark}))
+    expect(diff.diff.changed).toContain('name')
+    expect(diff.previous.name).toBe('Tmp')
+    expect(dataOf(await call('history_restore', {bookmark: changes[1].bookmark})).version.name).toBe('Tmp')
+
     const {tools} = await client.listTools()
     expect([...called].sort()).toEqual(tools.map((t) => t.name).sort())
   })
@@ -161,6 +170,7 @@ describe.each(MCP_TRANSPORTS)('MCP over %s', (transport: McpTransport) => {
       ['apps_replace_source', {id: seeded.appId, field: 'source_code', old_string: '1 + 2', new_string: '6 + 6'}],
       ['prompts_get', {id: seeded.promptId}],
       ['flows_run', {id: seeded.flowId, input: {}}],
+      ['history_restore', {bookmark: '1'}],
     ] as const) {
       const result = await client.callTool({name, arguments: args})
       expect(result.isError, name).toBe(true)
@@ -195,6 +205,7 @@ describe.each(MCP_TRANSPORTS)('MCP over %s', (transport: McpTransport) => {
       ['apps_replace_source', {id: seeded.appId, field: 'source_code', old_string: 'total', new_string: 'sum'}],
       ['apps_run_action', {id: seeded.appId, name: 'twice', input: {n: 1}}],
       ['flows_run', {id: seeded.flowId, input: {}}],
+      ['history_restore', {bookmark: '1'}],
     ]
     for (const [name, args] of crafted) {
       const result = await client.callTool({name, arguments: args})

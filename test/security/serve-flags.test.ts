@@ -76,7 +76,8 @@ describe('flags with an environment variable and multiple values', () => {
     const manifest = JSON.parse(readFileSync(join(ROOT, 'oclif.manifest.json'), 'utf8')) as {commands: Record<string, {flags: Record<string, {env?: string; multiple?: boolean}>}>}
     const found = Object.entries(manifest.commands).flatMap(([id, command]) =>
       Object.entries(command.flags).filter(([, flag]) => flag.env && flag.multiple).map(([name, flag]) => `${id} --${name} ${flag.env}`))
-    expect(found).toEqual(['serve --allow-connector-hosts SVC_ALLOW_CONNECTOR_HOSTS'])
+    // SVC_QUOTA (comma-separated, as --quota): test/security/public-read-limits.test.ts "takes the read budgets from SVC_QUOTA".
+    expect(found).toEqual(['serve --allow-connector-hosts SVC_ALLOW_CONNECTOR_HOSTS', 'serve --quota SVC_QUOTA'])
   })
 
   /** A public connector method to the loopback upstream, called anonymously: its status. */

@@ -9,7 +9,7 @@ import {ERRORS, JsonObject, PRIVATE, json, z} from './common.js'
 export const MCP_PATH = '/svc/mcp'
 
 const query = z.object({
-  tools: z.string().optional().openapi({description: 'Tool groups listed: dbs, prompts, apps, flows (comma-separated; default all)'}),
+  tools: z.string().optional().openapi({description: 'Tool groups listed: dbs, prompts, apps, flows, history (comma-separated; default all)'}),
   read_only: z.string().optional().openapi({description: '`1`: every write is refused by the API (as the `X-Svc-Read-Only` header)'}),
   allow_deletes: z.string().optional().openapi({description: '`1`: list the delete tools (each still needs the human\'s confirmation)'}),
 })

@@ -12,6 +12,11 @@ export const OPERATIONS = {
   listUsers: {method: 'get', path: '/svc/users.json'},
   createUser: {method: 'post', path: '/svc/users.json'},
   revokeUserTokens: {method: 'post', path: '/svc/users/{id}/revoke_tokens.json'},
+  // history (the journal)
+  listHistory: {method: 'get', path: '/svc/history.json'},
+  restoreSince: {method: 'post', path: '/svc/history/restore.json'},
+  getHistoryEntry: {method: 'get', path: '/svc/history/{bookmark}.json'},
+  restoreEntry: {method: 'post', path: '/svc/history/{bookmark}/restore.json'},
   // prompts
   listPrompts: {method: 'get', path: '/svc/prompts.json'},
   createPrompt: {method: 'post', path: '/svc/prompts.json'},

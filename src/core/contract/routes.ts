@@ -18,10 +18,11 @@ import {
 import {
   Cron, CronBody, CronPatchBody, FlowProcess, FlowProcessDetail, ProcessQuery, Resource, ResourceBody, ResourcePatchBody, ResourceQuery, RunBody,
 } from './flows.js'
+import {HistoryEntry, HistoryEntryDetail, HistoryEntryQuery, HistoryQuery, RestoreResult, RestoreSinceBody, RestoreSinceResult} from './history.js'
 import {operation} from './operations.js'
 import {Explanation, ExplainQuery, Preview, PreviewBody, Prompt, PromptBody, PromptListQuery, PromptPatchBody, RenderQuery, SystemPrompt} from './prompts.js'
 
-/** The one 422 of routes that take no input: a query parameter (any, name or value) holding a NUL character (src/http/contract.ts). */
+/** The one 422 of routes that take no input: a query parameter (any, name or value) holding a NUL character (src/http/router.ts). */
 const QUERY_NUL = json(FieldErrors, 'A query parameter (name or value) holding a NUL character (src/core/text.ts): field map naming it')
 
 /** The origin an app is served from (its own, not the API's): cookies there are the app's own. */
@@ -542,6 +543,39 @@ export const flowRoutes = {
   }),
 }
 
+// ------------------------------------------------------------------------------------- history
+const bookmarkParam = z.object({bookmark: z.string().openapi({param: {name: 'bookmark', in: 'path'}, description: 'A journal bookmark', pattern: '^[0-9]+$'})})
+export const historyRoutes = {
+  listHistory: createRoute({
+    ...operation('listHistory'), tags: ['history'], security: PRIVATE,
+    summary: 'The journal of the account: the changes the caller may read, newest first (docs/history.md)',
+    request: {query: HistoryQuery},
+    responses: {200: json(z.array(HistoryEntry), 'Entries, newest first'), ...ERRORS, 422: json(FieldErrors, 'A bad filter')},
+  }),
+  getHistoryEntry: createRoute({
+    ...operation('getHistoryEntry'), tags: ['history'], security: PRIVATE,
+    summary: 'One entry with the version it wrote and the one before',
+    request: {params: bookmarkParam, query: HistoryEntryQuery},
+    responses: {200: json(HistoryEntryDetail, 'The entry'), ...ERRORS},
+  }),
+  restoreEntry: createRoute({
+    ...operation('restoreEntry'), tags: ['history'], security: PRIVATE,
+    summary: 'The resource becomes this entry\'s version (a deleted one comes back; a db with its records); itself a journal entry',
+    request: {params: bookmarkParam, headers: IfMatch},
+    responses: {
+      200: json(RestoreResult, 'Restored'), ...WRITE_ERRORS,
+      412: json(ErrorBody.extend({etag: z.string().nullable(), current: z.unknown()}), 'If-Match no longer matches the current version: nothing was written'),
+      422: json(FieldErrors, 'A code or url_code was taken meanwhile (named), or a record\'s db no longer exists'),
+    },
+  }),
+  restoreSince: createRoute({
+    ...operation('restoreSince'), tags: ['history'], security: PRIVATE,
+    summary: 'Every resource changed since a time (by the matching writes) returns to its version just before it',
+    request: {body: {required: true, content: {'application/json': {schema: RestoreSinceBody}}}},
+    responses: {200: json(RestoreSinceResult, 'What was restored, and what could not be'), ...WRITE_ERRORS},
+  }),
+}
+
 // ------------------------------------------------------------------------------------ contract
 const Health = z.object({
   status: z.enum(['ok', 'unavailable']),
@@ -585,6 +619,6 @@ export const contractRoutes = {
 
 /** Every route of the API, by operation id. */
 export const ROUTES = {
-  ...meRoutes, ...promptRoutes, ...dashboardRoutes, ...appRoutes, ...pageRoutes, ...dbRoutes, ...flowRoutes, ...contractRoutes,
+  ...meRoutes, ...promptRoutes, ...dashboardRoutes, ...appRoutes, ...pageRoutes, ...dbRoutes, ...flowRoutes, ...historyRoutes, ...contractRoutes,
 }
 export type Routes = typeof ROUTES

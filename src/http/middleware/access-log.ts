@@ -41,7 +41,7 @@ export const visitorDigest = (cookieKey: string) => createHash('sha256').update(
 /**
  * The route a request matched, as the OpenAPI document writes it (`/svc/prompts/{id}.json`): the
  * last matched handler that is not a middleware (`app.use`), its Hono path turned back into the
- * template (src/http/contract.ts honoPath).
+ * template (src/http/router.ts honoPath).
  */
 function routeOf(c: Context): string | null {
   const routes = matchedRoutes(c).filter((r) => r.method !== 'ALL')

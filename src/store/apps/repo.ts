@@ -1,6 +1,7 @@
 /** The apps area's repository (apps and their cached builds), written once over the SQL port. */
 import {randomUUID} from 'node:crypto'
 import {notFound} from '../../core/errors.js'
+import {appendEntry, appendRow, JournalContext} from '../journal/writer.js'
 import {likeEscape} from '../like-escape.js'
 import {deleteChecked, type SqlPort, type TxBody, type TxSql, txUnique} from '../sql/port.js'
 import {
@@ -12,7 +13,7 @@ import type {AppActionTarget, AppAsset, AppBuild, AppData, AppListQuery, AppReco
 const ASSET_COLUMNS = 'path, content_type, size, sha256, updated_at'
 
 export class SqlAppsRepo implements AppsRepo {
-  constructor(private readonly sql: SqlPort) {}
+  constructor(private readonly sql: SqlPort, private readonly journal = new JournalContext()) {}
 
   async actionTarget(appId: string): Promise<AppActionTarget | null> {
     const row = await this.sql.get<ActionTargetRow>(ACTION_TARGET_BY_ID, [appId])
@@ -71,16 +72,19 @@ export class SqlAppsRepo implements AppsRepo {
   async create(accountId: number, userId: number, input: AppData, build: AppBuild): Promise<AppRecord> {
     const id = randomUUID()
     const at = nowWithOffset()
+    const who = this.journal.current()
     await this.write(function* (q) {
       yield* q.lock(`app_url_code:${input.url_code}`)
       if (yield* q.get('SELECT 1 FROM apps WHERE url_code = ?', [input.url_code])) throw urlCodeTaken()
       yield* q.run(INSERT_APP, insertAppParams(id, accountId, userId, input, build, at))
+      yield* appendRow(q, who, {accountId, kind: 'app', id, op: 'create'})
     })
     return (await this.get(accountId, id))!
   }
 
   async update(accountId: number, id: string, userId: number, input: AppData, build: AppBuild, check?: (current: AppRecord) => void): Promise<AppRecord> {
     const {forUpdate} = this.sql.dialect
+    const who = this.journal.current()
     await this.write(function* (q) {
       yield* q.lock(`app_url_code:${input.url_code}`)
       // Locked: an If-Match check sees the version this write replaces.
@@ -89,12 +93,15 @@ export class SqlAppsRepo implements AppsRepo {
       check?.(toAppRecord(current))
       if (yield* q.get('SELECT 1 FROM apps WHERE url_code = ? AND id != ?', [input.url_code, id])) throw urlCodeTaken()
       yield* q.run(UPDATE_APP, updateAppParams(accountId, id, userId, input, build, nowWithOffset()))
+      yield* appendRow(q, who, {accountId, kind: 'app', id, op: 'update', detail: current.source_code === input.source_code ? undefined : 'source replaced'})
     })
     return (await this.get(accountId, id))!
   }
 
   async delete(accountId: number, id: string, check?: (current: AppRecord) => void): Promise<boolean> {
-    return deleteChecked(this.sql, 'apps', '*', accountId, id, toAppRecord, check)
+    const who = this.journal.current()
+    return deleteChecked(this.sql, 'apps', '*', accountId, id, toAppRecord, check,
+      (q, row) => appendEntry(q, who, {accountId, kind: 'app', id, op: 'delete', row, gone: true}))
   }
 
   async listAssets(appId: string): Promise<AppAsset[]> {

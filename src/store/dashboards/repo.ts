@@ -1,4 +1,5 @@
 /** The dashboards area's repository, written once over the SQL port. */
+import {appendEntry, JournalContext} from '../journal/writer.js'
 import {deleteChecked, type SqlPort} from '../sql/port.js'
 import {
   ACTIVE_APPS, becomesDefault, CLEAR_DEFAULT, COMPANY_DEFAULT, DELETE_SELECTION, type DashboardRow, INSERT_DASHBOARD,
@@ -15,7 +16,7 @@ const now = () => new Date().toISOString()
  * chose it (ON DELETE CASCADE), so those users fall back to the company default, else the standard layout.
  */
 export class SqlDashboardsRepo implements DashboardsRepo {
-  constructor(private readonly sql: SqlPort) {}
+  constructor(private readonly sql: SqlPort, private readonly journal = new JournalContext()) {}
 
   async listVisible(accountId: number, userId: number, context?: string): Promise<DashboardRecord[]> {
     const rows = context === undefined
@@ -30,10 +31,12 @@ export class SqlDashboardsRepo implements DashboardsRepo {
   }
 
   async create(accountId: number, userId: number, input: NewDashboard): Promise<DashboardRecord> {
+    const who = this.journal.current()
     const row = await this.sql.tx(function* (q) {
       if (input.is_default) yield* q.run(CLEAR_DEFAULT, [now(), accountId, input.context])
       const created = (yield* q.get<DashboardRow>(INSERT_DASHBOARD, insertDashboardParams(accountId, userId, input, now())))!
       yield* q.run(UPSERT_SELECTION, [accountId, userId, input.context, created.id])
+      yield* appendEntry(q, who, {accountId, kind: 'dashboard', id: created.id, op: 'create', row: {...created}})
       return created
     })
     return toDashboard(row)
@@ -41,18 +44,23 @@ export class SqlDashboardsRepo implements DashboardsRepo {
 
   async update(accountId: number, id: number, patch: DashboardPatch, check?: (current: DashboardRecord) => void): Promise<DashboardRecord | null> {
     const {forUpdate} = this.sql.dialect
+    const who = this.journal.current()
     const row = await this.sql.tx(function* (q) {
       const current = yield* q.get<DashboardRow>(`SELECT * FROM dashboards WHERE account_id = ? AND id = ?${forUpdate}`, [accountId, id])
       if (!current) return undefined
       check?.(toDashboard(current))
       if (becomesDefault(current, patch)) yield* q.run(CLEAR_DEFAULT, [now(), accountId, current.context])
-      return yield* q.get<DashboardRow>(UPDATE_DASHBOARD, updateDashboardParams(current, patch, now()))
+      const updated = yield* q.get<DashboardRow>(UPDATE_DASHBOARD, updateDashboardParams(current, patch, now()))
+      if (updated) yield* appendEntry(q, who, {accountId, kind: 'dashboard', id, op: 'update', row: {...updated}})
+      return updated
     })
     return row ? toDashboard(row) : null
   }
 
   async delete(accountId: number, id: number, check?: (current: DashboardRecord) => void): Promise<boolean> {
-    return deleteChecked(this.sql, 'dashboards', '*', accountId, id, toDashboard, check)
+    const who = this.journal.current()
+    return deleteChecked(this.sql, 'dashboards', '*', accountId, id, toDashboard, check,
+      (q, row) => appendEntry(q, who, {accountId, kind: 'dashboard', id, op: 'delete', row, gone: true}))
   }
 
   async companyDefault(accountId: number, context: string): Promise<DashboardRecord | null> {

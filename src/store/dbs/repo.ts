@@ -11,6 +11,7 @@ import {INDEX_COLUMNS, planSchema} from '../../core/dbs/schema.js'
 import {validation} from '../../core/errors.js'
 import {publicDbFull} from '../../core/quotas.js'
 import {deepFreeze} from '../cache-entries.js'
+import {appendEntry, appendRow, JournalContext} from '../journal/writer.js'
 import {type EpochCache, isRowId, type SqlPort, type TxBody, type TxSql, txUnique} from '../sql/port.js'
 import {
   DB_BY_ID_NO_COUNT, DB_SELECT_NO_COUNT, type DbById, dbStatements, type DbRow, INDEX_LIST, indexParams, indexType, RECORD_COLUMNS, type RecordRow,
@@ -53,23 +54,25 @@ export class SqlDbsRepo implements DbsRepo {
   /** Hot statements built once: prepared statements are reused by their SQL text. */
   private readonly insertRecord: string
   private readonly insertRecordOfDb: string
+  private readonly insertJournaled?: string
   private readonly typedRow: string
   /** The statements that read dbs with their record counts, and a db's count (the driver counts: DbsSearch.recordsCount). */
   private readonly dbs: ReturnType<typeof dbStatements>
   private readonly countOfDb: string
 
-  constructor(private readonly sql: SqlPort, private readonly search: DbsSearch) {
+  constructor(private readonly sql: SqlPort, private readonly search: DbsSearch, private readonly journal = new JournalContext()) {
     this.withoutCount = sql.epochCache()
     this.reindexing = sql.epochCache()
     this.dbs = dbStatements(search.recordsCount)
     this.countOfDb = `SELECT ${search.recordsCount} AS n FROM dbs d WHERE d.id = ?`
     this.typedRow = `(${ROW_TYPES.map((t) => sql.dialect.typed(t)).join(', ')})`
-    this.insertRecord = `INSERT INTO db_records (${RECORD_INSERT_COLUMNS}) VALUES ${this.typedRow} RETURNING ${RECORD_COLUMNS}`
+    this.insertRecord = `INSERT INTO db_records (${RECORD_INSERT_COLUMNS}) VALUES ${this.typedRow} RETURNING *`
     // One statement: the db must still exist in the account (a db being deleted is not written to;
     // its records are purged, and the foreign key refuses a record of a db deleted meanwhile).
     this.insertRecordOfDb = `INSERT INTO db_records (${RECORD_INSERT_COLUMNS})
       SELECT ${this.typedRow.slice(1, -1)} WHERE EXISTS (SELECT 1 FROM dbs WHERE account_id = ? AND id = ? AND deleted_at IS NULL)
-      RETURNING ${RECORD_COLUMNS}`
+      RETURNING *`
+    this.insertJournaled = search.journaledInsert?.(RECORD_INSERT_COLUMNS, this.typedRow.slice(1, -1))
   }
 
   async list(accountId: number): Promise<DbView[]> {
@@ -102,15 +105,18 @@ export class SqlDbsRepo implements DbsRepo {
   }
 
   async create(accountId: number, input: DbInput): Promise<DbView> {
+    const who = this.journal.current()
     const id = await txUnique(this.sql, function* (q) {
       yield* assertCodeFree(q, accountId, input, 0)
       const t = now()
-      return (yield* q.get<{id: number}>(
+      const created = (yield* q.get<{id: number}>(
         `INSERT INTO dbs (account_id, name, code, app_id, schema, public_methods, fields, created_at, updated_at)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
         [accountId, input.name, input.code, input.app_id, input.schema === null ? null : JSON.stringify(input.schema),
           JSON.stringify(input.public_methods), JSON.stringify(input.fields), t, t],
       ))!.id
+      yield* appendRow(q, who, {accountId, kind: 'db', id: created, op: 'create'})
+      return created
     }, codeTaken)
     return (await this.get(accountId, String(id)))!
   }
@@ -126,6 +132,7 @@ export class SqlDbsRepo implements DbsRepo {
   async update(accountId: number, id: number, input: DbInput, reindex = false, check?: (current: DbView) => void): Promise<DbView | null> {
     if (!isRowId(id)) return null
     const {forUpdate} = this.sql.dialect
+    const who = this.journal.current()
     const found = await txUnique(this.sql, function* (q) {
       // forUpdate: two schema changes of one db (on two instances) are marked one after the other.
       if (!(yield* q.get(`SELECT 1 FROM dbs WHERE account_id = ? AND id = ? AND deleted_at IS NULL${forUpdate}`, [accountId, id]))) return false
@@ -142,6 +149,7 @@ export class SqlDbsRepo implements DbsRepo {
         yield* q.run(`INSERT INTO db_reindexes (db_id, table_key, after_id) VALUES (?, '', 0)
           ON CONFLICT (db_id) DO UPDATE SET table_key = '', after_id = 0`, [id])
       }
+      yield* appendRow(q, who, {accountId, kind: 'db', id, op: 'update'})
       return true
     }, codeTaken)
     if (found && reindex) await this.reindex(id)
@@ -210,30 +218,39 @@ export class SqlDbsRepo implements DbsRepo {
   }
 
   /**
-   * Deletes a db: hidden at once (one short transaction marks it deleted and frees its code), then
-   * its records are purged PURGE_SLICE at a time with a turn of the event loop between (SQLite runs
-   * statements on the server's own thread: one DELETE of a 1M-record db held it ~38 s), then its
-   * row. Answers once all of it is committed; a purge cut short (the server stopped) is finished by
-   * `purgeDeleted` when `svc serve` starts (src/http/serve.ts).
+   * Deletes a db: one short transaction marks it deleted (hidden from every read and write, its
+   * code free) and journals it. Its records stay, so that a restore brings the db back with them
+   * (docs/history.md), until retention: `purgeDeleted` then removes them PURGE_SLICE at a time with
+   * a turn of the event loop between (SQLite runs statements on the server's own thread: one DELETE
+   * of a 1M-record db held it ~38 s), then the row.
    */
   async delete(accountId: number, id: number, check?: (current: DbView) => void): Promise<boolean> {
     if (!isRowId(id)) return false
     const {forUpdate} = this.sql.dialect
-    const hidden = await this.sql.tx(function* (q) {
-      if (!(yield* q.get(`SELECT 1 FROM dbs WHERE account_id = ? AND id = ? AND deleted_at IS NULL${forUpdate}`, [accountId, id]))) return false
+    const who = this.journal.current()
+    return this.sql.tx(function* (q) {
+      const row = yield* q.get<Record<string, unknown>>(`SELECT * FROM dbs WHERE account_id = ? AND id = ? AND deleted_at IS NULL${forUpdate}`, [accountId, id])
+      if (!row) return false
       // If-Match: checked against the definition as stored now, with the row locked (as update does).
       if (check) check(toDb((yield* q.get<DbRow>(DB_BY_ID_NO_COUNT.id, [accountId, id]))!))
       yield* q.run('UPDATE dbs SET deleted_at = ?, code = NULL WHERE account_id = ? AND id = ?', [now(), accountId, id])
+      yield* appendEntry(q, who, {accountId, kind: 'db', id, op: 'delete', row, gone: true})
       return true
     })
-    if (hidden) await this.purge(id)
-    return hidden
   }
 
-  /** Finishes the deletes a stopped server left: each db marked deleted loses its records, then its row. */
-  async purgeDeleted(signal?: AbortSignal): Promise<number> {
-    const marked = await this.sql.all<{id: number}>('SELECT id FROM dbs WHERE deleted_at IS NOT NULL ORDER BY id')
-    for (const {id} of marked) await this.purge(Number(id), signal)
+  /**
+   * Purges the dbs marked deleted (all of them, or those deleted before `before`, an ISO time: the
+   * journal's retention): each loses its records, then its row. Stops between slices once `signal` aborts.
+   */
+  async purgeDeleted(signal?: AbortSignal, before?: string): Promise<number> {
+    const marked = before === undefined
+      ? await this.sql.all<{id: number}>('SELECT id FROM dbs WHERE deleted_at IS NOT NULL ORDER BY id')
+      : await this.sql.all<{id: number}>('SELECT id FROM dbs WHERE deleted_at IS NOT NULL AND deleted_at < ? ORDER BY id', [before])
+    for (const {id} of marked) {
+      if (signal?.aborted) break
+      await this.purge(Number(id), signal)
+    }
     return marked.length
   }
 
@@ -296,6 +313,9 @@ export class SqlDbsRepo implements DbsRepo {
   async createRecord(accountId: number, dbId: number, record: RecordWrite, maxRecords?: number): Promise<RecordView> {
     const row = this.rowParams(accountId, dbId, record, now())
     const {upkeep} = this.search
+    const who = this.journal.current()
+    const journal = (q: TxSql, inserted: RecordRow) => appendEntry(q, who,
+      {accountId, kind: 'record', id: inserted.id, op: 'create', row: inserted as unknown as Record<string, unknown>, parentId: dbId})
     const {forUpdate} = this.sql.dialect
     const {insertRecord, insertRecordOfDb, countOfDb} = this
     let created: RecordRow | undefined
@@ -308,18 +328,21 @@ export class SqlDbsRepo implements DbsRepo {
           if (Number(counted!.n) >= maxRecords) throw publicDbFull(maxRecords)
           const inserted = (yield* q.get<RecordRow>(insertRecord, row))!
           if (upkeep) yield* upkeep.created(q, inserted.id)
+          yield* journal(q, inserted)
           return inserted
         })
-      } else if (upkeep) {
-        // The search index is kept inside the write (SQLite): the insert and its upkeep in one body.
+      } else if (this.insertJournaled) {
+        // The insert and its journal entry as one statement (PostgreSQL, which keeps its index itself).
+        created = await this.sql.write<RecordRow>(this.insertJournaled,
+          [...row, accountId, dbId, who.door, who.client, who.actor.type, who.actor.id, who.actor.name, who.requestId, new Date().toISOString()])
+      } else {
+        // The insert, the search index's upkeep where the store keeps it (SQLite), and the journal: one body.
         created = await this.sql.queued(function* (q) {
           const inserted = yield* q.get<RecordRow>(insertRecordOfDb, [...row, accountId, dbId])
-          if (inserted) yield* upkeep.created(q, inserted.id)
+          if (inserted && upkeep) yield* upkeep.created(q, inserted.id)
+          if (inserted) yield* journal(q, inserted)
           return inserted
         })
-      } else {
-        // The database keeps its index (PostgreSQL): the one statement on its own, one round trip.
-        created = await this.sql.write<RecordRow>(insertRecordOfDb, [...row, accountId, dbId])
       }
     } catch (error) {
       throw this.sql.dialect.isForeignKeyViolation(error) ? noLongerExists() : error
@@ -335,13 +358,17 @@ export class SqlDbsRepo implements DbsRepo {
     const t = now()
     const rows = records.map((r) => this.rowParams(accountId, dbId, r, t))
     const typedRow = this.typedRow
+    const who = this.journal.current()
     try {
       await this.sql.tx(function* (q) {
         if (!(yield* q.get(`SELECT 1 FROM dbs WHERE account_id = ? AND id = ? AND deleted_at IS NULL${forShare}`, [accountId, dbId]))) throw noLongerExists()
+        const inserted: Record<string, unknown>[] = []
         for (let i = 0; i < rows.length; i += IMPORT_CHUNK) {
           const chunk = rows.slice(i, i + IMPORT_CHUNK)
-          yield* q.run(`INSERT INTO db_records (${RECORD_INSERT_COLUMNS}) VALUES ${chunk.map(() => typedRow).join(', ')}`, chunk.flat())
+          inserted.push(...(yield* q.all<Record<string, unknown>>(
+            `INSERT INTO db_records (${RECORD_INSERT_COLUMNS}) VALUES ${chunk.map(() => typedRow).join(', ')} RETURNING *`, chunk.flat())))
         }
+        for (const r of inserted) yield* appendEntry(q, who, {accountId, kind: 'record', id: r.id as number, op: 'create', row: r, parentId: dbId})
       })
     } catch (error) {
       throw this.sql.dialect.isForeignKeyViolation(error) ? noLongerExists() : error
@@ -372,6 +399,7 @@ export class SqlDbsRepo implements DbsRepo {
     const select = this.recordById(accountId, dbId, id, scope, this.sql.dialect.forUpdate)
     if (!select) return null
     const {search} = this
+    const who = this.journal.current()
     const updated = await this.sql.queued(function* (q) {
       const existing = yield* q.get<RecordRow>(select.sql, select.params)
       if (!existing) return null
@@ -379,6 +407,7 @@ export class SqlDbsRepo implements DbsRepo {
       const row = yield* q.get<RecordRow>(UPDATE_RECORD,
         [search.tableKey(next.tableName), JSON.stringify(next.data), ...indexParams(next.index), now(), accountId, dbId, id])
       if (search.upkeep) yield* search.upkeep.updated(q)
+      if (row) yield* appendRow(q, who, {accountId, kind: 'record', id, op: 'update', parentId: dbId})
       return row
     })
     search.upkeep?.written()
@@ -388,24 +417,19 @@ export class SqlDbsRepo implements DbsRepo {
   async deleteRecord(
     accountId: number, dbId: number, id: number, scope?: QuerySpec['scope'], check?: (existing: RecordView) => void,
   ): Promise<boolean> {
-    if (check) {
-      // If-Match: the record is read and locked, checked, then deleted in one transaction.
-      const select = this.recordById(accountId, dbId, id, scope, this.sql.dialect.forUpdate)
-      if (!select) return false
-      return this.sql.queued(function* (q) {
-        const existing = yield* q.get<RecordRow>(select.sql, select.params)
-        if (!existing) return false
-        check(toRecordView(existing))
-        return (yield* q.run('DELETE FROM db_records WHERE account_id = ? AND db_id = ? AND id = ?', [accountId, dbId, id])) > 0
-      })
-    }
-    if (scope && scope.value === '') return false
-    if (!isRowId(id)) return false
-    const scoped = scope && this.search.scope(scope.field, scope.value)
-    const changed = scoped
-      ? await this.sql.queuedRun(`DELETE FROM db_records AS r WHERE ${BY_ID} AND ${scoped.sql}`, [accountId, dbId, id, ...scoped.params])
-      : await this.sql.queuedRun('DELETE FROM db_records WHERE account_id = ? AND db_id = ? AND id = ?', [accountId, dbId, id])
-    return changed > 0
+    // The record is read and locked, checked (If-Match), deleted and journaled in one transaction.
+    const select = this.recordById(accountId, dbId, id, scope, this.sql.dialect.forUpdate)
+    if (!select) return false
+    const who = this.journal.current()
+    return this.sql.queued(function* (q) {
+      const existing = yield* q.get<RecordRow>(select.sql, select.params)
+      if (!existing) return false
+      check?.(toRecordView(existing))
+      const row = (yield* q.get<Record<string, unknown>>('SELECT * FROM db_records WHERE id = ?', [id]))!
+      if ((yield* q.run('DELETE FROM db_records WHERE account_id = ? AND db_id = ? AND id = ?', [accountId, dbId, id])) === 0) return false
+      yield* appendEntry(q, who, {accountId, kind: 'record', id, op: 'delete', row, gone: true, parentId: dbId})
+      return true
+    })
   }
 
   async query(accountId: number, dbId: number, spec: QuerySpec): Promise<RecordView[]> {

@@ -44,6 +44,8 @@ export interface DbsSearch {
   readonly tableCounts: string
   /** Absent where the database keeps its search index itself (PostgreSQL's trigram index). */
   readonly upkeep?: SearchUpkeep
+  /** A record's insert with its journal entry as one statement (PostgreSQL: one round trip), given the insert's columns and values. */
+  journaledInsert?(columns: string, values: string): string
 }
 
 /**
@@ -82,12 +84,13 @@ export interface DbsRepo {
   /** Finishes the reindexes a stopped server left half done; stops between slices once `signal` aborts. */
   finishReindexes(signal?: AbortSignal): Promise<number>
   /**
-   * Removes the db and all its records; `check` sees the stored db inside the write, before it goes, and may throw (If-Match).
-   * The db is hidden (and its code free) at once; its records go in slices with turns of the event loop between.
+   * Deletes the db; `check` sees the stored db inside the write, before it goes, and may throw (If-Match).
+   * The db is hidden (and its code free) at once and journaled; its records stay until the journal's retention
+   * (a restore brings them back), then `purgeDeleted` removes them in slices.
    */
   delete(accountId: number, id: number, check?: (current: DbView) => void): Promise<boolean>
-  /** Finishes the deletes a stopped server left half done (records of dbs marked deleted); stops between slices once `signal` aborts. */
-  purgeDeleted(signal?: AbortSignal): Promise<number>
+  /** Purges dbs marked deleted (before `before`, an ISO time, when given: the journal's retention keeps them until then); stops between slices once `signal` aborts. */
+  purgeDeleted(signal?: AbortSignal, before?: string): Promise<number>
   /** Record counts per table, and per named field of each table. */
   usage(accountId: number, dbId: number, fieldsByTable: Map<string | null, string[]>): Promise<TableUsage[]>
 

@@ -1,11 +1,12 @@
 /** The flows area's repository (resources, flow processes, crons), written once over the SQL port. */
+import {appendEntry, appendRow, JournalContext} from '../journal/writer.js'
 import {randomUUID} from 'node:crypto'
 import type {CronJob, CronWrite} from '../../core/flows/crons.js'
 import type {FlowProcess, FlowProcessDetail, ProcessFilter} from '../../core/flows/processes.js'
 import {CONNECTOR_KIND, type Resource, type ResourceKind, type ResourceWrite} from '../../core/flows/resources.js'
 import {cronQuotaReached} from '../../core/quotas.js'
 import {likeEscape} from '../like-escape.js'
-import {isRowId, type SqlPort, type TxBody, type TxSql, txUnique} from '../sql/port.js'
+import {deleteChecked, isRowId, type SqlPort, type TxBody, type TxSql, txUnique} from '../sql/port.js'
 import {
   codeTaken, type CronRow, PROCESS_COLUMNS, PROCESS_DETAIL_COLUMNS, type ProcessRow, RESOURCE_COLUMNS, type ResourceRow, toCron, toProcess,
   toProcessDetail, toResource,
@@ -17,7 +18,7 @@ const now = () => new Date().toISOString()
 const IDS_PER_STATEMENT = 500
 
 export class SqlFlowsRepo implements FlowsRepo {
-  constructor(private readonly sql: SqlPort) {}
+  constructor(private readonly sql: SqlPort, private readonly journal = new JournalContext()) {}
 
   // ---- resources -------------------------------------------------------------------------
 
@@ -65,14 +66,17 @@ export class SqlFlowsRepo implements FlowsRepo {
   }
 
   async createResource(accountId: number, userId: number | null, write: ResourceWrite): Promise<Resource> {
+    const who = this.journal.current()
     const id = await this.writeResource(function* (q) {
       yield* assertCodeFree(q, accountId, write, null)
       const at = now()
-      return (yield* q.get<{id: number}>(
+      const created = (yield* q.get<{id: number}>(
         `INSERT INTO resources (account_id, kind, code, name, url, secret_token, fields, created_by_id, created_at, updated_at)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
         [accountId, write.kind, write.code, write.name, write.url, write.secret_token ?? null, JSON.stringify(write.fields), userId, at, at],
       ))!.id
+      yield* appendRow(q, who, {accountId, kind: 'resource', id: created, op: 'create'})
+      return created
     })
     return (await this.getResource(accountId, id))!
   }
@@ -80,6 +84,7 @@ export class SqlFlowsRepo implements FlowsRepo {
   async updateResource(accountId: number, id: number, write: ResourceWrite): Promise<Resource | null> {
     if (!isRowId(id)) return null
     const {forUpdate} = this.sql.dialect
+    const who = this.journal.current()
     const changed = await this.writeResource(function* (q) {
       if (!(yield* q.get(`SELECT 1 FROM resources WHERE account_id = ? AND id = ?${forUpdate}`, [accountId, id]))) return false
       yield* assertCodeFree(q, accountId, write, id)
@@ -88,6 +93,8 @@ export class SqlFlowsRepo implements FlowsRepo {
       if (write.secret_token !== undefined) {
         yield* q.run('UPDATE resources SET secret_token = ? WHERE account_id = ? AND id = ?', [write.secret_token, accountId, id])
       }
+      // The secret is recorded as changed, never as its value (stateOf keeps whether it is set).
+      yield* appendRow(q, who, {accountId, kind: 'resource', id, op: 'update', detail: write.secret_token !== undefined ? 'secret_token changed' : undefined})
       return true
     })
     return changed ? this.getResource(accountId, id) : null
@@ -95,7 +102,9 @@ export class SqlFlowsRepo implements FlowsRepo {
 
   async deleteResource(accountId: number, id: number): Promise<boolean> {
     if (!isRowId(id)) return false
-    return (await this.sql.run('DELETE FROM resources WHERE account_id = ? AND id = ?', [accountId, id])) > 0
+    const who = this.journal.current()
+    return deleteChecked(this.sql, 'resources', '*', accountId, id, (row) => row, undefined,
+      (q, row) => appendEntry(q, who, {accountId, kind: 'resource', id, op: 'delete', row, gone: true}))
   }
 
   // ---- flow processes --------------------------------------------------------------------
@@ -204,31 +213,41 @@ export class SqlFlowsRepo implements FlowsRepo {
     const insert = `INSERT INTO crons (account_id, kind, target_code, schedule, timezone, active, next_run_at, created_by_id, created_at, updated_at)
       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`
     const values = [accountId, write.kind, write.target_code, write.schedule, write.timezone, write.active ? 1 : 0, nextRunAt, userId, at, at]
-    const row = maxCrons === undefined
-      ? await this.sql.write<CronRow>(insert, values)
-      : await this.sql.tx(function* (q) {
+    const who = this.journal.current()
+    const row = await this.sql.tx(function* (q) {
+      if (maxCrons !== undefined) {
         // The count and the insert under one lock per account: parallel creates (on any instance) queue here.
         yield* q.lock(`crons:${accountId}`)
         const counted = yield* q.get<{n: number}>('SELECT count(*) AS n FROM crons WHERE account_id = ?', [accountId])
         if (Number(counted!.n) >= maxCrons) throw cronQuotaReached(maxCrons)
-        return yield* q.get<CronRow>(insert, values)
-      })
+      }
+      const created = (yield* q.get<CronRow>(insert, values))!
+      yield* appendEntry(q, who, {accountId, kind: 'cron', id: created.id, op: 'create', row: {...created}})
+      return created
+    })
     return toCron(row!)
   }
 
   async updateCron(accountId: number, id: number, write: CronWrite, nextRunAt: string | null): Promise<CronJob | null> {
     if (!isRowId(id)) return null
-    const row = await this.sql.write<CronRow>(
-      `UPDATE crons SET target_code = ?, schedule = ?, timezone = ?, active = ?, next_run_at = ?, updated_at = ?
-       WHERE account_id = ? AND id = ? RETURNING *`,
-      [write.target_code, write.schedule, write.timezone, write.active ? 1 : 0, nextRunAt, now(), accountId, id],
-    )
+    const who = this.journal.current()
+    const row = await this.sql.tx(function* (q) {
+      const updated = yield* q.get<CronRow>(
+        `UPDATE crons SET target_code = ?, schedule = ?, timezone = ?, active = ?, next_run_at = ?, updated_at = ?
+         WHERE account_id = ? AND id = ? RETURNING *`,
+        [write.target_code, write.schedule, write.timezone, write.active ? 1 : 0, nextRunAt, now(), accountId, id],
+      )
+      if (updated) yield* appendEntry(q, who, {accountId, kind: 'cron', id, op: 'update', row: {...updated}})
+      return updated
+    })
     return row ? toCron(row) : null
   }
 
   async deleteCron(accountId: number, id: number): Promise<boolean> {
     if (!isRowId(id)) return false
-    return (await this.sql.run('DELETE FROM crons WHERE account_id = ? AND id = ?', [accountId, id])) > 0
+    const who = this.journal.current()
+    return deleteChecked(this.sql, 'crons', '*', accountId, id, (row) => row, undefined,
+      (q, row) => appendEntry(q, who, {accountId, kind: 'cron', id, op: 'delete', row, gone: true}))
   }
 
   async dueCrons(nowIso: string, limit: number): Promise<DueCron[]> {

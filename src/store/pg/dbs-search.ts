@@ -28,7 +28,27 @@ export function pgDbsSearch(sql: SqlPort): DbsSearch {
     recordsCount: '(SELECT count(*) FROM db_records r WHERE r.db_id = d.id)',
     tableCounts: 'SELECT table_name, count(*) AS n FROM db_records WHERE account_id = ? AND db_id = ? GROUP BY table_name ORDER BY table_name',
     query: (accountId, dbId, spec) => query(sql, accountId, dbId, spec),
+    journaledInsert,
   }
+}
+
+/**
+ * A record's insert and its journal entry in one statement (one round trip, its own transaction):
+ * the entry's kept row as stateOf makes it (store/journal/tables.ts: the computed search text and
+ * null index columns left out, `data` its JSON text) and its summary as summaryOf words it. Binds
+ * the insert's values, the account and db (the db must be live), then the journal's door, client,
+ * actor type, id and name, request id and time. Its place is drawn at commit (migration 70).
+ */
+function journaledInsert(columns: string, values: string): string {
+  return `WITH r AS (INSERT INTO db_records (${columns}) SELECT ${values}
+      WHERE EXISTS (SELECT 1 FROM dbs WHERE account_id = ? AND id = ? AND deleted_at IS NULL) RETURNING *),
+    j AS (INSERT INTO journal (pos, account_id, kind, resource_id, parent_id, op, gone, state, summary, door, client, actor_type, actor_id,
+        actor_name, request_id, at)
+      SELECT NULL, r.account_id, 'record', r.id::text, r.db_id::text, 'create', 0,
+        jsonb_set(jsonb_strip_nulls(to_jsonb(r) - 'search_text'), '{data}', to_jsonb(r.data::text))::text,
+        'record #' || r.id || CASE WHEN r.table_name <> '' THEN ' in ' || r.table_name ELSE '' END || ' created',
+        ?, ?, ?, ?, ?, ?, ? FROM r)
+    SELECT * FROM r`
 }
 
 async function query(sql: SqlPort, accountId: number, dbId: number, spec: QuerySpec): Promise<RecordRow[]> {

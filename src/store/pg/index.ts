@@ -13,6 +13,7 @@ import {pgDbsSearch} from './dbs-search.js'
 import {EpochListener} from './epoch-listener.js'
 import {migrate} from './migrate.js'
 import {PgPort} from './port.js'
+import {JournalContext} from '../journal/writer.js'
 
 /**
  * Rows read as the SQLite driver reads them: bigint ids and counts as numbers (ids stay far below
@@ -63,10 +64,11 @@ export async function openPostgresStore(url: string, dataDir: string, options: P
   const db = new PgDb(pool, epochs)
   const sql = new PgPort(db)
   let closing: Promise<void> | undefined
+  const context = new JournalContext()
   return {
     driver: 'pg',
-    ...sqlRepos(sql),
-    dbs: new SqlDbsRepo(sql, pgDbsSearch(sql)),
+    ...sqlRepos(sql, context),
+    dbs: new SqlDbsRepo(sql, pgDbsSearch(sql), context),
     cluster,
     dataDir: resolve(dataDir),
     // PostgreSQL checkpoints itself.

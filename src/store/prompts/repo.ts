@@ -1,4 +1,5 @@
 /** The prompts area's repository, written once over the SQL port. */
+import {appendEntry, JournalContext} from '../journal/writer.js'
 import {likeEscape} from '../like-escape.js'
 import {deleteChecked, type Dialect, type SqlPort, type TxBody, type TxSql, txUnique} from '../sql/port.js'
 import {
@@ -20,7 +21,7 @@ export class SqlPromptsRepo implements PromptsRepo {
   /** Order columns by their API name: the only identifiers spliced into SQL, picked from this map (`name` folds ASCII case). */
   private readonly orderSql: Record<ListFilters['orderBy'], string>
 
-  constructor(private readonly sql: SqlPort) {
+  constructor(private readonly sql: SqlPort, private readonly journal = new JournalContext()) {
     this.visible = visibleSql(sql.dialect)
     this.orderSql = {id: 'id', created_at: 'created_at', updated_at: 'updated_at', name: sql.dialect.orderCi('name'), code: 'code'}
   }
@@ -64,15 +65,19 @@ export class SqlPromptsRepo implements PromptsRepo {
   }
 
   async create(accountId: number, createdById: number, data: PromptData): Promise<PromptRecord> {
+    const who = this.journal.current()
     const row = await this.write(function* (q) {
       if (yield* clash(q, accountId, data, null)) throw codeTaken()
-      return yield* q.get<PromptRow>(INSERT_PROMPT, insertPromptParams(accountId, createdById, data, now()))
+      const created = (yield* q.get<PromptRow>(INSERT_PROMPT, insertPromptParams(accountId, createdById, data, now())))!
+      yield* appendEntry(q, who, {accountId, kind: 'prompt', id: created.id, op: 'create', row: {...created}})
+      return created
     })
     return toPromptRecord(row!)
   }
 
   async update(accountId: number, id: string, data: PromptData, check?: (current: PromptRecord) => void): Promise<PromptRecord | null> {
     const {forUpdate} = this.sql.dialect
+    const who = this.journal.current()
     const row = await this.write(function* (q) {
       if (check) {
         // If-Match: the prompt is read and locked, checked, then changed in one transaction.
@@ -81,13 +86,17 @@ export class SqlPromptsRepo implements PromptsRepo {
         check(toPromptRecord(current))
       }
       if (yield* clash(q, accountId, data, id)) throw codeTaken()
-      return yield* q.get<PromptRow>(UPDATE_PROMPT, updatePromptParams(accountId, id, data, now()))
+      const updated = yield* q.get<PromptRow>(UPDATE_PROMPT, updatePromptParams(accountId, id, data, now()))
+      if (updated) yield* appendEntry(q, who, {accountId, kind: 'prompt', id, op: 'update', row: {...updated}})
+      return updated
     })
     return row ? toPromptRecord(row) : null
   }
 
   async delete(accountId: number, id: string, check?: (current: PromptRecord) => void): Promise<boolean> {
-    return deleteChecked(this.sql, 'prompts', PROMPT_COLUMNS, accountId, id, toPromptRecord, check)
+    const who = this.journal.current()
+    return deleteChecked(this.sql, 'prompts', PROMPT_COLUMNS, accountId, id, toPromptRecord, check,
+      (q, row) => appendEntry(q, who, {accountId, kind: 'prompt', id, op: 'delete', row, gone: true}))
   }
 }
 

@@ -119,21 +119,25 @@ export async function txUnique<T>(sql: SqlPort, body: (q: TxSql) => TxBody<T>, t
 }
 
 /**
- * Deletes the row `id` of an account's `table` (a repository's constant, never input). With
- * `check` (If-Match), the row is read with `columns` and locked, shown to `check` as `view` makes
- * it (which may throw), and deleted in the same transaction. False when there is no such row.
+ * Deletes the row `id` of an account's `table` (a repository's constant, never input). The row is
+ * read with `columns` and locked; with `check` (If-Match) it is shown to `check` as `view` makes it
+ * (which may throw); it is deleted and `after` (the journal's entry) runs with the whole row, all in
+ * one transaction. False when there is no such row.
  */
 export async function deleteChecked<Row, V>(
   sql: SqlPort, table: string, columns: string, accountId: number, id: string | number, view: (row: Row) => V, check?: (current: V) => void,
+  after?: (q: TxSql, row: Record<string, unknown>) => TxBody<unknown>,
 ): Promise<boolean> {
   const remove = `DELETE FROM ${table} WHERE account_id = ? AND id = ?`
-  if (!check) return (await sql.run(remove, [accountId, id])) > 0
+  if (!check && !after) return (await sql.run(remove, [accountId, id])) > 0
   const {forUpdate} = sql.dialect
   return sql.tx(function* (q) {
-    const current = yield* q.get<Row>(`SELECT ${columns} FROM ${table} WHERE account_id = ? AND id = ?${forUpdate}`, [accountId, id])
+    const current = yield* q.get<Row>(`SELECT ${after ? '*' : columns} FROM ${table} WHERE account_id = ? AND id = ?${forUpdate}`, [accountId, id])
     if (!current) return false
-    check(view(current))
-    return (yield* q.run(remove, [accountId, id])) > 0
+    check?.(view(current))
+    if ((yield* q.run(remove, [accountId, id])) === 0) return false
+    if (after) yield* after(q, current as Record<string, unknown>)
+    return true
   })
 }
 

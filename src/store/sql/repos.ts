@@ -4,15 +4,19 @@ import {SqlAppsRepo} from '../apps/repo.js'
 import {SqlDashboardsRepo} from '../dashboards/repo.js'
 import {SqlFlowsRepo} from '../flows/repo.js'
 import {SqlPromptsRepo} from '../prompts/repo.js'
+import {SqlJournalRepo} from '../journal/repo.js'
+import {JournalContext} from '../journal/writer.js'
+import type {SearchUpkeep} from '../dbs/types.js'
 import type {Store} from '../types.js'
 import type {SqlPort} from './port.js'
 
-export function sqlRepos(sql: SqlPort): Pick<Store, 'accounts' | 'prompts' | 'dashboards' | 'apps' | 'flows'> {
+export function sqlRepos(sql: SqlPort, context: JournalContext, upkeep?: SearchUpkeep): Pick<Store, 'accounts' | 'prompts' | 'dashboards' | 'apps' | 'flows' | 'journal'> {
   return {
     accounts: new SqlAccountsRepo(sql),
-    prompts: new SqlPromptsRepo(sql),
-    dashboards: new SqlDashboardsRepo(sql),
-    apps: new SqlAppsRepo(sql),
-    flows: new SqlFlowsRepo(sql),
+    prompts: new SqlPromptsRepo(sql, context),
+    dashboards: new SqlDashboardsRepo(sql, context),
+    apps: new SqlAppsRepo(sql, context),
+    flows: new SqlFlowsRepo(sql, context),
+    journal: new SqlJournalRepo(sql, context, () => upkeep),
   }
 }

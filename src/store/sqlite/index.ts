@@ -8,6 +8,7 @@ import {SqlDbsRepo} from '../dbs/repo.js'
 import {sqliteDbsSearch} from './dbs-search.js'
 import {SqlitePort} from './port.js'
 import {readerPool} from './reader-pool.js'
+import {JournalContext} from '../journal/writer.js'
 
 /** Opens the SQLite store of a data dir (`DIR/svc.sqlite`), running pending migrations. */
 export function openSqliteStore(dataDir: string): Store {
@@ -15,10 +16,12 @@ export function openSqliteStore(dataDir: string): Store {
   const sql = new SqlitePort(db)
   const readers = readerPool(dataDir)
   let closed = false
+  const context = new JournalContext()
+  const search = sqliteDbsSearch(sql, db, readers)
   return {
     driver: 'sqlite',
-    ...sqlRepos(sql),
-    dbs: new SqlDbsRepo(sql, sqliteDbsSearch(sql, db, readers)),
+    ...sqlRepos(sql, context, search.upkeep),
+    dbs: new SqlDbsRepo(sql, search, context),
     cluster: sqliteCluster(),
     dataDir: resolve(dataDir),
     maintenance: (options = {}) => startCheckpointer(dataDir, options),

@@ -1,0 +1,126 @@
+/**
+ * What the journal knows of each kind it records: the table its rows live in, the columns it never
+ * keeps (secrets, and what the database computes), how a row reads as the API answers it, and what
+ * a restore must do beyond writing the row back.
+ */
+import {randomBytes} from 'node:crypto'
+import {appView} from '../../core/apps/validate.js'
+import {validation} from '../../core/errors.js'
+import type {JournalKind} from '../../core/journal/types.js'
+import {toView} from '../../core/prompts/types.js'
+import {type AppRow, toAppRecord} from '../apps/rows.js'
+import {type DashboardRow, toDashboard} from '../dashboards/rows.js'
+import {type DbRow, type RecordRow, toDb, toRecordView} from '../dbs/rows.js'
+import {type CronRow, type ResourceRow, toCron, toResource} from '../flows/rows.js'
+import {type PromptRow, toPromptRecord} from '../prompts/rows.js'
+
+/** A row as the journal keeps it: its columns, secrets and computed columns left out. */
+export type StateRow = Record<string, unknown>
+
+export interface JournalTable {
+  table: string
+  /** Never kept: a re-inserted row gets a fresh value (a token) or null (a connector's secret). */
+  secrets: Record<string, () => unknown>
+  /** Computed by the database (PostgreSQL's generated columns) or the store's own bookkeeping: never kept, never written back. */
+  omit: string[]
+  /** Set by every restore (a db marked deleted comes back). */
+  restoreSet?: Record<string, unknown>
+  /** The condition of a row that exists for the API (a db being deleted does not). */
+  live?: string
+  /** The resource as the API answers it. */
+  view(row: StateRow): unknown
+  /** A name for one line of history. */
+  label(row: StateRow): string
+  /** What a unique violation of a restore means: which code is taken. */
+  taken(row: StateRow): Error
+}
+
+/** A 422 naming the field and value taken meanwhile, and (member `restore`) how to restore all the same. */
+const taken = (field: string, value: unknown, hint: string) => {
+  const message = `the ${field} "${String(value).slice(0, 200)}" was taken meanwhile: ${hint}`
+  return validation({[field]: ['has already been taken'], restore: [message]}, message)
+}
+const token = (bytes: number) => () => randomBytes(bytes).toString('base64url')
+const str = (v: unknown) => (v === null || v === undefined ? '' : String(v))
+
+export const JOURNAL_TABLES: Record<JournalKind, JournalTable> = {
+  prompt: {
+    table: 'prompts',
+    secrets: {token: token(32)},
+    omit: [],
+    view: (row) => toView(toPromptRecord(row as unknown as PromptRow)),
+    label: (row) => `${str(row.name)} (${str(row.code)})`,
+    taken: (row) => taken('code', row.code, 'change the code of the prompt holding it, then restore again'),
+  },
+  dashboard: {
+    table: 'dashboards',
+    secrets: {},
+    omit: [],
+    view: (row) => toDashboard(row as unknown as DashboardRow),
+    label: (row) => str(row.name),
+    taken: () => validation({id: ['conflicts']}),
+  },
+  app: {
+    table: 'apps',
+    secrets: {token: token(24)},
+    omit: [],
+    view: (row) => appView(toAppRecord(row as unknown as AppRow)),
+    label: (row) => `${str(row.name)} (${str(row.url_code)})`,
+    taken: (row) => taken('url_code', row.url_code, 'change the url_code of the app holding it, then restore again'),
+  },
+  db: {
+    table: 'dbs',
+    secrets: {},
+    omit: ['deleted_at'],
+    restoreSet: {deleted_at: null},
+    live: 'deleted_at IS NULL',
+    view: (row) => toDb({...(row as unknown as DbRow), records_count: -1}),
+    label: (row) => `${str(row.name)}${row.code ? ` (${str(row.code)})` : ''}`,
+    taken: (row) => taken('code', row.code, 'change the code of the db holding it, then restore again'),
+  },
+  record: {
+    table: 'db_records',
+    secrets: {},
+    omit: ['search_text'],
+    view: (row) => toRecordView(row as unknown as RecordRow),
+    label: (row) => `#${str(row.id)}${row.table_name ? ` in ${str(row.table_name)}` : ''}`,
+    taken: () => validation({db: ['no longer exists']}, 'the record\'s db no longer exists: restore the db first'),
+  },
+  resource: {
+    table: 'resources',
+    secrets: {secret_token: () => null},
+    omit: [],
+    view: (row) => toResource({...(row as unknown as ResourceRow), has_secret: !!row.has_secret_token}),
+    label: (row) => `${str(row.kind)} ${str(row.code)}`,
+    taken: (row) => taken('code', row.code, 'change the code of the resource holding it, then restore again'),
+  },
+  cron: {
+    table: 'crons',
+    secrets: {},
+    omit: [],
+    view: (row) => toCron(row as unknown as CronRow),
+    label: (row) => `${str(row.target_code)} ${str(row.schedule)}`,
+    taken: () => validation({id: ['conflicts']}),
+  },
+}
+
+/**
+ * A row as the journal keeps it (a record's null index columns left out): secrets become whether they are set (`has_<column>`: a connector's
+ * secret_token is recorded as set or changed, never as its value), computed columns go.
+ */
+export function stateOf(kind: JournalKind, row: Record<string, unknown>): StateRow {
+  const t = JOURNAL_TABLES[kind]
+  const out: StateRow = {}
+  for (const [k, v] of Object.entries(row)) {
+    if (t.omit.includes(k)) continue
+    if (k in t.secrets) {
+      if (kind === 'resource') out[`has_${k}`] = v !== null && v !== undefined
+      continue
+    }
+    // A record's unused index columns are left out when null (a restore writes null to every column
+    // the kept row does not hold): they would otherwise cost ~100 bytes an entry.
+    if (v === null && k.startsWith('idx_')) continue
+    out[k] = v
+  }
+  return out
+}
