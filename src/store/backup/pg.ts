@@ -232,6 +232,8 @@ export async function pgLoader(url: string): Promise<StoreLoader> {
     async commit() {
       try {
         if (deferred?.length) {
+          // Deferred triggers (the journal's) fire now: an index cannot be made on a table with pending trigger events.
+          await client.query('SET CONSTRAINTS ALL IMMEDIATE')
           await client.query("SET LOCAL maintenance_work_mem = '256MB'")
           for (const def of deferred) await client.query(def)
         }
