@@ -37,6 +37,12 @@ export default class Serve extends SvcCommand {
       description: 'change a quota or limit: NAME=NUMBER (repeatable; comma-separated in the env var; names and defaults in docs/reliability.md)',
       env: 'SVC_QUOTA', multiple: true, delimiter: ',',
     }),
+    'backup-dir': Flags.string({description: 'make scheduled backups into this folder (docs/backups.md)', env: 'SVC_BACKUP_DIR', helpGroup: 'BACKUPS'}),
+    'backup-every': Flags.string({description: 'how often: 30m, 6h, 1d', default: '1d', env: 'SVC_BACKUP_EVERY', helpGroup: 'BACKUPS'}),
+    'backup-keep': Flags.integer({description: 'archives kept in --backup-dir (the oldest are removed)', default: 7, min: 1, env: 'SVC_BACKUP_KEEP', helpGroup: 'BACKUPS'}),
+    'backup-passphrase-file': Flags.string({
+      description: 'file with the passphrase that encrypts secrets in scheduled archives (else SVC_BACKUP_PASSPHRASE; with neither, secrets are left out)', helpGroup: 'BACKUPS',
+    }),
     'cron-seconds': Flags.boolean({description: 'allow crons to run every second (default: at most once a minute)', default: false}),
   }
 
@@ -80,7 +86,18 @@ export default class Serve extends SvcCommand {
       log(`Warning: --public-url ${publicUrl} without --apps-url: hosted apps (/a/CODE) will send visitors to http://CODE.localhost:PORT, `
         + 'which only this machine reaches. Add --apps-url https://{code}.apps.example.com (a wildcard DNS name and certificate; docs/deploy.md)')
     }
+    let backups: {dir: string; everyMs: number; keep: number; passphrase?: string} | undefined
+    if (flags['backup-dir']) {
+      const {parseEvery} = await import('../services/backup/schedule.js')
+      const {readPassphrase} = await import('../cli/passphrase.js')
+      try {
+        backups = {dir: flags['backup-dir'], everyMs: parseEvery(flags['backup-every']), keep: flags['backup-keep'], passphrase: readPassphrase(flags['backup-passphrase-file'])}
+      } catch (error) {
+        this.error((error as Error).message, {exit: 2})
+      }
+    }
     const server = await startServer({
+      backups,
       dataDir: flags.data,
       databaseUrl,
       sqlite: flags.sqlite,

@@ -19,6 +19,7 @@ import {accountRoutes} from './routes/account.js'
 import {appsRoutes} from './routes/apps.js'
 import {consoleRoutes} from './routes/console.js'
 import {apiDocsRoutes} from './routes/api-docs.js'
+import {healthRoutes} from './routes/health.js'
 import {dashboardsRoutes} from './routes/dashboards.js'
 import {dbsRoutes} from './routes/dbs.js'
 import {flowsRoutes} from './routes/flows.js'
@@ -91,6 +92,7 @@ export function createApp(deps: Deps) {
   app.route('/', consoleRoutes())
   app.route('/', mcpRoutes(deps, app))
   app.route('/', apiDocsRoutes())
+  app.route('/', healthRoutes(deps))
   return app
 }
 

@@ -32,6 +32,8 @@ export interface ServeOptions {
   allowConnectorHosts?: string[]
   /** `--quota NAME=VALUE` overrides (src/core/quotas.ts). */
   quotas?: Partial<Quotas>
+  /** `--backup-dir/--backup-every/--backup-keep`: scheduled backups (docs/backups.md). */
+  backups?: {dir: string; everyMs: number; keep: number; passphrase?: string}
 }
 
 export interface RunningServer {
@@ -71,6 +73,12 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     requestLog: options.requestLog,
     quotas: options.quotas,
   }
+  const backups = options.backups
+    ? (await import('../services/backup/schedule.js')).createBackupSchedule({
+      target: {dataDir: options.dataDir, databaseUrl: options.databaseUrl}, ...options.backups, lead: () => store.cluster.lead(), log: options.log,
+    })
+    : undefined
+  deps.backupStatus = backups ? () => backups.status() : undefined
   const app = createApp(deps)
   const host = options.host ?? '127.0.0.1'
   let server: ServerType
@@ -88,6 +96,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const port = (server.address() as AddressInfo).port
   services.start()
   const maintenance = store.maintenance({log: options.log})
+  backups?.start()
   // Reads that may grow with the data (deep pages, scans, searches, exports) run off the server's thread.
   const readers = store.readers()
   readers.start({log: options.log})
@@ -110,6 +119,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
         // No cron starts while in-flight requests finish.
         const schedulerStopped = services.scheduler?.stop().catch(() => undefined)
         const maintenanceStopped = maintenance.stop().catch(() => undefined)
+        const backupsStopped = backups?.stop().catch(() => undefined)
         const retentionStopped = retention.stop()
         upkeep.abort()
         server.close(() => {
@@ -117,7 +127,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
           const servicesStopped = services.stop().catch(() => undefined)
           // After the server has closed: no request is left to read.
           const readersStopped = readers.stop().catch(() => undefined)
-          void Promise.all([schedulerStopped, servicesStopped, maintenanceStopped, retentionStopped, reindexed, readersStopped])
+          void Promise.all([schedulerStopped, servicesStopped, maintenanceStopped, retentionStopped, reindexed, readersStopped, backupsStopped])
             .then(() => store.close())
             .catch(() => undefined)
             .then(() => done())

@@ -14,10 +14,11 @@ export interface TtyResult {
 
 const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`
 
-export function svcTty(args: string[], options: {keys?: string; env?: Record<string, string>; cwd?: string} = {}): Promise<TtyResult> {
+/** `columns`: the terminal's width (`script`'s terminal has none: spinners and bars stay hidden without one). */
+export function svcTty(args: string[], options: {keys?: string; env?: Record<string, string>; cwd?: string; columns?: number} = {}): Promise<TtyResult> {
   // cliEnv: no SVC_*, no NODE_ENV=test (test/helpers/cli.ts); a terminal's colours, not CI.
   const env = cliEnv({NO_COLOR: undefined, FORCE_COLOR: undefined, CI: undefined, TERM: 'xterm-256color', ...options.env})
-  const command = [process.execPath, BIN, ...args].map(quote).join(' ')
+  const command = (options.columns ? `stty cols ${options.columns} rows 40; ` : '') + [process.execPath, BIN, ...args].map(quote).join(' ')
   return new Promise((resolve, reject) => {
     const child = spawn('script', ['-qec', command, '/dev/null'], {env, cwd: options.cwd})
     let output = ''

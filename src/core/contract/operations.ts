@@ -101,6 +101,7 @@ export const OPERATIONS = {
   getFlowProcess: {method: 'get', path: '/connect/flow_processes/{id}.json'},
   // the contract itself
   getOpenApiDocument: {method: 'get', path: '/svc/openapi.json'},
+  getHealth: {method: 'get', path: '/svc/health'},
   apiReference: {method: 'get', path: '/svc/docs'},
   apiReferenceAsset: {method: 'get', path: '/svc/docs/{file}'},
 } as const

@@ -577,10 +577,26 @@ export const historyRoutes = {
 }
 
 // ------------------------------------------------------------------------------------ contract
+const Health = z.object({
+  status: z.enum(['ok', 'unavailable']),
+  store: z.enum(['sqlite', 'pg']),
+  backup: z.object({
+    last_ok_at: z.string().nullable().openapi({description: 'When the last scheduled backup was completed (or found in the backup dir at start)'}),
+    age_seconds: z.number().int().nullable(),
+    every_seconds: z.number().int(),
+    failing: z.boolean().openapi({description: 'The last attempt failed (the server\'s log says why)'}),
+  }).nullable().openapi({description: 'Scheduled backups (`svc serve --backup-dir`), or null without them'}),
+}).openapi('Health')
+
 export const contractRoutes = {
   getOpenApiDocument: createRoute({
     ...operation('getOpenApiDocument'), tags: ['contract'], security: PUBLIC, summary: 'This document (OpenAPI 3.1)',
     responses: {200: json(JsonObject, 'The OpenAPI document'), 422: QUERY_NUL},
+  }),
+  getHealth: createRoute({
+    ...operation('getHealth'), tags: ['contract'], security: PUBLIC,
+    summary: 'Whether the server and its store answer, and the age of the last good scheduled backup (for load balancers and monitors)',
+    responses: {200: json(Health, 'The server answers'), 503: json(Health, 'The store does not answer')},
   }),
   apiReference: createRoute({
     ...operation('apiReference'), tags: ['contract'], security: PUBLIC, summary: 'Interactive API reference (works offline)',

@@ -1,0 +1,105 @@
+// Backup and restore throughput against each store's own tool, in the same run (issue 36):
+// `node bench/backup-throughput.mjs RECORDS [PG_URL]` (the checkout built: its dist/ is used).
+// SQLite: `svc admin backup` / `svc admin restore` against `sqlite3 .backup` and `VACUUM INTO`.
+// PostgreSQL (with PG_URL, a server where databases may be created): against `pg_dump -Fc` /
+// `pg_restore`; on SQLite also one account's `svc admin export` / `svc admin import`. Each on a db of RECORDS records with three indexed fields; the server's memory is
+// not involved (the commands run as their own processes); their peak RSS is reported.
+import {execFileSync, spawnSync} from 'node:child_process'
+import {mkdtempSync, rmSync, statSync} from 'node:fs'
+import {tmpdir} from 'node:os'
+import {join, resolve} from 'node:path'
+
+const [records, pgUrl] = process.argv.slice(2)
+const n = Number(records)
+if (!n) {
+  console.error('usage: node bench/backup-throughput.mjs RECORDS [PG_URL]')
+  process.exit(2)
+}
+const root = resolve(new URL('..', import.meta.url).pathname)
+const dist = join(root, 'dist')
+const bin = join(root, 'bin', 'run.js')
+const work = mkdtempSync(join(tmpdir(), 'svc-bench-backup-'))
+
+/** Runs a command, returns seconds and the peak RSS (MB) GNU time reports. */
+function timed(cmd, args, env = {}) {
+  const started = performance.now()
+  const run = spawnSync('/usr/bin/time', ['-f', '%M', cmd, ...args], {encoding: 'utf8', env: {...process.env, ...env}})
+  if (run.status !== 0) throw new Error(`${cmd} ${args.join(' ')}: ${run.stderr}`)
+  const rss = Number(run.stderr.trim().split('\n').at(-1)) / 1024
+  return {s: (performance.now() - started) / 1000, rssMb: Math.round(rss)}
+}
+
+async function fill(store) {
+  const {indexValues} = await import(`${dist}/core/dbs/records.js`)
+  const {planSchema, tablePlan} = await import(`${dist}/core/dbs/schema.js`)
+  const schema = {fields: {name: 'string', email: 'string', age: 'integer'}, indexed_fields: ['name', 'email', 'age']}
+  const table = tablePlan(planSchema(schema), null)
+  const account = await store.accounts.createAccount('bench')
+  const db = await store.dbs.create(account.id, {name: 'big', code: 'big', app_id: null, schema, public_methods: {}, fields: {}})
+  for (let i = 0; i < n; i += 5000) {
+    const batch = Array.from({length: Math.min(5000, n - i)}, (_, k) => {
+      const data = {name: `Person ${i + k}`, email: `user${i + k}@example.com`, age: (i + k) % 90, bio: 'lorem ipsum dolor sit amet'}
+      return {tableName: null, data, index: indexValues(table, data)}
+    })
+    await store.dbs.createRecords(account.id, db.id, batch)
+  }
+}
+
+const rows = []
+const mb = (file) => (statSync(file).size / 1e6).toFixed(1)
+const rate = (t) => `${Math.round(n / t.s).toLocaleString('en')} rec/s`
+
+{
+  const data = join(work, 'sqlite')
+  const {openStore} = await import(`${dist}/store/index.js`)
+  const store = openStore(data)
+  await fill(store)
+  await store.close()
+  const archive = join(work, 'sqlite.svcbak')
+  const b = timed(process.execPath, [bin, 'admin', 'backup', '--data', data, '--out', archive])
+  const r = timed(process.execPath, [bin, 'admin', 'restore', archive, '--data', join(work, 'sqlite-restored')])
+  const native = timed('sqlite3', [join(data, 'svc.sqlite'), `.backup ${join(work, 'native.sqlite')}`])
+  const vacuum = timed('sqlite3', [join(data, 'svc.sqlite'), `VACUUM INTO '${join(work, 'vacuum.sqlite')}'`])
+  rows.push(`| SQLite | svc admin backup | ${b.s.toFixed(2)} s (${rate(b)}) | ${mb(archive)} MB | ${b.rssMb} MB |`)
+  rows.push(`| SQLite | sqlite3 .backup | ${native.s.toFixed(2)} s (${rate(native)}) | ${mb(join(work, 'native.sqlite'))} MB | ${native.rssMb} MB |`)
+  rows.push(`| SQLite | sqlite3 VACUUM INTO | ${vacuum.s.toFixed(2)} s (${rate(vacuum)}) | ${mb(join(work, 'vacuum.sqlite'))} MB | ${vacuum.rssMb} MB |`)
+  rows.push(`| SQLite | svc admin restore | ${r.s.toFixed(2)} s (${rate(r)}) | | ${r.rssMb} MB |`)
+  // One account moved to another server: export, then import into a new data dir (ids renumbered, triggers kept: a live target).
+  const exported = join(work, 'account.svcbak')
+  const e = timed(process.execPath, [bin, 'admin', 'export', '--account', '1', '--data', data, '--out', exported])
+  const i = timed(process.execPath, [bin, 'admin', 'import', exported, '--data', join(work, 'sqlite-imported'), '--yes'])
+  rows.push(`| SQLite | svc admin export (one account) | ${e.s.toFixed(2)} s (${rate(e)}) | ${mb(exported)} MB | ${e.rssMb} MB |`)
+  rows.push(`| SQLite | svc admin import (into a new dir) | ${i.s.toFixed(2)} s (${rate(i)}) | | ${i.rssMb} MB |`)
+}
+
+if (pgUrl) {
+  const name = `svc_bench_backup_${process.pid}`
+  const admin = (sql) => execFileSync('psql', [pgUrl, '-Atc', sql])
+  const dbUrl = (db) => Object.assign(new URL(pgUrl), {pathname: `/${db}`}).toString()
+  admin(`CREATE DATABASE ${name}`)
+  admin(`CREATE DATABASE ${name}_r`)
+  admin(`CREATE DATABASE ${name}_n`)
+  try {
+    const {openStoreAt} = await import(`${dist}/store/index.js`)
+    const store = await openStoreAt({dataDir: join(work, 'pgdir'), databaseUrl: dbUrl(name)})
+    await fill(store)
+    await store.close()
+    const archive = join(work, 'pg.svcbak')
+    const dump = join(work, 'pg.dump')
+    const b = timed(process.execPath, [bin, 'admin', 'backup', '--database-url', dbUrl(name), '--out', archive])
+    const r = timed(process.execPath, [bin, 'admin', 'restore', archive, '--database-url', dbUrl(`${name}_r`)])
+    const d = timed('pg_dump', ['-Fc', '-f', dump, dbUrl(name)])
+    const pr = timed('pg_restore', ['-d', dbUrl(`${name}_n`), dump])
+    rows.push(`| PostgreSQL | svc admin backup | ${b.s.toFixed(2)} s (${rate(b)}) | ${mb(archive)} MB | ${b.rssMb} MB |`)
+    rows.push(`| PostgreSQL | pg_dump -Fc | ${d.s.toFixed(2)} s (${rate(d)}) | ${mb(dump)} MB | ${d.rssMb} MB |`)
+    rows.push(`| PostgreSQL | svc admin restore | ${r.s.toFixed(2)} s (${rate(r)}) | | ${r.rssMb} MB |`)
+    rows.push(`| PostgreSQL | pg_restore | ${pr.s.toFixed(2)} s (${rate(pr)}) | | ${pr.rssMb} MB |`)
+  } finally {
+    for (const db of [name, `${name}_r`, `${name}_n`]) admin(`DROP DATABASE IF EXISTS ${db} WITH (FORCE)`)
+  }
+}
+
+console.log(`| ${n.toLocaleString('en')} records | tool | time | file | peak memory |`)
+console.log('|---|---|---|---|---|')
+for (const row of rows) console.log(row)
+rmSync(work, {recursive: true, force: true})

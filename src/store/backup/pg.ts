@@ -1,0 +1,263 @@
+/**
+ * Backup and restore on the PostgreSQL driver. A backup reads on its own connection inside one
+ * `REPEATABLE READ READ ONLY` transaction (one consistent snapshot while the instances go on
+ * writing), through a cursor (bounded memory). A restore fills the database in one transaction,
+ * parents first, then moves each identity counter past the restored ids.
+ */
+import {accountFilter, type BackupSql} from './account.js'
+import {isCarried, parentsFirst, type AccountScope, type CellValue, type StoreLoader, type StoreSnapshot, type TableShape} from './types.js'
+
+type Client = import('pg').Client
+
+interface ColumnInfo {name: string; type: string}
+
+async function connect(url: string): Promise<Client> {
+  const {default: pg} = await import('pg')
+  const client = new pg.Client({connectionString: url})
+  // An error on an idle client (the server going away) must not be an uncaught exception.
+  client.on('error', () => {})
+  await client.connect()
+  return client
+}
+
+const quote = (name: string) => `"${name.replaceAll('"', '""')}"`
+
+/** The columns of a table that hold data (a generated column, such as the search text of a record, is derived). */
+async function columnsOf(client: Client, table: string): Promise<ColumnInfo[]> {
+  const {rows} = await client.query(
+    `SELECT column_name AS name, data_type AS type FROM information_schema.columns
+      WHERE table_schema = current_schema() AND table_name = $1 AND is_generated = 'NEVER' ORDER BY ordinal_position`, [table])
+  return rows
+}
+
+async function carriedTables(client: Client): Promise<TableShape[]> {
+  const {rows} = await client.query(
+    `SELECT table_name AS name FROM information_schema.tables WHERE table_schema = current_schema() AND table_type = 'BASE TABLE'`)
+  const names = (rows as {name: string}[]).map((r) => r.name).filter(isCarried)
+  const {rows: fks} = await client.query(
+    `SELECT c.conrelid::regclass::text AS child, c.confrelid::regclass::text AS parent FROM pg_constraint c
+      JOIN pg_namespace n ON n.oid = c.connamespace WHERE c.contype = 'f' AND n.nspname = current_schema()`)
+  const refs = new Map<string, Set<string>>()
+  for (const {child, parent} of fks as {child: string; parent: string}[]) {
+    const set = refs.get(child) ?? new Set<string>()
+    set.add(parent)
+    refs.set(child, set)
+  }
+  // Every table's columns in one query (not one a table).
+  const {rows: columns} = await client.query(
+    `SELECT table_name AS t, column_name AS c FROM information_schema.columns
+      WHERE table_schema = current_schema() AND is_generated = 'NEVER' ORDER BY table_name, ordinal_position`)
+  const byTable = new Map<string, string[]>()
+  for (const {t, c} of columns as {t: string; c: string}[]) byTable.set(t, [...(byTable.get(t) ?? []), c])
+  return parentsFirst(names, refs).map((name) => ({name, columns: byTable.get(name) ?? []}))
+}
+
+async function migrationsOf(client: Client): Promise<number[]> {
+  const {rows} = await client.query('SELECT id FROM schema_migrations ORDER BY id')
+  return rows.map((r: {id: string | number}) => Number(r.id))
+}
+
+/**
+ * Where this driver stores a value differently from the archive (which holds what SQLite holds, the
+ * API's meaning): the records of a db without tables have table_name '' here (a NOT NULL column
+ * the indexes can lead with), NULL there.
+ */
+const EMPTY_AS_NULL: Readonly<Record<string, readonly string[]>> = {db_records: ['table_name']}
+
+/** The element type of the array a column's values are sent in (booleans travel as the archive's 0/1). */
+const ARRAY_OF: Readonly<Record<string, string>> = {
+  json: 'json', jsonb: 'jsonb', boolean: 'int', text: 'text', integer: 'integer', bigint: 'bigint', smallint: 'smallint',
+  'double precision': 'float8', real: 'float4', numeric: 'numeric',
+}
+
+/** A column read so that both stores hold the same value: JSON as its text, numbers as numbers. */
+function selectExpression(column: ColumnInfo): string {
+  if (column.type === 'json' || column.type === 'jsonb') return `${quote(column.name)}::text`
+  if (column.type === 'boolean') return `${quote(column.name)}::int`
+  return quote(column.name)
+}
+
+function cell(value: unknown, column: ColumnInfo): CellValue {
+  if (value === null || typeof value === 'number') return value as CellValue
+  if (typeof value === 'string') {
+    if (column.type === 'bigint' || column.type === 'integer' || column.type === 'smallint') {
+      const n = Number(value)
+      if (!Number.isSafeInteger(n)) throw new Error(`${column.name}: ${value} is beyond the integers an archive carries`)
+      return n
+    }
+    if (column.type === 'double precision' || column.type === 'real' || column.type === 'numeric') return Number(value)
+    return value
+  }
+  throw new Error(`${column.name}: a value of type ${typeof value} cannot be carried`)
+}
+
+async function primaryKey(client: Client, table: string): Promise<string[]> {
+  const {rows} = await client.query(
+    `SELECT a.attname AS name FROM pg_index i JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = ANY(i.indkey)
+      WHERE i.indrelid = $1::regclass AND i.indisprimary ORDER BY array_position(i.indkey, a.attnum)`, [quote(table)])
+  return rows.map((r: {name: string}) => r.name)
+}
+
+/** `?` placeholders numbered (`$1`…): the shared SQL of ./account.ts holds no `?` inside a literal. */
+function numbered(sql: string): string {
+  let n = 0
+  return sql.replace(/\?/g, () => `$${++n}`)
+}
+
+function portOf(client: Client): BackupSql {
+  return {
+    all: async (sql, params) => (await client.query(numbered(sql), [...params])).rows,
+    run: async (sql, params) => {
+      await client.query(numbered(sql), [...params])
+    },
+  }
+}
+
+/** ` WHERE …` of an account's rows (numbered from `$1`), and its parameters (nothing without a scope). */
+function scoped(table: string, scope?: AccountScope): {where: string; params: CellValue[]} {
+  if (!scope) return {where: '', params: []}
+  const {where, params} = accountFilter(table, scope.accountId)
+  return {where: numbered(` WHERE ${where}`), params}
+}
+
+/** A consistent snapshot of the PostgreSQL database at `url`. */
+export async function pgSnapshot(url: string): Promise<StoreSnapshot> {
+  const client = await connect(url)
+  await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY')
+  let cursors = 0
+  return {
+    driver: 'pg',
+    migrations: () => migrationsOf(client),
+    tables: () => carriedTables(client),
+    sql: portOf(client),
+    count: async (table, scope) => {
+      const {where, params} = scoped(table.name, scope)
+      return Number((await client.query(`SELECT count(*) AS n FROM ${quote(table.name)}${where}`, params)).rows[0].n)
+    },
+    async* rows(table, batchSize, scope) {
+      const info = await columnsOf(client, table.name)
+      const byName = new Map(info.map((c) => [c.name, c]))
+      const columns = table.columns.map((name) => byName.get(name)!)
+      const pk = await primaryKey(client, table.name)
+      const cursor = `svc_backup_${++cursors}`
+      const {where, params} = scoped(table.name, scope)
+      await client.query(`DECLARE ${cursor} NO SCROLL CURSOR FOR SELECT ${columns.map(selectExpression).join(', ')} FROM ${quote(table.name)}${where}` +
+        (pk.length ? ` ORDER BY ${pk.map(quote).join(', ')}` : ''), params)
+      try {
+        for (;;) {
+          const {rows} = await client.query({text: `FETCH ${batchSize} FROM ${cursor}`, rowMode: 'array'})
+          if (!rows.length) break
+          const emptyAsNull = new Set((EMPTY_AS_NULL[table.name] ?? []).map((c) => table.columns.indexOf(c)))
+          yield (rows as unknown[][]).map((row) => row.map((value, i) => (emptyAsNull.has(i) && value === '' ? null : cell(value, columns[i]))))
+        }
+      } finally {
+        await client.query(`CLOSE ${cursor}`)
+      }
+    },
+    async close() {
+      try {
+        await client.query('COMMIT')
+      } finally {
+        await client.end()
+      }
+    },
+  }
+}
+
+/** A loader into the PostgreSQL database at `url` (migrated by the caller first); one transaction. */
+export async function pgLoader(url: string): Promise<StoreLoader> {
+  const client = await connect(url)
+  await client.query('BEGIN')
+  const types = new Map<string, Map<string, string>>()
+  const typeOf = async (table: string) => {
+    let map = types.get(table)
+    if (!map) {
+      map = new Map((await columnsOf(client, table)).map((c) => [c.name, c.type]))
+      types.set(table, map)
+    }
+    return map
+  }
+  const tables = () => carriedTables(client)
+  let deferred: string[] | undefined
+  return {
+    driver: 'pg',
+    async bulkLoad() {
+      // Indexes that back no constraint (keys and unique constraints stay: the rows are checked against them).
+      const {rows} = await client.query(
+        `SELECT i.indexname AS name, i.indexdef AS def FROM pg_indexes i WHERE i.schemaname = current_schema() AND i.tablename = ANY($1::text[])
+           AND NOT EXISTS (SELECT 1 FROM pg_constraint c WHERE c.conindid = format('%I.%I', i.schemaname, i.indexname)::regclass)`,
+        [(await tables()).map((t) => t.name)])
+      for (const {name} of rows as {name: string}[]) await client.query(`DROP INDEX ${quote(name)}`)
+      deferred = (rows as {def: string}[]).map((r) => r.def)
+    },
+    sql: portOf(client),
+    async newIds(table, column, n) {
+      if (n === 0) return []
+      // From the identity's own sequence: ids no other instance is given, whatever it writes meanwhile.
+      const {rows} = await client.query('SELECT nextval(pg_get_serial_sequence($1, $2)) AS id FROM generate_series(1, $3)', [quote(table), column, n])
+      return rows.map((r: {id: string}) => Number(r.id)).sort((a: number, b: number) => a - b)
+    },
+    async lock(names) {
+      // The same advisory locks as the store's own writes (src/store/pg/port.ts), in one order.
+      for (const name of names) await client.query("SELECT pg_advisory_xact_lock(hashtext('svc:' || $1::text))", [name])
+    },
+    migrations: () => migrationsOf(client),
+    tables,
+    async isEmpty() {
+      for (const table of await tables()) {
+        if ((await client.query(`SELECT 1 FROM ${quote(table.name)} LIMIT 1`)).rows.length) return false
+      }
+      return true
+    },
+    async clear() {
+      const names = (await tables()).map((t) => quote(t.name))
+      if (names.length) await client.query(`TRUNCATE ${names.join(', ')}`)
+    },
+    async insert(table, rows, options) {
+      if (!rows.length) return
+      const typeMap = await typeOf(table.name)
+      const nullAsEmpty = new Set((EMPTY_AS_NULL[table.name] ?? []).map((c) => table.columns.indexOf(c)))
+      // One array a column, unnested into rows: one parameter a column whatever the batch's size,
+      // which PostgreSQL parses far faster than a VALUES list of a parameter a cell.
+      const types = table.columns.map((c) => typeMap.get(c) ?? 'text')
+      const arrays: unknown[][] = table.columns.map(() => [])
+      for (const row of rows) row.forEach((value, i) => arrays[i]!.push(value === null && nullAsEmpty.has(i) ? '' : value))
+      const names = table.columns.map((_, i) => `c${i}`)
+      await client.query(
+        `INSERT INTO ${quote(table.name)} (${table.columns.map(quote).join(', ')}) OVERRIDING SYSTEM VALUE
+          SELECT ${names.map((n, i) => (types[i] === 'boolean' ? `${n}::boolean` : n)).join(', ')}
+          FROM unnest(${types.map((t, i) => `$${i + 1}::${ARRAY_OF[t] ?? 'text'}[]`).join(', ')}) AS u(${names.join(', ')})` +
+        (options?.skipExisting ? ' ON CONFLICT DO NOTHING' : ''), arrays)
+    },
+    async commit() {
+      try {
+        if (deferred?.length) {
+          // Deferred triggers (the journal's) fire now: an index cannot be made on a table with pending trigger events.
+          await client.query('SET CONSTRAINTS ALL IMMEDIATE')
+          await client.query("SET LOCAL maintenance_work_mem = '256MB'")
+          for (const def of deferred) await client.query(def)
+        }
+        const {rows} = await client.query(
+          `SELECT table_name AS t, column_name AS c FROM information_schema.columns
+            WHERE table_schema = current_schema() AND is_identity = 'YES'`)
+        for (const {t, c} of rows as {t: string; c: string}[]) {
+          // Only ever forward: an import's ids came from the sequence, and other instances may hold later ones.
+          await client.query(`SELECT setval(s.seq, s.m) FROM (SELECT pg_get_serial_sequence($1, $2) AS seq, (SELECT max(${quote(c)}) FROM ${quote(t)}) AS m) s
+            WHERE s.m IS NOT NULL AND s.m > coalesce(pg_sequence_last_value(s.seq::regclass), 0)`, [quote(t), c])
+        }
+        await client.query('COMMIT')
+      } finally {
+        await client.end()
+      }
+    },
+    async rollback() {
+      try {
+        await client.query('ROLLBACK')
+      } catch {
+        // the connection is gone: nothing was committed
+      } finally {
+        await client.end().catch(() => {})
+      }
+    },
+  }
+}
