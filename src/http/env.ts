@@ -32,8 +32,6 @@ export interface Deps {
   /** `svc serve --log-format json`: one entry per request (src/http/middleware/access-log.ts), instead of
    *  the human access line of `log`. */
   requestLog?: (entry: import('./middleware/access-log.js').RequestLogEntry) => void
-  /** Scheduled backups' state for GET /svc/health (`svc serve --backup-dir`); none without them. */
-  backupStatus?: () => import('../services/backup/schedule.js').BackupStatus
 }
 
 /** Hono environment of the app. */

@@ -1,4 +1,3 @@
-import {journalRetention} from '../services/journal-retention.js'
 import {serve, type ServerType} from '@hono/node-server'
 import type {AddressInfo} from 'node:net'
 import {resolve} from 'node:path'
@@ -58,9 +57,10 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       options.log?.(`Warning: could not record the database in ${options.dataDir}/${DATABASE_MARKER}: ${(error as Error).message}`)
     }
   }
-  // Crons run only inside `svc serve` (never in the embedded CLI backend).
+  // Crons, the journal's retention and scheduled backups run only here (never in the embedded CLI backend).
   const services = createServices(store, {
-    quotas: options.quotas, allowConnectorHosts: options.allowConnectorHosts, log: options.log, scheduler: true,
+    quotas: options.quotas, allowConnectorHosts: options.allowConnectorHosts, log: options.log, scheduler: true, retention: true,
+    backups: options.backups && {target: {dataDir: options.dataDir, databaseUrl: options.databaseUrl}, ...options.backups},
   })
   const deps: Deps = {
     store,
@@ -73,12 +73,6 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     requestLog: options.requestLog,
     quotas: options.quotas,
   }
-  const backups = options.backups
-    ? (await import('../services/backup/schedule.js')).createBackupSchedule({
-      target: {dataDir: options.dataDir, databaseUrl: options.databaseUrl}, ...options.backups, lead: () => store.cluster.lead(), log: options.log,
-    })
-    : undefined
-  deps.backupStatus = backups ? () => backups.status() : undefined
   const app = createApp(deps)
   const host = options.host ?? '127.0.0.1'
   let server: ServerType
@@ -96,13 +90,9 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const port = (server.address() as AddressInfo).port
   services.start()
   const maintenance = store.maintenance({log: options.log})
-  backups?.start()
   // Reads that may grow with the data (deep pages, scans, searches, exports) run off the server's thread.
   const readers = store.readers()
   readers.start({log: options.log})
-  // The journal's retention: old entries pruned, dbs deleted longer ago than it purged (in slices).
-  const retention = journalRetention(store, {log: options.log})
-  retention.start()
   // Schema changes whose reindex (in slices) a stopped server left half done are finished now.
   const upkeep = new AbortController()
   const reindexed = store.dbs.finishReindexes(upkeep.signal).catch((error) => options.log?.(`db reindex: ${(error as Error).message}`))
@@ -119,15 +109,13 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
         // No cron starts while in-flight requests finish.
         const schedulerStopped = services.scheduler?.stop().catch(() => undefined)
         const maintenanceStopped = maintenance.stop().catch(() => undefined)
-        const backupsStopped = backups?.stop().catch(() => undefined)
-        const retentionStopped = retention.stop()
         upkeep.abort()
         server.close(() => {
-          // The services (scheduler, flow runs, render threads, compile workers) end before the store closes.
+          // The services (retention, backups, scheduler, flow runs, render threads, compile workers) end before the store closes.
           const servicesStopped = services.stop().catch(() => undefined)
           // After the server has closed: no request is left to read.
           const readersStopped = readers.stop().catch(() => undefined)
-          void Promise.all([schedulerStopped, servicesStopped, maintenanceStopped, retentionStopped, reindexed, readersStopped, backupsStopped])
+          void Promise.all([schedulerStopped, servicesStopped, maintenanceStopped, reindexed, readersStopped])
             .then(() => store.close())
             .catch(() => undefined)
             .then(() => done())

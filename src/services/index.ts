@@ -16,6 +16,8 @@ import {egressPolicy, type EgressPolicy} from './egress.js'
 import {createFlowRunner, type FlowRunner, type FlowLimitOverrides} from './flows/runner.js'
 import {createFlowScheduler, type FlowScheduler, type SchedulerOptions} from './flows/scheduler.js'
 import {createRenders, type RenderOptions, type Renders} from './renders/renders.js'
+import {createBackupSchedule, type BackupSchedule, type BackupScheduleOptions} from './backup/schedule.js'
+import {journalRetention, type JournalRetention, type RetentionOptions} from './journal-retention.js'
 
 export interface ServicesOptions {
   /** Quotas (src/core/quotas.ts): the compile pool's and render pool's sizes and the build cap come from here. */
@@ -31,6 +33,10 @@ export interface ServicesOptions {
   compiles?: Partial<CompileLimits>
   /** Run due crons (`svc serve` only, never the embedded CLI); `true` or the scheduler's options. */
   scheduler?: boolean | SchedulerOptions
+  /** Prune the journal past its retention and purge the dbs deleted before it (`svc serve` only; the upkeep leader). */
+  retention?: boolean | Omit<RetentionOptions, 'log'>
+  /** Scheduled backups (`svc serve --backup-dir`; docs/backups.md); the upkeep leader makes them. */
+  backups?: Omit<BackupScheduleOptions, 'lead' | 'log'>
   /** One line per event; never given a token or a secret. Default: silent. */
   log?: (line: string, fields?: Record<string, string | number>) => void
 }
@@ -48,6 +54,10 @@ export interface Services {
   readonly compiles: CompilePool
   /** The build of an app write: compile, take from the cache or keep the stored one (app-builds.ts). */
   readonly builds: ReturnType<typeof appBuilds>
+  /** The journal's retention, when this server runs it (`svc serve`); else null. */
+  readonly retention: JournalRetention | null
+  /** Scheduled backups, when configured; else null. */
+  readonly backups: BackupSchedule | null
   /** Starts what runs by itself (the scheduler); the rest starts at first use. */
   start(): void
   /** Stops everything, in order: the scheduler, the flow runner (runs finish or are aborted, and
@@ -73,14 +83,23 @@ export function createServices(store: Store, options: ServicesOptions = {}): Ser
   // The store's apps read at the call (a placeholder store, as the OpenAPI document's, has none).
   const builds = appBuilds({cachedBuild: (hash) => store.apps.cachedBuild(hash), saveBuild: (build) => store.apps.saveBuild(build)},
     q.app_build_bytes, compiles)
+  const retention = options.retention
+    ? journalRetention(store, {...(options.retention === true ? {} : options.retention), log: options.log})
+    : null
+  const backups = options.backups ? createBackupSchedule({...options.backups, lead: () => store.cluster.lead(), log: options.log}) : null
   let stopping: Promise<void> | undefined
   return {
-    egress, flows, scheduler, renders, compiles, builds,
+    egress, flows, scheduler, renders, compiles, builds, retention, backups,
     start() {
-      if (!stopping) scheduler?.start()
+      if (stopping) return
+      scheduler?.start()
+      retention?.start()
+      backups?.start()
     },
     stop() {
       stopping ??= (async () => {
+        // What reads or writes the store by itself ends first (a running backup finishes, a pruning slice ends).
+        await Promise.all([retention?.stop(), backups?.stop()].map((p) => p?.catch(() => undefined)))
         await scheduler?.stop().catch((error) => options.log?.(`flow scheduler: ${(error as Error).message}`))
         await flows.stop().catch((error) => options.log?.(`flow runner: ${(error as Error).message}`))
         compiles.stop()

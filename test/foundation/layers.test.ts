@@ -42,8 +42,13 @@ export const LAYERS: Record<string, readonly string[]> = {
 export const ONLY_FROM: Record<string, Record<string, readonly string[]>> = {
   // The embedded backend opens the app in-process; nothing else of the client reaches the server.
   client: {http: ['src/client/embedded.ts']},
-  // `svc serve` starts the server; `svc openapi` and `svc mcp` print the document; serve checks its egress flag.
-  commands: {http: ['src/commands/serve.ts', 'src/commands/openapi.ts', 'src/commands/mcp.ts'], services: ['src/commands/serve.ts']},
+  // `svc serve` starts the server; `svc openapi` and `svc mcp` print the document; serve checks its egress flag
+  // and its backup schedule; the admin backup commands run the backup service on a data dir or database (local admin work).
+  commands: {
+    http: ['src/commands/serve.ts', 'src/commands/openapi.ts', 'src/commands/mcp.ts'],
+    services: ['src/commands/serve.ts', 'src/commands/admin/backup.ts', 'src/commands/admin/backup/verify.ts', 'src/commands/admin/restore.ts',
+      'src/commands/admin/export.ts', 'src/commands/admin/import.ts'],
+  },
   // The MCP endpoint the server mounts (src/http/routes/mcp.ts) is the only MCP code that uses the app.
   mcp: {http: ['src/mcp/http.ts', 'src/mcp/agent-backend.ts']},
   // The fast path reads a data dir through the store's small entries only.

@@ -596,7 +596,7 @@ export const contractRoutes = {
   getHealth: createRoute({
     ...operation('getHealth'), tags: ['contract'], security: PUBLIC,
     summary: 'Whether the server and its store answer, and the age of the last good scheduled backup (for load balancers and monitors)',
-    responses: {200: json(Health, 'The server answers'), 503: json(Health, 'The store does not answer')},
+    responses: {200: json(Health, 'The server answers'), 422: QUERY_NUL, 503: json(Health, 'The store does not answer')},
   }),
   apiReference: createRoute({
     ...operation('apiReference'), tags: ['contract'], security: PUBLIC, summary: 'Interactive API reference (works offline)',

@@ -6,7 +6,7 @@ import type {Deps} from '../env.js'
 export function healthRoutes(deps: Deps) {
   const app = createRouter()
   handle(app, routes.getHealth, async (c) => {
-    const backup = deps.backupStatus?.() ?? null
+    const backup = deps.services.backups?.status() ?? null
     try {
       await deps.store.accounts.firstAccount()
     } catch {
