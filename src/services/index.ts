@@ -58,10 +58,10 @@ export interface Services {
   readonly retention: JournalRetention | null
   /** Scheduled backups, when configured; else null. */
   readonly backups: BackupSchedule | null
-  /** Starts what runs by itself (the scheduler); the rest starts at first use. */
+  /** Starts what runs by itself (the scheduler, retention, backups); the rest starts at first use. */
   start(): void
-  /** Stops everything, in order: the scheduler, the flow runner (runs finish or are aborted, and
-   *  are recorded), renders and compiles. Call it before the store closes. Idempotent. */
+  /** Stops everything, in order: retention and backups, the scheduler, the flow runner (runs finish
+   *  or are aborted, and are recorded), renders and compiles. Call it before the store closes. Idempotent. */
   stop(): Promise<void>
 }
 
