@@ -4,9 +4,8 @@
  * checks an archive whole and restores it into a scratch SQLite file to count what comes back.
  * docs/backups.md.
  */
-import {readFileSync} from 'node:fs'
+import {existsSync, readFileSync} from 'node:fs'
 import {mkdtemp, rm} from 'node:fs/promises'
-import {existsSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join, resolve} from 'node:path'
 import {SvcError} from '../../core/errors.js'
