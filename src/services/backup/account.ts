@@ -17,23 +17,15 @@ import {accountName, accountState, lockNames, setAccountSettings, takenKeys} fro
 import type {StoreLoader, TableShape} from '../../store/backup/types.js'
 import {ARCHIVE_FORMAT, ARCHIVE_VERSION, ArchiveWriter, readArchive, type ArchiveHeader} from './archive.js'
 import {
-  asDiskError, guardSecrets, loaderOf, removeSqliteFiles, secretPositions, snapshotOf, svcVersion, type BackupOptions,
+  asDiskError, guardSecrets, loaderOf, removeSqliteFiles, secretPositions, snapshotOf, svcVersion, type BackupOptions, type BackupResult,
 } from './index.js'
 import {newSecretBox, openSecretBox, type SecretBox} from './secrets.js'
 
 const BATCH = 1000
 
-export interface ExportResult {
-  file: string
-  store: 'sqlite' | 'pg'
+/** What a whole backup answers, and the account exported. */
+export interface ExportResult extends BackupResult {
   account: {id: number; name: string}
-  tables: Record<string, number>
-  rows: number
-  bytes: number
-  sha256: string
-  secrets: 'encrypted' | 'left out'
-  created_at: string
-  duration_ms: number
 }
 
 /** Writes the workspace of account `accountId` of the store `source` to `file` (through FILE.partial). */
