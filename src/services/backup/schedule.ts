@@ -9,7 +9,6 @@ import {readdir, stat, unlink} from 'node:fs/promises'
 import {mkdirSync} from 'node:fs'
 import {join, resolve} from 'node:path'
 import type {StoreTarget} from '../../store/index.js'
-import {backup} from './index.js'
 
 /** What GET /svc/health says of backups (never a path or an error's text: the route is public). */
 export interface BackupStatus {
@@ -68,6 +67,8 @@ export function createBackupSchedule(options: BackupScheduleOptions): BackupSche
     const file = join(dir, archiveName(new Date(now())))
     try {
       mkdirSync(dir, {recursive: true})
+      // Loaded at the first backup: every server (and every embedded CLI command) makes the services, few make backups.
+      const {backup} = await import('./index.js')
       const result = await backup(options.target, file, {passphrase: options.passphrase})
       lastOk = now()
       failing = false
