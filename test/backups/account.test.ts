@@ -7,26 +7,12 @@
 import {existsSync} from 'node:fs'
 import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
-import {createApp, type SvcApp} from '../../src/http/app.js'
-import {PACKAGE_SYSTEM_PROMPTS} from '../../src/paths.js'
-import {createServices} from '../../src/services/index.js'
-import {openStoreAt} from '../../src/store/index.js'
+import type {SvcApp} from '../../src/http/app.js'
 import {svc} from '../helpers/cli.js'
 import {plain, svcTty} from '../cli/tty.js'
 import {createTestDatabase, pg} from '../helpers/pg.js'
 import {createWorld, tempDir, type World} from '../helpers/world.js'
-
-type Target = {dataDir: string; databaseUrl?: string}
-const targetFlags = (t: Target) => (t.databaseUrl ? ['--database-url', t.databaseUrl] : ['--data', t.dataDir])
-
-async function call(app: SvcApp, token: string, method: string, path: string, body?: unknown) {
-  const res = await app.request(`http://127.0.0.1${path}`, {
-    method, headers: {authorization: `Bearer ${token}`, ...(body ? {'content-type': 'application/json'} : {})},
-    body: body ? JSON.stringify(body) : undefined,
-  })
-  const text = await res.text()
-  return {status: res.status, text, json: text ? JSON.parse(text) : undefined}
-}
+import {appOver, call, targetFlags, type Target} from './helpers.js'
 
 const ok = (r: {status: number; text: string}) => {
   expect(r.status, r.text).toBeLessThan(300)
@@ -244,17 +230,14 @@ describe('account export and import', () => {
     const r = await svc(['admin', 'import', file, ...targetFlags(fresh), '--with-tokens', '--yes', '--json'])
     expect(r.code, r.stderr).toBe(0)
     expect(r.json).toMatchObject({tokens: 'carried', tables: {tokens: 2}})
-    const store = await openStoreAt({...fresh, sqlite: fresh.databaseUrl ? undefined : true})
-    const services = createServices(store)
+    const {app, close} = await appOver(fresh)
     try {
-      const app = createApp({store, services, systemPromptsDirs: [PACKAGE_SYSTEM_PROMPTS]})
       // The source's own tokens sign in on the seeded server (their hashes were carried).
       const seeded = await readAccount(app, one.users.admin!.token)
       expect(withoutIds(seeded)).toEqual(expectedOn(seeded, before))
       expect((await call(app, one.users.alice!.token, 'GET', '/svc/me.json')).json).toMatchObject({login: 'alice'})
     } finally {
-      await services.stop()
-      await store.close()
+      await close()
     }
 
     // On a terminal the import asks first (No writes nothing), and shows a bar of the archive read.

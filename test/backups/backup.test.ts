@@ -8,26 +8,13 @@ import {existsSync, readFileSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {gunzipSync, gzipSync} from 'node:zlib'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
-import {createApp, type SvcApp} from '../../src/http/app.js'
-import {PACKAGE_SYSTEM_PROMPTS} from '../../src/paths.js'
-import {createServices} from '../../src/services/index.js'
+import type {SvcApp} from '../../src/http/app.js'
 import {backup} from '../../src/services/backup/index.js'
-import {openStoreAt, type Store} from '../../src/store/index.js'
+import {openStoreAt} from '../../src/store/index.js'
 import {svc} from '../helpers/cli.js'
 import {createTestDatabase, pg} from '../helpers/pg.js'
 import {createWorld, tempDir, type World} from '../helpers/world.js'
-
-type Target = {dataDir: string; databaseUrl?: string}
-const targetFlags = (t: Target) => (t.databaseUrl ? ['--database-url', t.databaseUrl] : ['--data', t.dataDir])
-
-async function call(app: SvcApp, token: string, method: string, path: string, body?: unknown) {
-  const res = await app.request(`http://127.0.0.1${path}`, {
-    method, headers: {authorization: `Bearer ${token}`, ...(body ? {'content-type': 'application/json'} : {})},
-    body: body ? JSON.stringify(body) : undefined,
-  })
-  const text = await res.text()
-  return {status: res.status, etag: res.headers.get('etag'), text, json: text ? JSON.parse(text) : undefined}
-}
+import {appOver, call, targetFlags, type Target} from './helpers.js'
 
 /** Fills an account with one of each resource through the API. */
 async function seed(world: World) {
@@ -73,17 +60,12 @@ async function readAll(app: SvcApp, world: World) {
   return out
 }
 
-async function appOver(target: Target): Promise<{app: SvcApp; store: Store}> {
-  const store = await openStoreAt({...target, sqlite: target.databaseUrl ? undefined : true})
-  return {app: createApp({store, services: createServices(store), systemPromptsDirs: [PACKAGE_SYSTEM_PROMPTS]}), store}
-}
-
 async function readsOf(target: Target, world: World) {
-  const {app, store} = await appOver(target)
+  const {app, close} = await appOver(target)
   try {
     return await readAll(app, world)
   } finally {
-    await store.close()
+    await close()
   }
 }
 
@@ -174,10 +156,10 @@ describe('backups', () => {
     expect(onPg).toEqual(expected)
     expect(onSqlite).toEqual(expected)
     // New rows after a restore take new ids on PostgreSQL (identity counters moved past the restored ones).
-    const {app, store} = await appOver({dataDir: tempDir(), databaseUrl: db.url})
+    const {app, close} = await appOver({dataDir: tempDir(), databaseUrl: db.url})
     const created = await call(app, world.users.admin.token, 'POST', '/svc/prompts.json', {prompt: {name: 'New', code: 'new', content: 'x'}})
     expect(created.status, created.text).toBe(201)
-    await store.close()
+    await close()
   })
 
   it('a backup taken while records are written holds exactly the writes acknowledged before its snapshot', async () => {
@@ -201,14 +183,14 @@ describe('backups', () => {
     await writer
     const restored = tempDir()
     expect((await svc(['admin', 'restore', file, '--data', restored])).code).toBe(0)
-    const {app, store} = await appOver({dataDir: restored})
+    const {app, close} = await appOver({dataDir: restored})
     const ids = new Set<number>()
     for (let offset = 0; ; offset += 100) {
       const page = (await call(app, world.users.admin.token, 'GET', `/svc/dbs/${db.id}/records.json?limit=100&offset=${offset}`)).json as {id: number; data: {title: string}}[]
       for (const rec of page) if (rec.data.title.startsWith('during')) ids.add(rec.id)
       if (page.length < 100) break
     }
-    await store.close()
+    await close()
     // A state that existed: a prefix of the writes, holding every one acknowledged before the backup began.
     const k = ids.size
     expect(k).toBeGreaterThanOrEqual(startedWith)
@@ -265,11 +247,11 @@ describe('backups', () => {
     const r = await svc(['admin', 'restore', file, '--data', dir, '--json'], {env})
     expect(r.code, r.stderr).toBe(0)
     expect(r.json.secrets).toBe('restored')
-    const {app, store} = await appOver({dataDir: dir})
+    const {app, store, close} = await appOver({dataDir: dir})
     const resources = (await call(app, world.users.admin.token, 'GET', '/svc/resources.json')).json
     expect(resources[0]).toMatchObject({code: 'weather', has_secret_token: true})
     expect(await store.flows.resourceSecret(world.accounts.acme!, resources[0].id)).toBe('sekret-token-0123456789')
-    await store.close()
+    await close()
   })
 
   it('a target that holds data is refused without --force; --force without a terminal needs --yes', async () => {
