@@ -3,12 +3,11 @@
 // compile queues full (each keeps `compile_queue_per_account` + 1 compiles of a 1,000-line svelte
 // app in flight; a 429 waits its Retry-After). One `svc serve` with the default 2 compile workers.
 // Run after `npm run build`: node bench/compile-fairness.mjs [QUIET_COMPILES=10] [BUSY=1,2,3]
-import {spawn} from 'node:child_process'
 import {mkdtempSync, rmSync} from 'node:fs'
 import {loadavg, tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {performance} from 'node:perf_hooks'
-import {percentile} from './lib.js'
+import {percentile, startServe} from './lib.js'
 
 /** BENCH_ROOT: another checkout's built dist/ and bin/ (a before/after comparison). */
 const root = process.env.BENCH_ROOT ?? new URL('..', import.meta.url).pathname
@@ -31,16 +30,7 @@ for (const name of ['quiet', 'busy1', 'busy2', 'busy3']) {
 }
 store.close()
 
-const server = spawn(process.execPath, [join(root, 'bin/run.js'), 'serve', '--port', '0', '--data', dir, '--quiet'], {stdio: ['ignore', 'pipe', 'inherit']})
-const url = await new Promise((resolve, reject) => {
-  let out = ''
-  server.stdout.on('data', (d) => {
-    out += d
-    const m = /Listening on (\S+)/.exec(out)
-    if (m) resolve(m[1])
-  })
-  server.once('exit', (code) => reject(new Error(`svc serve exited ${code}`)))
-})
+const {url, stop} = await startServe(root, ['--data', dir])
 
 const create = async (who, lines) => {
   const res = await fetch(`${url}/svc/apps.json`, {
@@ -98,7 +88,6 @@ try {
   }
   console.log(JSON.stringify({load: loadavg().map((x) => +x.toFixed(2)), results}, null, 2))
 } finally {
-  server.kill('SIGTERM')
-  await new Promise((r) => (server.exitCode === null ? server.once('exit', r) : r()))
+  await stop()
   rmSync(dir, {recursive: true, force: true})
 }

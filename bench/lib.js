@@ -1,6 +1,7 @@
 // Small helpers shared by the benchmarks: timing child processes and summarising samples.
-import {spawnSync} from 'node:child_process'
+import {spawn, spawnSync} from 'node:child_process'
 import {cpus, totalmem} from 'node:os'
+import {join} from 'node:path'
 
 /** Wall time of one run of `cmd args` in milliseconds (exits non-zero → throws). */
 export function timeRun(cmd, args, options = {}) {
@@ -65,3 +66,28 @@ export const PEOPLE_SCHEMA = {
   indexed_fields: ['email', 'city', 'name', 'age', 'born'],
 }
 export const SYL = ['ka', 'lo', 'mi', 'ra', 'te', 'sv', 'an', 'bo', 'ne', 'qu', 'zi', 'pe', 'do', 'ru', 'fa', 'gy', 'hu', 'ix', 'jo', 'we']
+
+/**
+ * A real `svc serve --port 0 --quiet` of `root`'s build with `args` (a data dir, a database URL,
+ * quotas…): its URL once it listens, and `stop()` (SIGTERM; SIGKILL after 15 s) that resolves when
+ * the process has exited.
+ */
+export async function startServe(root, args) {
+  const server = spawn(process.execPath, [join(root, 'bin/run.js'), 'serve', '--port', '0', '--quiet', ...args], {stdio: ['ignore', 'pipe', 'inherit']})
+  const url = await new Promise((resolve, reject) => {
+    let out = ''
+    server.stdout.on('data', (d) => {
+      out += d
+      const m = /Listening on (\S+)/.exec(out)
+      if (m) resolve(m[1])
+    })
+    server.once('exit', (code) => reject(new Error(`svc serve exited ${code}`)))
+  })
+  const stop = async () => {
+    server.kill('SIGTERM')
+    const killer = setTimeout(() => server.kill('SIGKILL'), 15_000)
+    await new Promise((r) => (server.exitCode === null && server.signalCode === null ? server.once('exit', r) : r()))
+    clearTimeout(killer)
+  }
+  return {url, server, stop}
+}

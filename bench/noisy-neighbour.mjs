@@ -12,7 +12,7 @@ import {loadavg, tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {performance} from 'node:perf_hooks'
 import {openStore} from '../dist/store/index.js'
-import {percentile} from './lib.js'
+import {percentile, startServe} from './lib.js'
 
 const REQUESTS = Math.max(50, Number(process.argv[2] ?? 400))
 const HOSTILE = String(process.argv[3] ?? '1,2,3').split(',').map(Number).filter((n) => n > 0)
@@ -36,23 +36,12 @@ async function startServer(hostile) {
     tokens[name] = await store.accounts.createToken(user.id)
   }
   store.close()
-  const server = spawn(process.execPath, [join(root, 'bin/run.js'), 'serve', '--port', '0', '--data', dir, '--quiet'], {stdio: ['ignore', 'pipe', 'inherit']})
-  const url = await new Promise((resolve, reject) => {
-    let out = ''
-    server.stdout.on('data', (d) => {
-      out += d
-      const m = /Listening on (\S+)/.exec(out)
-      if (m) resolve(m[1])
-    })
-    server.once('exit', (code) => reject(new Error(`svc serve exited ${code}`)))
-  })
+  const server = await startServe(root, ['--data', dir])
   const stop = async () => {
-    server.kill('SIGTERM')
-    const killer = setTimeout(() => server.kill('SIGKILL'), 15_000)
-    await new Promise((r) => server.once('exit', r))
-    clearTimeout(killer)
+    await server.stop()
     rmSync(dir, {recursive: true, force: true})
   }
+  const {url} = server
   return {url, tokens, stop}
 }
 

@@ -15,7 +15,7 @@ import {mkdtempSync, rmSync} from 'node:fs'
 import {loadavg, setPriority, tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {performance} from 'node:perf_hooks'
-import {percentile} from './lib.js'
+import {percentile, startServe} from './lib.js'
 
 const root = new URL('..', import.meta.url).pathname
 const log = (m) => process.stderr.write(`public-read-flood: ${m}\n`)
@@ -126,24 +126,7 @@ async function seed(dataDir, databaseUrl, records) {
 
 async function startServer(dataDir, databaseUrl) {
   const quota = (process.env.FLOOD_QUOTA ?? '').split(',').filter(Boolean).flatMap((q) => ['--quota', q])
-  const args = [join(root, 'bin/run.js'), 'serve', '--port', '0', '--data', dataDir, '--quiet', ...quota, ...(databaseUrl ? ['--database-url', databaseUrl] : [])]
-  const server = spawn(process.execPath, args, {stdio: ['ignore', 'pipe', 'inherit']})
-  const url = await new Promise((resolve, reject) => {
-    let out = ''
-    server.stdout.on('data', (d) => {
-      out += d
-      const m = /Listening on (\S+)/.exec(out)
-      if (m) resolve(m[1])
-    })
-    server.once('exit', (code) => reject(new Error(`svc serve exited ${code}`)))
-  })
-  const stop = async () => {
-    server.kill('SIGTERM')
-    const killer = setTimeout(() => server.kill('SIGKILL'), 15_000)
-    await new Promise((r) => (server.exitCode === null ? server.once('exit', r) : r()))
-    clearTimeout(killer)
-  }
-  return {url, stop}
+  return startServe(root, ['--data', dataDir, ...quota, ...(databaseUrl ? ['--database-url', databaseUrl] : [])])
 }
 
 async function runCase(n, dataDir, databaseUrl, seeded, records, requests, reindex) {
