@@ -20,17 +20,20 @@ describe('kill -9 in the middle of a burst', () => {
       fetch(server.url + path, {method, headers, body: body === undefined ? undefined : JSON.stringify(body)}).catch(() => null)
     const db = await (await call('POST', '/svc/dbs.json', {db: {name: 'Burst', code: 'burst'}}))!.json()
     let stop = false
+    let acknowledged = 0
     const worker = async (w: number) => {
       for (let i = 0; !stop; i++) {
         const made = await call('POST', `/svc/dbs/${db.id}/records.json`, {record: {data: {w, i}}})
         if (!made || made.status !== 201) return
+        acknowledged++
         const {id} = await made.json()
         if (i % 3 === 1) await call('PATCH', `/svc/dbs/${db.id}/records/${id}.json`, {record: {data: {w, i, again: true}}})
         if (i % 5 === 2) await call('DELETE', `/svc/dbs/${db.id}/records/${id}.json`)
       }
     }
     const workers = Array.from({length: 8}, (_, w) => worker(w))
-    await new Promise((r) => setTimeout(r, 1500))
+    // Killed mid-burst once 40 creates are acknowledged (a count, not a time: as many on any machine).
+    while (acknowledged < 40) await new Promise((r) => setTimeout(r, 5))
     await server.stop('SIGKILL')
     stop = true
     await Promise.all(workers)
