@@ -15,15 +15,21 @@ describeBothTransports('the journal', undefined, (ctx) => {
 
   it('keeps every version of a prompt with its door and actor; shows one with the diff; restores it with If-Match; the restore is undone by restoring again', async () => {
     const {call} = ctx()
-    const created = (await call('POST', '/svc/prompts.json', {body: {prompt: {name: 'Greet', code: 'greet-h', content: 'Hello\nworld\n'}}})).json
+    const made = await call('POST', '/svc/prompts.json', {body: {prompt: {name: 'Greet', code: 'greet-h', content: 'Hello\nworld\n'}}})
+    const created = made.json
     const v1 = (await call('GET', `/svc/prompts/${created.id}.json`)).json
-    expect((await call('PATCH', `/svc/prompts/${created.id}.json`, {body: {prompt: {content: 'Hello\nthere\n'}}, headers: {'x-svc-door': 'cli'}})).status).toBe(200)
+    const patched = await call('PATCH', `/svc/prompts/${created.id}.json`, {body: {prompt: {content: 'Hello\nthere\n'}},
+      headers: {'x-svc-door': 'cli', 'x-request-id': 'trace-42'}})
+    expect(patched.status).toBe(200)
 
     const entries = await history(`?kind=prompt&id=${created.id}`)
     expect(entries.map((e) => [e.op, e.door])).toEqual([['update', 'cli'], ['create', 'api']])
     expect(entries[0].actor).toEqual({type: 'user', id: String(ctx().world.users.admin!.id), name: 'admin'})
     expect(entries[0].bookmark > entries[1].bookmark).toBe(true)
     expect(entries[0].summary).toContain('Greet')
+    // The request id journaled is the one answered in X-Request-Id: the caller's, or the one made for it.
+    expect(entries.map((e) => e.request_id)).toEqual(['trace-42', made.headers.get('x-request-id')])
+    expect(made.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/)
 
     const shown = (await call('GET', `/svc/history/${entries[0].bookmark}.json?diff=1`)).json
     expect(shown.version.content).toBe('Hello\nthere\n')

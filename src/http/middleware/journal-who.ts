@@ -8,7 +8,6 @@
  *   the MCP client): that door. The header grants nothing: it only says how the caller made the write;
  * - anything else (a bearer token, the embedded backend without the header): `api`.
  */
-import {randomUUID} from 'node:crypto'
 import type {Context, MiddlewareHandler} from 'hono'
 import {clientName, CLIENT_HEADER, DECLARED_DOORS, type Door, DOOR_HEADER, type JournalWho} from '../../core/journal/types.js'
 import type {AppEnv, Deps} from '../env.js'
@@ -25,7 +24,8 @@ export function journalWho(deps: Deps): MiddlewareHandler<AppEnv> {
 
 export function whoOf(c: Context<AppEnv>): JournalWho {
   const user = c.get('user')
-  const requestId = requestIdOf(c.req.header('x-request-id'))
+  // The id the request answers in X-Request-Id (src/http/middleware/request-id.ts, which runs first).
+  const requestId = c.get('requestId')
   const asUser = user ? {type: 'user' as const, id: String(user.id), name: user.login} : null
   if (c.get('hostedApp') || PUBLIC_PATH.test(c.req.path)) {
     return {door: 'public', client: null, actor: asUser ?? {type: 'visitor', id: null, name: null}, requestId}
@@ -35,9 +35,4 @@ export function whoOf(c: Context<AppEnv>): JournalWho {
   const declared = c.req.header(DOOR_HEADER)?.trim().toLowerCase()
   const door: Door = declared && DECLARED_DOORS.has(declared) ? (declared as Door) : 'api'
   return {door, client: door === 'mcp' ? clientName(c.req.header(CLIENT_HEADER)) : null, actor, requestId}
-}
-
-/** A caller's request id when it is a plain token, else a new one. */
-function requestIdOf(header: string | undefined): string {
-  return header && /^[\w.:-]{1,100}$/.test(header) ? header : randomUUID()
 }
