@@ -31,6 +31,13 @@ export {operationRequest, readAnswer} from './client/typed.js'
 export {recordEtag} from './core/dbs/etag.js'
 export {lineErrors, recordOfLine} from './core/dbs/import-lines.js'
 export {definitionOf, describeChange, diffDb} from './core/dbs/diff.js'
+// The journal's (docs/history.md): a version's ETag (the If-Match of a restore), and the diff of two
+// versions (the console's History panel diffs a version against the current one) — loaded on demand,
+// so the `diff` package stays out of a page's first load.
+export {versionEtag} from './core/journal/etag.js'
+export type {VersionDiff} from './core/journal/diff.js'
+export const loadVersionDiff = async () => (await import('./core/journal/diff.js')).diffVersions
+export {DOORS, JOURNAL_KINDS, JOURNAL_OPS, type JournalKind} from './core/journal/types.js'
 
 export interface ClientOptions {
   /** Server URL, e.g. `http://127.0.0.1:4000`. */
