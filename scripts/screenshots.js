@@ -70,6 +70,12 @@ const SCREENS = [
   ['connectors', '#/flows/connectors', '[data-connector=weather]'],
   ['crons', '#/flows/crons', '[data-testid=crons] tbody tr'],
   ['account', '#/account', '[data-testid=users]'],
+  ['activity', () => `#/history?door=mcp&since=${encodeURIComponent(made.since)}`, '[data-testid=activity] tbody tr', async (page) => {
+    await page.getByTestId('undo-preview').click()
+    await page.getByTestId('undo-dry-run').waitFor()
+  }],
+  ['history', () => `#/history/prompt/${made.tone}?v=${made.toneFirst}`, '[data-testid=diff] [data-line=add]'],
+  ['trash', '#/history/trash', '[data-testid=trash] tbody tr'],
   ['command-palette', '#/dbs', '[data-testid=dbs]', async (page) => {
     await page.keyboard.press('Control+k')
     await page.getByRole('dialog', {name: 'Jump to'}).getByRole('option').first().waitFor()
@@ -121,8 +127,8 @@ const added = spawnSync(process.execPath, [bin, 'admin', 'user', 'add', 'ada', '
 if (added.status !== 0) throw new Error(`svc admin user add failed: ${added.stderr}`)
 const token = JSON.parse(added.stdout).token
 const server = await serve(dataDir)
-const api = async (method, path, body) => {
-  const res = await fetch(server.url + path, {method, headers: {authorization: `Bearer ${token}`, 'content-type': 'application/json'}, body: body && JSON.stringify(body)})
+const api = async (method, path, body, headers = {}) => {
+  const res = await fetch(server.url + path, {method, headers: {authorization: `Bearer ${token}`, 'content-type': 'application/json', ...headers}, body: body && JSON.stringify(body)})
   if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`)
   return res.status === 204 ? undefined : res.json()
 }
@@ -165,6 +171,17 @@ try {
   ]}})
   await api('PATCH', '/toolkit/dashboards/select.json', {context: 'main', dashboard_id: board.id})
   await api('POST', '/svc/users.json', {user: {login: 'grace', role: 'manager', teams: ['catalogue'], department: 'north'}})
+  // The history screens: an agent (MCP door) rewrites a prompt twice and deletes another.
+  made.tone = (await api('POST', '/svc/prompts.json', {prompt: {name: 'Tone of voice', code: 'tone', content: 'Write plainly.\nShort sentences.\nNo jargon.'}})).id
+  const farewell = await api('POST', '/svc/prompts.json', {prompt: {name: 'Farewell', code: 'farewell', content: 'Goodbye {{ who }}.'}})
+  await new Promise((r) => setTimeout(r, 20))
+  made.since = new Date().toISOString()
+  await new Promise((r) => setTimeout(r, 20))
+  const agent = {'x-svc-door': 'mcp', 'x-svc-client': 'claude-code'}
+  await api('PATCH', `/svc/prompts/${made.tone}.json`, {prompt: {content: 'Write plainly.\nShort sentences, active voice.\nNo jargon.'}}, agent)
+  await api('PATCH', `/svc/prompts/${made.tone}.json`, {prompt: {content: 'Write like a pirate.\nShort sentences, active voice.'}}, agent)
+  await api('DELETE', `/svc/prompts/${farewell.id}.json`, undefined, agent)
+  made.toneFirst = (await api('GET', `/svc/history.json?kind=prompt&id=${made.tone}`)).at(-1).bookmark
 
   const {chromium} = await import('playwright-core')
   // Headless Chromium refuses third-party cookies; desktop Chrome's default keeps them, and an app

@@ -268,6 +268,8 @@ describeWithChromium('the console\'s history screens in Chromium', () => {
           if (width === 360 && await page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth + 1)) wide.push(hash)
         }
       }
+      // An admin's eight sections (Activity among them) keep to two rows at 360 px.
+      expect(await page.locator('header nav a').evaluateAll((links) => new Set(links.map((a) => Math.round(a.getBoundingClientRect().top))).size)).toBeLessThanOrEqual(2)
       // The confirmation dialog open.
       await page.goto(`${site()}/#/history/prompt/${prompt.id}?v=${entries[1].bookmark}`)
       await page.getByTestId('restore').click()
