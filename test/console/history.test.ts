@@ -229,6 +229,17 @@ describeWithChromium('the console\'s history screens in Chromium', () => {
       await page.getByTestId('undo-undo').click()
       await page.waitForURL(/door=console/)
       await poll(() => page.locator('[data-testid=activity] tbody tr').count()).toBe(4)
+
+      // The record editor and the schema editor link to their History panels: the record's three versions.
+      await page.goto(`${site()}/#/dbs/notes-h/records/${note.id}`)
+      await page.getByTestId('history-link').click()
+      await page.waitForURL(new RegExp(`#/history/record/${note.id}$`))
+      await poll(() => page.locator('[data-testid=versions] tbody tr').evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-op')))).toEqual(['restore', 'update', 'create'])
+      expect(await page.getByTestId('open-editor').getAttribute('href')).toBe(`#/dbs/${db.id}/records/${note.id}`)
+      await page.goto(`${site()}/#/dbs/notes-h/schema`)
+      await page.getByTestId('history-link').click()
+      await page.waitForURL(new RegExp(`#/history/db/${db.id}$`))
+      await poll(() => page.locator('[data-testid=versions] tbody tr').count()).toBe(1)
     } finally {
       await browser.close()
     }
