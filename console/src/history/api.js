@@ -84,7 +84,7 @@ export function restoreError(/** @type {any} */ e) {
   if (e?.status === 412) return 'It changed since this page read it (someone saved a newer version): nothing was restored. The list is reloaded: look again, then restore.'
   if (e?.status === 422 && e.details) {
     const d = /** @type {Record<string, string[]>} */ (e.details)
-    const how = d.restore?.join(' ')
+    const how = d.restore?.join(' ').replace(/^./, (c) => c.toUpperCase())
     const taken = Object.entries(d).filter(([k]) => k !== 'restore').map(([k, v]) => `${k} ${v.join(', ')}`).join('; ')
     return `Cannot restore: ${taken || e.message}.${how ? ` ${how}.` : ''} To restore it under another code, first give the resource now holding that code another code (or restore this one, then change its code), then restore again.`.replace('..', '.')
   }
