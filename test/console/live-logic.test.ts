@@ -4,6 +4,8 @@
 import {describe, expect, it} from 'vitest'
 // @ts-expect-error plain JS module of the console
 import {applyChange, changedUnderneath, newOnTop} from '../../console/src/db/live-rows.js'
+// @ts-expect-error plain JS module of the console
+import {sseParser} from '../../console/src/lib/sse.js'
 
 const rec = (id: number, title: string, updated_at = '2026-11-27T10:00:00.000Z') => ({id, data: {title}, created_at: '2026-11-27T09:00:00.000Z', updated_at})
 const none = new Set<number>()
@@ -62,5 +64,43 @@ describe('records grid live updates', () => {
       {key: '2:title', id: 2, field: 'title', text: 'B', etag: etagOf(rows[1])},
     ]
     expect(changedUnderneath(rows, queue, etagOf)).toEqual([{id: 1, fields: [{field: 'title', theirs: 'Dune III', yours: 'Dune II'}]}])
+  })
+})
+
+describe('the console\'s Server-Sent Events reader', () => {
+  const read = (chunks: string[]) => {
+    const events: unknown[] = []
+    const ids: string[] = []
+    const retries: number[] = []
+    const parser = sseParser({onEvent: (e: unknown) => events.push(e), onId: (id: string) => ids.push(id), onRetry: (ms: number) => retries.push(ms)})
+    for (const c of chunks) parser.feed(c)
+    return {events, ids, retries, parser}
+  }
+
+  it('reads events cut anywhere, with every line ending, multi-line data, comments and retry', () => {
+    const text = '\uFEFFretry: 2000\n: connected\n\nevent: update\nid: 0001\ndata: {"id":1,\ndata: "x":2}\n\r\nevent:create\r\nid:0002\r\ndata:{}\r\rdata: plain\n\n'
+    const whole = read([text])
+    expect(whole.events).toEqual([
+      {type: 'update', data: '{"id":1,\n"x":2}', id: '0001'},
+      {type: 'create', data: '{}', id: '0002'},
+      {type: 'message', data: 'plain', id: '0002'},
+    ])
+    expect(whole.retries).toEqual([2000])
+    for (let cut = 1; cut < text.length; cut++) expect(read([text.slice(0, cut), text.slice(cut)]).events, `cut at ${cut}`).toEqual(whole.events)
+    expect(read([...text]).events).toEqual(whole.events)
+  })
+
+  it('keeps the id of an event without data (a heartbeat), as EventSource does; ignores an id with NUL and a bad retry', () => {
+    const {events, ids, retries} = read(['id: 0009\n: heartbeat\n\n', 'id: a\0b\nretry: 2s\ndata: x\n\n'])
+    expect(ids).toEqual(['0009'])
+    expect(events).toEqual([{type: 'message', data: 'x', id: '0009'}])
+    expect(retries).toEqual([])
+  })
+
+  it('drops a half-read event when a new connection starts', () => {
+    const {events, parser} = read(['event: update\ndata: {"half":'])
+    parser.reset()
+    parser.feed('event: create\ndata: 1\n\n')
+    expect(events).toEqual([{type: 'create', data: '1', id: ''}])
   })
 })

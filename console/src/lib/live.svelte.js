@@ -10,9 +10,9 @@
 //
 //   const feed = new Feed((type, data) => …)
 //   $effect(() => feed.open('watchDbChanges', {params: {db_id}, query: {table_name}}))
-import {createParser} from 'eventsource-parser'
 import {OPERATIONS} from '../../../src/sdk.ts'
 import {stream} from './client.js'
+import {sseParser} from './sse.js'
 
 /** @typedef {import('../../../src/sdk.ts').OperationId} OperationId */
 /** @typedef {'off' | 'connecting' | 'live' | 'retrying' | 'closed'} FeedState */
@@ -74,18 +74,18 @@ export class Feed {
     let attempt = 0
     let retry = FIRST_PAUSE
     this.lastEventId = ''
-    const parser = createParser({
+    const parser = sseParser({
       onEvent: (event) => {
         attempt = 0
-        if (event.id !== undefined) this.lastEventId = event.id
         let data = null
         try {
           data = event.data ? JSON.parse(event.data) : null
         } catch {
           data = event.data
         }
-        this.handler(event.event ?? 'message', data, event.id ?? '')
+        if (!closed) this.handler(event.type, data, event.id)
       },
+      onId: (id) => (this.lastEventId = id),
       onRetry: (ms) => (retry = Math.max(250, ms)),
       onComment: () => (attempt = 0),
     })
