@@ -55,9 +55,13 @@ export class Editable {
   #writing = Promise.resolve()
   /** The feed's entries, handled one after the other. */
   #entries = Promise.resolve()
-  #feed = new Feed((type, entry) => {
-    this.#entries = this.#entries.then(() => this.#noticed(type, entry)).catch(() => {})
+  #feed = new Feed((type, entry) => this.#queue(type, entry), (resumed) => {
+    // Opened afresh: a write between the editor's read and now was not sent; read to be sure.
+    if (!resumed) this.#queue('resync', null)
   })
+  #queue(/** @type {string} */ type, /** @type {any} */ entry) {
+    this.#entries = this.#entries.then(() => this.#noticed(type, entry)).catch(() => {})
+  }
 
   /** @param {EditableOptions<V>} options */
   constructor(options) {

@@ -48,9 +48,14 @@ export class Feed {
   /** the last event's id (a journal bookmark), sent as Last-Event-ID when reconnecting */
   lastEventId = ''
 
-  /** @param {FeedHandler} handler each event: its type (`create`, `update`, `delete`, `resync`, …), its data (JSON parsed), its id */
-  constructor(handler) {
+  /**
+   * @param {FeedHandler} handler each event: its type (`create`, `update`, `delete`, `resync`, …), its data (JSON parsed), its id
+   * @param {(resumed: boolean) => void} [onOpen] each time the stream opens: `resumed` when it went on from a Last-Event-ID;
+   *   otherwise what changed between the screen's read and this moment was not sent, and the screen reads again
+   */
+  constructor(handler, onOpen) {
     this.handler = handler
+    this.onOpen = onOpen
   }
 
   /**
@@ -98,7 +103,8 @@ export class Feed {
       if (closed) return
       if (this.state !== 'retrying') this.state = 'connecting'
       try {
-        const res = await stream(op, input, this.lastEventId || undefined)
+        const resumeFrom = this.lastEventId
+        const res = await stream(op, input, resumeFrom || undefined)
         if (closed) {
           res.body?.cancel().catch(() => {})
           return
@@ -107,6 +113,7 @@ export class Feed {
         this.state = 'live'
         this.problem = ''
         parser.reset()
+        this.onOpen?.(Boolean(resumeFrom))
         reader = res.body.pipeThrough(new TextDecoderStream()).getReader()
         for (;;) {
           const {done, value} = await reader.read()
