@@ -7,6 +7,7 @@ import type {Door, JournalKind, JournalOp, JournalWho} from '../../core/journal/
 import type {SearchUpkeep} from '../dbs/types.js'
 import {isRowId, type SqlPort, type TxBody, type TxSql} from '../sql/port.js'
 import {JOURNAL_TABLES, type StateRow} from './tables.js'
+import {JournalSignal} from './signal.js'
 import {appendEntry, JournalContext} from './writer.js'
 
 /** One entry as the store reads it. */
@@ -79,7 +80,9 @@ const toEntry = (r: EntryRow): StoredEntry => ({
 export const PRUNE_SLICE = 250
 
 export class SqlJournalRepo {
-  constructor(private readonly sql: SqlPort, readonly context: JournalContext, private readonly upkeep?: () => SearchUpkeep | undefined) {}
+  constructor(private readonly sql: SqlPort, readonly context: JournalContext, private readonly upkeep?: () => SearchUpkeep | undefined,
+    /** Emitted when entries may have been appended (signal.ts): what the live feeds wait for. */
+    readonly signal: JournalSignal = new JournalSignal()) {}
 
   async list(accountId: number, f: JournalFilter): Promise<StoredEntry[]> {
     const where = ['account_id = ?']
@@ -125,6 +128,19 @@ export class SqlJournalRepo {
   /** Entries of every account after `seq` in journal order (a reader resuming from a bookmark: entries commit in this order). */
   async after(seq: number, limit: number): Promise<StoredEntry[]> {
     return (await this.sql.all<EntryRow>('SELECT * FROM journal WHERE pos > ? ORDER BY pos LIMIT ?', [seq, limit])).map(toEntry)
+  }
+
+  /** The newest bookmark of the journal (every account), 0 when it is empty. */
+  async head(): Promise<number> {
+    const row = await this.sql.get<{pos: number | null}>('SELECT max(pos) AS pos FROM journal')
+    return row?.pos === null || row?.pos === undefined ? 0 : Number(row.pos)
+  }
+
+  /** When the entry of bookmark `pos` (of any account) was written, or null when the journal no longer holds it. */
+  async timeAt(pos: number): Promise<string | null> {
+    if (!isRowId(pos)) return null
+    const row = await this.sql.get<{at: string}>('SELECT at FROM journal WHERE pos = ?', [pos])
+    return row?.at ?? null
   }
 
   /**
