@@ -8,7 +8,6 @@
 // While an editor is open, `follow()` watches the account's live journal feed for the resource:
 // the moment someone else's write lands, `changed` holds who, through which door, and their version
 // (StaleView shows "Changed by X through Y" with a way to compare and take it), before any save.
-import {untrack} from 'svelte'
 import {tagged} from './client.js'
 import {Feed, feedOperation} from './live.svelte.js'
 
@@ -102,7 +101,7 @@ export class Editable {
     const id = this.#id
     if (id === undefined || id === null || !this.#source) return
     const kind = this.options.kind ?? this.options.what
-    return untrack(() => this.#feed.open(JOURNAL_FEED, /** @type {any} */ ({query: {kind, id: String(id)}})))
+    return this.#feed.open(JOURNAL_FEED, /** @type {any} */ ({query: {kind, id: String(id)}}))
   }
 
   /**

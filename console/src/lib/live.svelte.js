@@ -10,6 +10,7 @@
 //
 //   const feed = new Feed((type, data) => …)
 //   $effect(() => feed.open('watchDbChanges', {params: {db_id}, query: {table_name}}))
+import {untrack} from 'svelte'
 import {OPERATIONS} from '../../../src/sdk.ts'
 import {stream} from './client.js'
 import {sseParser} from './sse.js'
@@ -67,6 +68,17 @@ export class Feed {
    * @returns {() => void}
    */
   open(op, input) {
+    // Called in an $effect: what open reads of this feed's state must not make the effect depend on it.
+    return untrack(() => this.#open(op, input))
+  }
+
+  /**
+   * @template {OperationId} K
+   * @param {K | undefined} op
+   * @param {import('../../../src/sdk.ts').CallInput<K>} input
+   * @returns {() => void}
+   */
+  #open(op, input) {
     if (!op) {
       this.state = 'off'
       return () => {}
