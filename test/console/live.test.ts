@@ -162,6 +162,27 @@ describeWithChromium('the console live in Chromium', () => {
     }
   }, 300_000)
 
+  it('tells an open record editor who changed the record (and who deleted it), through which door', async () => {
+    const record = (await api('POST', `/svc/dbs/${dbId}/records.json`, {record: {data: {title: 'Foxtrot', points: 2}}})).json
+    const browser = await launchChromium()
+    try {
+      const page = await browser.context.newPage()
+      page.setDefaultTimeout(60_000)
+      await signedIn(page, `#/dbs/tasks/records/${record.id}`)
+      await poll(() => page.getByTestId('live-region').getAttribute('data-live')).toBe('live')
+      const title = page.getByRole('textbox', {name: /^title/})
+      await title.fill('Foxtrot (mine)')
+      await api('PATCH', `/svc/dbs/${dbId}/records/${record.id}.json`, {record: {data: {points: 3}}}, {token: alice, headers: {'x-svc-door': 'mcp', 'x-svc-client': 'Claude Desktop'}})
+      await poll(() => page.getByTestId('changed').textContent()).toMatch(/changed by alice through mcp \(Claude Desktop\)/i)
+      expect(await title.inputValue()).toBe('Foxtrot (mine)')
+      await api('DELETE', `/svc/dbs/${dbId}/records/${record.id}.json`, undefined, {token: alice})
+      await poll(() => page.getByTestId('changed').textContent()).toMatch(/deleted by alice through api/i)
+      expect(await title.inputValue()).toBe('Foxtrot (mine)')
+    } finally {
+      await browser.close()
+    }
+  }, 300_000)
+
   it('has no serious or critical axe violation on the live grid and the editor notice, light and dark, desktop and phone width', async () => {
     const prompt = (await api('POST', '/svc/prompts.json', {prompt: {name: 'Axe live', code: 'axe_live', content: 'Hi'}})).json
     const browser = await launchChromium({bypassCSP: true})
