@@ -4,6 +4,9 @@
 // prompt editor says "changed by … through cli" the moment a write through the API lands with
 // X-Svc-Door: cli; axe is clean on those screens, light and dark, desktop and phone width.
 import {createRequire} from 'node:module'
+import type {Server} from 'node:http'
+import type {AddressInfo} from 'node:net'
+import {serve} from '@hono/node-server'
 import type {Page} from 'playwright-core'
 import {afterAll, beforeAll, expect, it} from 'vitest'
 import {chromiumNotice, describeWithChromium, launchChromium} from '../helpers/browser.js'
@@ -53,12 +56,19 @@ chromiumNotice()
 /** expect.poll with room for a loaded machine: never a speed assertion. */
 const poll = <T>(fn: () => T | Promise<T>) => expect.poll(fn, {timeout: 120_000, interval: 100})
 
-async function signedIn(page: Page, hash: string) {
-  await page.goto(`${http.origin}/`)
+async function signedIn(page: Page, hash: string, origin = http.origin) {
+  await page.goto(`${origin}/`)
   await page.fill('#token', admin)
   await page.click('button[type=submit]')
   await page.waitForSelector('[data-testid=who]', {state: 'attached'})
-  await page.goto(`${http.origin}/${hash}`)
+  await page.goto(`${origin}/${hash}`)
+}
+
+/** The world's app served on `port` (0: any), for a test that cuts every connection and serves again on the same port. */
+async function listen(port = 0): Promise<Server> {
+  return new Promise((resolve) => {
+    const s = serve({fetch: world.app.fetch, port, hostname: '127.0.0.1'}, () => resolve(s as Server))
+  })
 }
 const rowIds = (page: Page) => page.locator('[data-testid=records] tbody tr[data-id]').evaluateAll((rows) => rows.map((r) => Number(r.getAttribute('data-id'))))
 const cellValue = (page: Page, id: number, field: string) => page.locator(`[data-cell="${id}:${field}"]`).inputValue()
@@ -113,6 +123,44 @@ describeWithChromium('the console live in Chromium', () => {
       await poll(() => rowIds(page)).toEqual([late.json.id, created.json.id, ids.Bravo, ids.Alpha])
     } finally {
       await browser.close()
+    }
+  }, 300_000)
+
+  it('resumes after the connection is cut: the changes made meanwhile arrive once each, from the feed, without reading the page again', async () => {
+    let server = await listen()
+    const port = (server.address() as AddressInfo).port
+    const origin = `http://127.0.0.1:${port}`
+    const browser = await launchChromium()
+    try {
+      const page = await browser.context.newPage()
+      page.setDefaultTimeout(60_000)
+      await signedIn(page, '#/dbs/tasks', origin)
+      await poll(() => page.getByTestId('live-state').getAttribute('data-state')).toBe('live')
+      const first = await api('POST', `/svc/dbs/${dbId}/records.json`, {record: {data: {title: 'Golf'}}}, {token: alice})
+      await poll(async () => (await rowIds(page))[0]).toBe(first.json.id)
+      const shown = await rowIds(page)
+      // The server goes away (every connection cut); writes go on through another listener.
+      await new Promise<void>((resolve) => {
+        server.closeAllConnections()
+        server.close(() => resolve())
+      })
+      await poll(() => page.getByTestId('live-state').getAttribute('data-state')).toBe('retrying')
+      const reads: string[] = []
+      page.on('request', (r) => void (r.url().includes('/records.json') && reads.push(r.url())))
+      const hotel = await api('POST', `/svc/dbs/${dbId}/records.json`, {record: {data: {title: 'Hotel'}}}, {token: alice})
+      const india = await api('POST', `/svc/dbs/${dbId}/records.json`, {record: {data: {title: 'India'}}}, {token: alice})
+      expect((await api('PATCH', `/svc/dbs/${dbId}/records/${first.json.id}.json`, {record: {data: {title: 'Golf 2'}}}, {token: alice})).status).toBe(200)
+      expect((await api('DELETE', `/svc/dbs/${dbId}/records/${hotel.json.id}.json`, undefined, {token: alice})).status).toBe(204)
+      server = await listen(port)
+      await poll(() => page.getByTestId('live-state').getAttribute('data-state')).toBe('live')
+      await poll(() => rowIds(page)).toEqual([india.json.id, ...shown])
+      await poll(() => page.locator(`tr[data-id="${first.json.id}"]`).textContent()).toContain('Golf 2')
+      // Every missed change came from the feed (Last-Event-ID): the page was not read again.
+      expect(reads).toEqual([])
+    } finally {
+      await browser.close()
+      server.closeAllConnections()
+      await new Promise((resolve) => server.close(resolve))
     }
   }, 300_000)
 
