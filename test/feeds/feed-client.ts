@@ -25,6 +25,8 @@ export interface Feed {
   comments: number
   /** The stream ended (by the server). */
   ended: boolean
+  /** The stream, for a feed opened with `read: false` (the caller reads it, or never does). */
+  body?: ReadableStream<Uint8Array> | null
   /** The answer's body when it is not a stream (an error). */
   error?: any
   close(): void
@@ -74,7 +76,7 @@ export async function openFeed(t: RawTransport, path: string, headers: Record<st
     feed.ended = true
     return feed
   }
-  if (options.read === false) return feed
+  if (options.read === false) return Object.assign(feed, {body: res.body})
   void (async () => {
     reader = res.body!.getReader()
     const decoder = new TextDecoder()

@@ -199,14 +199,16 @@ export function createFeedHub(store: Store, options: FeedHubOptions = {}): FeedH
   const catchUp = async (sub: Sub) => {
     const after = sub.s.after
     if (after !== null) {
-      const at = after > head ? null : await journal.timeAt(after)
+      // (Not compared with `head` first: another instance, or a write not yet read here, may have handed out a newer bookmark.)
+      const at = await journal.timeAt(after)
       const known = at !== null
       if (!known || Date.parse(at) < Date.now() - retentionMs + 60_000) {
         // Past what the journal keeps, or a bookmark it never held (another database, a restored backup).
         const newest = Math.max(head, await journal.head())
         const reason = known || after <= newest ? RESYNC_REASONS.retention : RESYNC_REASONS.unknown
         if (sub.closed) return
-        sub.cursor = Math.max(sub.cursor, head)
+        // On from the newest entry (a bookmark from the future is forgotten: what follows it here was never sent).
+        sub.cursor = after <= newest ? Math.max(after, head) : head
         sub.s.resync(reason, sub.cursor)
         return goLive(sub)
       }
