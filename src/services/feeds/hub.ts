@@ -147,9 +147,15 @@ export function createFeedHub(store: Store, options: FeedHubOptions = {}): FeedH
       again = false
       if (all.size === 0) {
         // Nobody listens: only the position moves (one indexed read), nothing is kept.
-        head = Math.max(head, await journal.head())
-        ring = []
-        ringFrom = head
+        const newest = await journal.head()
+        if (all.size === 0) {
+          head = Math.max(head, newest)
+          ring = []
+          ringFrom = head
+        } else {
+          // Someone subscribed meanwhile, from `head`: the entries after it are read and handed out, not skipped.
+          again = true
+        }
         continue
       }
       for (;;) {
