@@ -30,7 +30,7 @@ export interface SseOptions {
 const OVERFLOW_GRACE_MS = 5000
 
 export class SseStream {
-  private chunks: string[] = []
+  private chunks: (string | Uint8Array)[] = []
   private bytes = 0
   private wake: (() => void) | undefined
   private ending = false
@@ -62,14 +62,15 @@ export class SseStream {
     return this.bytes
   }
 
-  /** Queues one frame; false when the stream no longer takes any (ended, or just overflowed). */
-  write(frame: string): boolean {
+  /** Queues one frame (text, or its UTF-8 bytes: one encoding shared by every stream of an event); false when the stream no longer takes any (ended, or just overflowed). */
+  write(frame: string | Uint8Array): boolean {
     if (!this.open) return false
     this.chunks.push(frame)
     this.bytes += frame.length
     if (this.bytes > (this.options.maxQueueBytes ?? 256 * 1024)) {
-      this.chunks = [this.options.overflowFrame()]
-      this.bytes = this.chunks[0]!.length
+      const last = this.options.overflowFrame()
+      this.chunks = [last]
+      this.bytes = last.length
       this.ending = true
       this.cut = setTimeout(() => this.abort(), OVERFLOW_GRACE_MS)
       this.cut.unref?.()
@@ -97,10 +98,10 @@ export class SseStream {
     this.wake = undefined
     if (this.done) return
     if (this.chunks.length > 0) {
-      const text = this.chunks.join('')
+      const parts = this.chunks.map((c) => (typeof c === 'string' ? this.encoder.encode(c) : c))
       this.chunks = []
       this.bytes = 0
-      controller.enqueue(this.encoder.encode(text))
+      controller.enqueue(parts.length === 1 ? parts[0]! : Buffer.concat(parts))
       return
     }
     controller.close()

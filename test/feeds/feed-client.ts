@@ -25,6 +25,8 @@ export interface Feed {
   comments: number
   /** The stream ended (by the server). */
   ended: boolean
+  /** The stream, for a feed opened with `read: false` (the caller reads it, or never does). */
+  body?: ReadableStream<Uint8Array> | null
   /** The answer's body when it is not a stream (an error). */
   error?: any
   close(): void
@@ -54,6 +56,11 @@ export async function rawTransport(name: TransportName, app: SvcApp): Promise<Ra
   }
 }
 
+/** A server already listening (`svc serve`, startServer). */
+export function urlTransport(origin: string): RawTransport {
+  return {name: 'http', fetch: (path, init) => fetch(origin + path, init), close: async () => {}}
+}
+
 /** Opens a feed and reads it in the background. `read: false`: never reads (a slow client). */
 export async function openFeed(t: RawTransport, path: string, headers: Record<string, string> = {}, options: {read?: boolean} = {}): Promise<Feed> {
   const abort = new AbortController()
@@ -74,7 +81,7 @@ export async function openFeed(t: RawTransport, path: string, headers: Record<st
     feed.ended = true
     return feed
   }
-  if (options.read === false) return feed
+  if (options.read === false) return Object.assign(feed, {body: res.body})
   void (async () => {
     reader = res.body!.getReader()
     const decoder = new TextDecoder()

@@ -30,7 +30,7 @@ import {SseStream, sseResponse} from '../sse.js'
 interface FeedSpec {
   user: Principal
   match(entry: StoredEntry, user: Principal): boolean
-  frame(entry: StoredEntry): string
+  frame(entry: StoredEntry): string | Uint8Array
   /** Whether the feed must end at this entry (its db deleted). */
   ends?(entry: StoredEntry): boolean
 }
@@ -39,6 +39,14 @@ export function changesRoutes(deps: Deps) {
   const app = createRouter()
   const quotas = quotasOf(deps.quotas)
   const view = (row: Record<string, unknown>) => deps.store.journal.view('record', row)
+  // An entry reads as the same bytes for every feed it reaches: shaped and encoded once (the hub hands every subscriber the same object).
+  const recordFrames = new WeakMap<StoredEntry, Uint8Array>()
+  const historyFrames = new WeakMap<StoredEntry, Uint8Array>()
+  const once = (cache: WeakMap<StoredEntry, Uint8Array>, e: StoredEntry, make: () => string) => {
+    let bytes = cache.get(e)
+    if (!bytes) cache.set(e, (bytes = Buffer.from(make())))
+    return bytes
+  }
 
   app.get('/svc/dbs/:db_id/changes', dbLoader(deps), (c) => {
     const {db, accountId} = loadedDb.get(c)
@@ -54,7 +62,7 @@ export function changesRoutes(deps: Deps) {
     return openFeed(c, deps, quotas.feeds_per_account, quotas.feeds_per_server, quotas.feed_queue_bytes, {
       user: requireUser(c),
       match: (e) => matches(e),
-      frame: (e) => sseFrame(changeEvent(e, view)),
+      frame: (e) => once(recordFrames, e, () => sseFrame(changeEvent(e, view))),
       ends: (e) => e.kind === 'db' && e.id === dbId && e.gone,
     })
   })
@@ -75,7 +83,7 @@ export function changesRoutes(deps: Deps) {
       match: (e, now) => (kind === undefined || e.kind === kind) && (id === undefined || e.id === id)
         && (dbFilter === undefined || (e.kind === 'record' && e.parentId === dbFilter) || (e.kind === 'db' && e.id === dbFilter))
         && canReadVersion(now, e.kind, e.state),
-      frame: (e) => sseFrame({id: bookmarkOf(e.seq), data: historyEntryOf(e)}),
+      frame: (e) => once(historyFrames, e, () => sseFrame({id: bookmarkOf(e.seq), data: historyEntryOf(e)})),
     })
   })
   return app

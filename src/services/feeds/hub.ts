@@ -147,9 +147,15 @@ export function createFeedHub(store: Store, options: FeedHubOptions = {}): FeedH
       again = false
       if (all.size === 0) {
         // Nobody listens: only the position moves (one indexed read), nothing is kept.
-        head = Math.max(head, await journal.head())
-        ring = []
-        ringFrom = head
+        const newest = await journal.head()
+        if (all.size === 0) {
+          head = Math.max(head, newest)
+          ring = []
+          ringFrom = head
+        } else {
+          // Someone subscribed meanwhile, from `head`: the entries after it are read and handed out, not skipped.
+          again = true
+        }
         continue
       }
       for (;;) {
@@ -199,14 +205,16 @@ export function createFeedHub(store: Store, options: FeedHubOptions = {}): FeedH
   const catchUp = async (sub: Sub) => {
     const after = sub.s.after
     if (after !== null) {
-      const at = after > head ? null : await journal.timeAt(after)
+      // (Not compared with `head` first: another instance, or a write not yet read here, may have handed out a newer bookmark.)
+      const at = await journal.timeAt(after)
       const known = at !== null
       if (!known || Date.parse(at) < Date.now() - retentionMs + 60_000) {
         // Past what the journal keeps, or a bookmark it never held (another database, a restored backup).
         const newest = Math.max(head, await journal.head())
         const reason = known || after <= newest ? RESYNC_REASONS.retention : RESYNC_REASONS.unknown
         if (sub.closed) return
-        sub.cursor = Math.max(sub.cursor, head)
+        // On from the newest entry (a bookmark from the future is forgotten: what follows it here was never sent).
+        sub.cursor = after <= newest ? Math.max(after, head) : head
         sub.s.resync(reason, sub.cursor)
         return goLive(sub)
       }

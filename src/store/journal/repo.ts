@@ -283,8 +283,10 @@ export class SqlJournalRepo {
     const same = 'n.account_id = journal.account_id AND n.kind = journal.kind AND n.resource_id = journal.resource_id'
     // The candidates by position (a condition on the time would let the planner walk the time index through every old entry).
     const {inArray, arrayParam} = this.sql.dialect
+    // The newest entry of the journal always stays: SQLite numbers the next entry after the greatest
+    // one held, and a number handed out again would be a bookmark a feed reader has already passed.
     const removed = await this.sql.run(
-      `DELETE FROM journal WHERE ${inArray('pos', 'bigint')} AND (
+      `DELETE FROM journal WHERE ${inArray('pos', 'bigint')} AND pos < (SELECT max(n.pos) FROM journal n) AND (
         (SELECT n.pos FROM journal n WHERE ${same} AND n.pos > journal.pos ORDER BY n.pos LIMIT 1 OFFSET ?) IS NOT NULL
         OR (SELECT n.gone FROM journal n WHERE ${same} ORDER BY n.pos DESC LIMIT 1) = 1
           AND (SELECT n.at FROM journal n WHERE ${same} ORDER BY n.pos DESC LIMIT 1) < ?
