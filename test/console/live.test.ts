@@ -164,6 +164,36 @@ describeWithChromium('the console live in Chromium', () => {
     }
   }, 300_000)
 
+  it('reloads the page on a resync (the feed could not resume), keeping the unsaved edit', async () => {
+    const server = await listen()
+    const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+    const browser = await launchChromium()
+    try {
+      const page = await browser.context.newPage()
+      page.setDefaultTimeout(60_000)
+      await signedIn(page, '#/dbs/tasks', origin)
+      await poll(() => page.getByTestId('live-state').getAttribute('data-state')).toBe('live')
+      await page.getByTestId('edit-cells').click()
+      const [id] = await rowIds(page)
+      await page.locator(`[data-cell="${id}:title"]`).fill('kept through the resync')
+      // The next stream answers what a server past its retention says; then the page is read again.
+      await page.route('**/changes**', (route) => route.fulfill({status: 200, headers: {'content-type': 'text/event-stream'},
+        body: 'event: resync\nid: 0000000000000001\ndata: {"reason":"past retention"}\n\n'}), {times: 1})
+      const reads: string[] = []
+      page.on('request', (r) => void (r.url().includes('/records.json') && reads.push(r.url())))
+      server.closeAllConnections()
+      await poll(() => page.getByTestId('live-note').textContent()).toContain('Reloaded')
+      await poll(() => reads.length).toBeGreaterThan(0)
+      await poll(() => page.getByTestId('live-state').getAttribute('data-state')).toBe('live')
+      expect(await page.locator(`[data-cell="${id}:title"]`).inputValue()).toBe('kept through the resync')
+      expect(await page.getByTestId('queue').textContent()).toContain('1 pending change')
+    } finally {
+      await browser.close()
+      server.closeAllConnections()
+      await new Promise((resolve) => server.close(resolve))
+    }
+  }, 300_000)
+
   it('tells an open prompt editor "changed by … through cli" the moment a write lands, with their version to compare or take', async () => {
     const prompt = (await api('POST', '/svc/prompts.json', {prompt: {name: 'Live hello', code: 'live_hello', content: 'Hello {{ who }}'}})).json
     const browser = await launchChromium()
