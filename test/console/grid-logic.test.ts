@@ -132,6 +132,16 @@ describe('inline edit queue and a stale record', () => {
     expect(await saveQueue(left, patch)).toEqual([])
     expect(tags).toEqual(['"r1-old"', '"r1-new"'])
   })
+  it('a refused change whose record\'s other fields saved takes the saved version\'s tag (our own save is not someone else\'s)', async () => {
+    const patch = async (id: number, data: Record<string, unknown>) => {
+      if ('pages' in data) throw Object.assign(new Error('invalid'), {status: 422, details: {pages: ['must be an integer']}})
+      return {id, data, updated_at: 'later'}
+    }
+    let queue = queueChange([], {id: 2, field: 'pages', kind: 'integer', before: 10, beforeText: '10', text: '1.5', etag: '"r2-old"'})
+    queue = queueChange(queue, {id: 2, field: 'author', kind: 'string', before: 'X', beforeText: 'X', text: 'Y', etag: '"r2-old"'})
+    const left = await saveQueue(queue, patch, (r: {id: number; updated_at: string}) => `"r${r.id}-${r.updated_at}"`)
+    expect(left.map((c: {key: string; etag: string}) => [c.key, c.etag])).toEqual([['2:pages', '"r2-later"']])
+  })
 })
 
 // @ts-expect-error plain JS module of the console

@@ -41,15 +41,18 @@ export function patchData(changes) {
  * their message and the record's other fields are sent again without them. `patch(id, data, etag)`
  * returns the saved record or throws the client's SvcError. On a 412 the record's changes stay
  * queued with the other person's values (`theirs`) and the current tag, so the next save is a
- * deliberate overwrite. Returns the changes still queued (with errors).
+ * deliberate overwrite. Returns the changes still queued (with errors). With `etagOf` (the record's
+ * ETag), a change left queued (refused) whose record's other fields were saved takes the saved
+ * version's tag: our own save is not someone else's change.
  */
-export async function saveQueue(queue, patch) {
+export async function saveQueue(queue, patch, etagOf) {
   const byRecord = new Map()
   for (const c of queue) byRecord.set(c.id, [...(byRecord.get(c.id) ?? []), c])
   const left = []
   for (const [id, changes] of byRecord) {
     let pending = changes.map((c) => ({...c, error: '', theirs: undefined}))
     const etag = changes.find((c) => c.etag)?.etag
+    const from = left.length
     for (let attempt = 0; pending.length && attempt < 2; attempt++) {
       const {data, errors} = patchData(pending)
       const failed = pending.filter((c) => errors[c.field]).map((c) => ({...c, error: errors[c.field]}))
@@ -57,8 +60,12 @@ export async function saveQueue(queue, patch) {
       pending = pending.filter((c) => !errors[c.field])
       if (!pending.length) break
       try {
-        await patch(id, Object.fromEntries(Object.entries(data).filter(([f]) => pending.some((c) => c.field === f))), etag)
+        const saved = await patch(id, Object.fromEntries(Object.entries(data).filter(([f]) => pending.some((c) => c.field === f))), etag)
         pending = []
+        if (etagOf && saved && typeof saved === 'object') {
+          const tag = etagOf(saved)
+          for (let i = from; i < left.length; i++) left[i] = {...left[i], etag: tag}
+        }
       } catch (e) {
         if (e.status === 412 && e.details?.current) {
           const current = e.details.current

@@ -60,4 +60,22 @@ export async function tagged(op, input) {
   return {body: /** @type {any} */ (await readAnswer(res)), headers: res.headers}
 }
 
+/**
+ * Opens an event stream (Server-Sent Events) of operation `op` over the same backend (the session
+ * cookie; a 401 goes to the login page like any call): answers the Response, whose body
+ * lib/live.svelte.js reads. `lastEventId` (the last event's `id:`, a journal bookmark) asks the
+ * server to resume after it. Read over fetch rather than EventSource so a resume after any failure
+ * carries Last-Event-ID and the stream closes the moment its screen is left.
+ * @template {OperationId} K
+ * @param {K} op
+ * @param {import('../../../src/sdk.ts').CallInput<K>} input
+ * @param {string} [lastEventId]
+ * @returns {Promise<Response>}
+ */
+export function stream(op, input, lastEventId) {
+  const {method, path, options} = operationRequest(op, /** @type {any} */ (input))
+  const headers = {...options.headers, accept: 'text/event-stream', ...(lastEventId ? {'last-event-id': lastEventId} : {})}
+  return svc.raw(method, path, {...options, headers})
+}
+
 export {fieldsOf} from './errors.js'

@@ -5,9 +5,17 @@
 // reloads the form with it, "keep mine" keeps my edits over it (a field I did not touch takes
 // their value) and, for the editors that say so, saves again with the tag just seen. Ctrl/Cmd+S
 // saves. Every editor of the console uses this module (docs/console.md "Someone else changed it").
+// While an editor is open, `follow()` watches the account's live journal feed for the resource:
+// the moment someone else's write lands, `changed` holds who, through which door, and their version
+// (StaleView shows "Changed by X through Y" with a way to compare and take it), before any save.
 import {tagged} from './client.js'
+import {Feed, feedOperation} from './live.svelte.js'
 
 /** @typedef {import('../../../src/sdk.ts').OperationId} OperationId */
+/** @typedef {import('./history.js').HistoryEntry} HistoryEntry */
+
+/** The account's journal feed (decisions.md "Live feeds"), if this server has it. */
+const JOURNAL_FEED = feedOperation('/svc/changes')
 
 /**
  * @template V
@@ -20,6 +28,7 @@ import {tagged} from './client.js'
  * @property {() => unknown} [save] The editor's save: Ctrl/Cmd+S, and "keep mine" when `resave`.
  * @property {boolean} [resave] "Keep mine" saves again at once (else on the next save).
  * @property {string} [conflict] The sentence shown while the stale view is open (a default names `what`).
+ * @property {string} [kind] The journal's kind of the resource (`prompt`, `app`, `dashboard`, `record`; default `what`), for `follow()`.
  */
 
 /** @template V */
@@ -28,13 +37,39 @@ export class Editable {
   value = $state(null)
   /** @type {string | null} its ETag, sent as If-Match */
   etag = $state(null)
-  /** @type {{current: V, etag: string} | null} the 412's version: someone else's, newer than `value` */
+  /** @type {{current: V, etag: string, live?: boolean} | null} the 412's version: someone else's, newer than `value` (`live`: seen on the feed, before any save) */
   stale = $state(null)
   busy = $state(false)
+  /**
+   * Someone else's write seen on the live feed since the form was loaded (`follow()`): the journal
+   * entry (who, through which door) and their version (null when they deleted it).
+   * @type {{entry: HistoryEntry | null, current: V | null, etag: string | null} | null}
+   */
+  changed = $state(null)
+  /** The id of the resource shown (what `follow()` watches). */
+  #id = $derived(/** @type {any} */ (this.value)?.id)
+  /** @type {{op: OperationId, input: any} | null} how the resource was read (read again when the feed tells of a write) */
+  #source = null
+  /** Settles when no write of ours is in flight (the feed's entry of our own save waits for its answer). */
+  #writing = Promise.resolve()
+  /** The feed's entries, handled one after the other. */
+  #entries = Promise.resolve()
+  #feed = new Feed((type, entry) => this.#queue(type, entry), (resumed) => {
+    // Opened afresh: a write between the editor's read and now was not sent; read to be sure.
+    if (!resumed) this.#queue('resync', null)
+  })
+  #queue(/** @type {string} */ type, /** @type {any} */ entry) {
+    this.#entries = this.#entries.then(() => this.#noticed(type, entry)).catch(() => {})
+  }
 
   /** @param {EditableOptions<V>} options */
   constructor(options) {
     this.options = options
+  }
+
+  /** The feed's state, for an editor that shows it. */
+  get live() {
+    return this.#feed.state
   }
 
   /** The sentence an editor shows while the stale view is open. */
@@ -51,8 +86,75 @@ export class Editable {
    */
   async load(op, input) {
     const {body, headers} = await tagged(op, input)
+    this.#source = {op, input}
     this.take(/** @type {V} */ (/** @type {unknown} */ (body)), headers.get('etag'))
     return /** @type {V} */ (/** @type {unknown} */ (body))
+  }
+
+  /**
+   * Watches the account's journal feed (GET /svc/changes, this kind and id) while the editor is
+   * open: `$effect(() => resource.follow())` — the effect's cleanup closes the stream. Opens again
+   * only when another resource is shown.
+   * @returns {(() => void) | undefined}
+   */
+  follow() {
+    const id = this.#id
+    if (id === undefined || id === null || !this.#source) return
+    const kind = this.options.kind ?? this.options.what
+    return this.#feed.open(JOURNAL_FEED, /** @type {any} */ ({query: {kind, id: String(id)}}))
+  }
+
+  /**
+   * An entry of the feed (or `resync`): reads the resource again once no write of ours is in
+   * flight; a version other than the one shown is someone else's (our own save's entry finds the
+   * version we already hold).
+   * @param {string} type
+   * @param {any} entry
+   */
+  async #noticed(type, entry) {
+    if (type !== 'resync' && (!entry || typeof entry !== 'object' || String(entry.id) !== String(this.#id))) return
+    await this.#writing
+    const source = this.#source
+    if (!source || this.value === null) return
+    const shownId = this.#id
+    let current = null
+    let etag = null
+    try {
+      const answer = await tagged(source.op, source.input)
+      current = /** @type {V} */ (/** @type {unknown} */ (answer.body))
+      etag = answer.headers.get('etag')
+    } catch (e) {
+      if (e?.status !== 404 && e?.status !== 410) return
+    }
+    if (this.#id !== shownId) return
+    if (current !== null && this.#same(current, etag)) return
+    if (current === null && type !== 'resync' && entry.op !== 'delete') return
+    this.changed = {entry: type === 'resync' ? null : entry, current, etag}
+    if (this.stale && current !== null) this.stale = {...this.stale, current, etag: etag ?? this.stale.etag}
+  }
+
+  /** Whether `current` (tag `etag`) is the version shown. */
+  #same(/** @type {V} */ current, /** @type {string | null} */ etag) {
+    if (etag && this.etag) return etag === this.etag
+    const stamp = (/** @type {any} */ v) => v?.updated_at ?? JSON.stringify(v)
+    return stamp(current) === stamp(this.value)
+  }
+
+  /** Opens the comparison (StaleView) of the version seen on the feed with the form. */
+  compare = () => {
+    const changed = this.changed
+    if (changed?.current) this.stale = {current: changed.current, etag: changed.etag ?? this.etag ?? '', live: true}
+  }
+
+  /** The form takes the version seen on the feed (my edits are dropped). */
+  takeChanged = () => {
+    const changed = this.changed
+    if (changed?.current) this.take(changed.current, changed.etag)
+  }
+
+  /** Hides the notice of someone else's write (a save then meets the API's 412 as before). */
+  dismiss = () => {
+    this.changed = null
   }
 
   /**
@@ -64,6 +166,7 @@ export class Editable {
     this.value = version
     this.etag = etag
     this.stale = null
+    this.changed = null
     this.options.fill?.(version)
   }
 
@@ -77,6 +180,9 @@ export class Editable {
    */
   async write(op, input) {
     this.busy = true
+    /** @type {() => void} */
+    let written = () => {}
+    this.#writing = new Promise((resolve) => (written = resolve))
     try {
       const ifMatch = this.etag ? {'if-match': this.etag} : {}
       const {body, headers} = await tagged(op, /** @type {any} */ ({...input, headers: {...input.headers, ...ifMatch}}))
@@ -91,6 +197,7 @@ export class Editable {
       throw e
     } finally {
       this.busy = false
+      written()
     }
   }
 
@@ -123,7 +230,8 @@ export class Editable {
     this.value = stale.current
     this.etag = stale.etag
     this.stale = null
-    if (resave) save?.()
+    this.changed = null
+    if (resave && !stale.live) save?.()
   }
 
   /** `<svelte:window onkeydown={resource.keydown}>`: Ctrl/Cmd+S saves. */
