@@ -64,7 +64,7 @@ export async function callConnector(
     if (!res.ok) {
       // Redacted whole before the cut: a secret straddling it would otherwise show in part.
       const excerpt = redactExcerpt(text, ERROR_EXCERPT, secret)
-      throw new FlowRunError(`${label} answered ${res.status}${excerpt ? `: ${excerpt}` : ''}`)
+      throw new FlowRunError(`${label} answered ${res.status}${excerpt ? `: ${excerpt}` : ''}`, res.status >= 500 || res.status === 429)
     }
     if (text.trim() === '') return null
     // An upstream that echoes the request (headers included) must not hand the secret to the caller.
@@ -74,16 +74,16 @@ export async function callConnector(
       return redact(text, secret)
     }
   } catch (error) {
-    if (error instanceof FlowRunError) throw new FlowRunError(redact(error.message, secret))
+    if (error instanceof FlowRunError) throw new FlowRunError(redact(error.message, secret), error.retryable)
     if (error instanceof EgressRefused) throw new FlowRunError(`${label}: ${error.message}`)
-    if (timeout.aborted) throw new FlowRunError(`${label} did not answer within ${limits.connectorTimeoutMs} ms`)
+    if (timeout.aborted) throw new FlowRunError(`${label} did not answer within ${limits.connectorTimeoutMs} ms`, true)
     if (signal.aborted) {
       const reason = signal.reason as Error | undefined
       throw new FlowRunError(reason?.name === 'TimeoutError' ? 'the run took too long and was stopped' : reason?.message || 'the run was stopped')
     }
     // No error code or text from the socket: "connection refused" against "timed out" would tell a
     // caller which ports are open (a port-scan oracle).
-    throw new FlowRunError(redact(`${label}: cannot reach ${new URL(request.url).host}`, secret))
+    throw new FlowRunError(redact(`${label}: cannot reach ${new URL(request.url).host}`, secret), true)
   }
 }
 

@@ -1,0 +1,142 @@
+/**
+ * Flows on db changes (docs/flows.md "Flows on db changes"): tails the journal from a stored cursor
+ * and starts one run of a trigger's flow per matching record change, with the change as its input.
+ *
+ * Once per change with N instances: the runs of a batch of entries are recorded in the same
+ * transaction that moves the cursor past the batch, by compare-and-set (`claimChanges`): of N
+ * instances that read the same entries one records their runs, the others find the cursor moved and
+ * read on from there. Each run also claims its (trigger, journal position) by a unique key. A run
+ * recorded by an instance that dies before it ends is ended as `interrupted` by the scheduler's
+ * orphan check, as any run: never lost silently, never started twice.
+ *
+ * Woken by `poke()` (the HTTP layer calls it after each write request of this instance) and every
+ * `intervalMs` (other instances' writes on PostgreSQL, and the embedded CLI's, which runs no service).
+ */
+import {changeInput, changeOf, triggerMatches, type ActiveDbTrigger} from '../../core/flows/db-triggers.js'
+import {jsonBytes, type JsonObject} from '../../core/flows/data.js'
+import type {Store} from '../../store/types.js'
+import type {FlowRunner, RetryPolicy, StartRun} from './runner.js'
+
+export interface ChangeTriggers {
+  /** Starts polling (and answering pokes). */
+  start(): void
+  /** Stops; a pass under way finishes (the flow runner is stopped by its owner). */
+  stop(): Promise<void>
+  /** Something was committed here: read the journal soon (passes never overlap; pokes during one make one more). */
+  poke(): void
+  /** One pass to the journal's head: the ids of the runs this instance started. */
+  tick(): Promise<string[]>
+}
+
+export interface ChangeTriggerOptions {
+  /** Poll interval; default 1000, or `SVC_CHANGE_POLL_MS` (50 ms to 60 s). */
+  intervalMs?: number
+  /** Journal entries read per claim. */
+  batch?: number
+  /** Connector retries of a run started by a change: default 4 attempts, 1 s then 2 s, 4 s (`SVC_CHANGE_RETRY_MS` sets the first wait). */
+  retry?: RetryPolicy
+  log?: (line: string) => void
+}
+
+/** `SVC_CHANGE_POLL_MS` (50 ms to 60 s), else 1000. */
+export function changePollFromEnv(value = process.env.SVC_CHANGE_POLL_MS): number {
+  const ms = Number(value)
+  return Number.isInteger(ms) && ms >= 50 && ms <= 60_000 ? ms : 1000
+}
+
+/** The first wait between attempts: `SVC_CHANGE_RETRY_MS` (10 ms to 60 s, a test hook), else 1000. */
+export function changeRetryFromEnv(value = process.env.SVC_CHANGE_RETRY_MS): number {
+  const ms = Number(value)
+  return Number.isInteger(ms) && ms >= 10 && ms <= 60_000 ? ms : 1000
+}
+
+const BATCH = 200
+/** Batches per pass at most (a pass yields the event loop between its queries; the next pass goes on). */
+const MAX_ROUNDS = 50
+
+export function createChangeTriggers(store: Store, flowRunner: FlowRunner, options: ChangeTriggerOptions = {}): ChangeTriggers {
+  const intervalMs = options.intervalMs ?? changePollFromEnv()
+  const batch = options.batch ?? BATCH
+  const retry = options.retry ?? {attempts: 4, backoffMs: changeRetryFromEnv()}
+  let timer: NodeJS.Timeout | undefined
+  let current: Promise<unknown> | undefined
+  let again = false
+  let stopped = false
+  const fits = (input: JsonObject) => jsonBytes(input) <= flowRunner.limits.maxInputBytes
+
+  const runsOf = (triggers: ActiveDbTrigger[], entries: Awaited<ReturnType<Store['journal']['after']>>): StartRun[] => {
+    const runs: StartRun[] = []
+    for (const e of entries) {
+      const change = changeOf(e)
+      if (!change) continue
+      for (const t of triggers) {
+        if (!triggerMatches(t, e, change)) continue
+        const record = e.state ? (store.journal.view('record', e.state) as JsonObject) : null
+        runs.push({
+          accountId: t.account_id, flowCode: t.target_code, input: changeInput(t, e, change, record, fits), trigger: 'db_change',
+          dbTriggerId: t.id, changePos: e.seq, retry,
+        })
+      }
+    }
+    return runs
+  }
+
+  const tick = async (): Promise<string[]> => {
+    const started: string[] = []
+    for (let round = 0; round < MAX_ROUNDS && !stopped; round++) {
+      const from = await store.flows.changeCursor()
+      const triggers = await store.flows.activeDbTriggers()
+      if (triggers.length === 0) {
+        // Nothing to match: the cursor follows the head, so a trigger made later never walks old entries.
+        const head = await store.flows.journalHead()
+        if (head > from) await store.flows.claimChanges(from, head, [])
+        break
+      }
+      const entries = await store.journal.after(from, batch)
+      if (entries.length === 0) break
+      const to = entries[entries.length - 1]!.seq
+      const runs = runsOf(triggers, entries)
+      const claimed = runs.length === 0
+        ? (await store.flows.claimChanges(from, to, [])) ? [] : null
+        : await flowRunner.startRecorded(runs, (rows) => store.flows.claimChanges(from, to, rows))
+      // null: another instance moved the cursor first (it starts these runs); read on from where it is.
+      if (claimed) started.push(...claimed.map((s) => s.process.id))
+      if (claimed && entries.length < batch) break
+    }
+    return started
+  }
+
+  const pass = () => {
+    if (stopped) return
+    if (current) {
+      again = true
+      return
+    }
+    again = false
+    current = tick()
+      .catch((error) => options.log?.(`flows on db changes: ${(error as Error).message}`))
+      .finally(() => {
+        current = undefined
+        if (again) pass()
+      })
+  }
+
+  return {
+    start() {
+      if (timer || stopped) return
+      timer = setInterval(pass, intervalMs)
+      timer.unref()
+      pass()
+    },
+    async stop() {
+      stopped = true
+      if (timer) clearInterval(timer)
+      timer = undefined
+      await current
+    },
+    poke() {
+      if (timer) pass()
+    },
+    tick,
+  }
+}
