@@ -194,8 +194,10 @@ const dbTriggerMembers = {
   db_id: dbRef.optional(),
   table_name: z.string({error: 'must be a string or null'}).max(64, 'is too long (64 characters at most)').nullable()
     .transform((v) => (v === '' ? null : v)).optional(),
-  ops: z.array(z.enum(DB_CHANGE_OPS, {error: opsError}), {error: opsError}).min(1, "can't be empty").max(3)
-    .transform((v) => DB_CHANGE_OPS.filter((op) => v.includes(op))).optional(),
+  ops: z.array(z.string({error: opsError}), {error: opsError}).min(1, "can't be empty")
+    .refine((v) => v.every((op) => (DB_CHANGE_OPS as readonly string[]).includes(op)), opsError)
+    .transform((v) => DB_CHANGE_OPS.filter((op) => v.includes(op)))
+    .openapi({type: 'array', items: {type: 'string', enum: [...DB_CHANGE_OPS]}, description: 'The changes that start a run (default: all three)'}).optional(),
   target_code: targetCode.optional(),
   active: z.boolean({error: 'must be true or false'}).optional(),
 }

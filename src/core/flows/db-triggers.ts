@@ -68,11 +68,12 @@ export interface ChangeEntry {
 
 /**
  * The change an entry is, for triggers: a record's create, update or delete; a restore is an update
- * (a delete when it removed the record). Null for any other entry, and for a write made by a flow run
- * (door `flow`): a run never starts another run by writing (the loop guard, docs/flows.md).
+ * (a delete when it removed the record). Null for any other entry, for a write made by a flow run
+ * (door `flow`: a run never starts another run by writing, the loop guard of docs/flows.md) and for an
+ * account import (door `import`: data moved in, not changed).
  */
 export function changeOf(e: ChangeEntry): {op: DbChangeOp; dbId: number; tableName: string | null} | null {
-  if (e.kind !== 'record' || e.parentId === null || e.door === 'flow') return null
+  if (e.kind !== 'record' || e.parentId === null || e.door === 'flow' || e.door === 'import') return null
   const op: DbChangeOp = e.op === 'restore' ? (e.gone ? 'delete' : 'update') : e.op
   const tableName = e.state && typeof e.state.table_name === 'string' ? e.state.table_name : null
   return {op, dbId: Number(e.parentId), tableName}

@@ -74,8 +74,9 @@ CREATE INDEX crons_due ON crons(next_run_at) WHERE active = 1;
     id: 62,
     name: 'flows: triggers on db changes (db, table, ops), the run of each change claimed once, the journal cursor',
     up: `
+-- AUTOINCREMENT: a trigger's id is never reused (its runs are listed by it).
 CREATE TABLE db_triggers (
-  id INTEGER PRIMARY KEY,
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
   account_id INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
   db_id INTEGER NOT NULL,
   table_name TEXT,
