@@ -168,6 +168,9 @@ for (const transportName of TRANSPORTS) {
       const entry = await call('GET', `/svc/history/${runs[0]!.input.bookmark}.json`)
       expect(entry.json).toMatchObject({kind: 'record', id: String(first.json.id), op: 'create'})
       expect(echoes() - before).toBe(2)
+      // Each call carries its run's id (a receiver dedupes on it: retries carry the same).
+      const runIds = stub.requests.filter((r) => r.path === '/api/echo').slice(-2).map((r) => r.headers['x-svc-flow-run']).sort()
+      expect(runIds).toEqual(runs.map((r) => r.id).sort())
       // Listed with the other runs, and filtered by trigger kind.
       const listed = (await call('GET', '/connect/flow_processes.json?trigger=db_change&limit=100')).json.map((r: any) => r.id)
       expect(listed).toEqual(expect.arrayContaining(runs.map((r) => r.id)))
@@ -209,6 +212,58 @@ for (const transportName of TRANSPORTS) {
     })
   })
 }
+
+describe('a flow that writes to the db that triggers it', {timeout: 180_000}, () => {
+  let world: World
+  let ctx: Ctx
+  let stub: Stub
+  let close: () => Promise<void>
+
+  beforeAll(async () => {
+    stub = await startStub()
+    world = await createWorld(SEED, {changeTriggers: CHANGE_OPTIONS})
+    world.services.start()
+    const transport = await openTransport('http', world.app)
+    ctx = {world, transport, call: makeCall(world, transport)}
+    close = async () => {
+      await transport.close()
+      await world.close()
+    }
+    await setUp(ctx.call, stub)
+  })
+  afterAll(async () => {
+    await close?.()
+    await stub?.close()
+  })
+
+  it('its own writes (door flow, actor the run) start no run: no loop', async () => {
+    const {call} = ctx
+    // A connector to this server itself, with a user's token as its secret: how a flow writes records.
+    expect((await call('POST', '/svc/resources.json', {body: {resource: {
+      kind: 'svc/custom_connector', code: 'self', url: `${ctx.transport.origin}/svc`, secret_token: world.users.admin!.token,
+      fields: {methods: [{name: 'add', http_method: 'POST', path: '/dbs/shop/records.json'}]},
+    }}})).status).toBe(201)
+    expect((await call('POST', '/svc/resources.json', {body: {resource: {kind: 'svc/custom_flow', code: 'copy', fields: {program: [
+      {type: 'connector', connector: 'self', method: 'add', params: {record: {table_name: 'orders', data: {n: '{record.data.n}'}}}, into: 'written'},
+    ]}}}})).status).toBe(201)
+    const t = (await call('POST', '/account/db_triggers.json', {body: {db_trigger: {db_id: 'shop', table_name: 'orders', ops: ['create'], target_code: 'copy'}}})).json
+    expect((await call('POST', '/svc/dbs/shop/records.json', {body: {record: {table_name: 'orders', data: {n: 1}}}})).status).toBe(201)
+    const [first] = await endedRuns(call, t.id, 1)
+    expect(first).toMatchObject({status: 'finished', output: {written: {id: expect.any(Number), data: {n: 1}}}})
+    // The copy is journaled as the run's write.
+    const copy = (await call('GET', `/svc/history.json?kind=record&id=${first.output.written.id}&db=shop`)).json
+    expect(copy).toEqual([expect.objectContaining({op: 'create', door: 'flow', actor: {type: 'flow', id: first.id, name: 'copy'}})])
+    // A later change: its run exists only once the service read past the copy, which started nothing.
+    expect((await call('POST', '/svc/dbs/shop/records.json', {body: {record: {table_name: 'orders', data: {n: 2}}}})).status).toBe(201)
+    const runs = await endedRuns(call, t.id, 2)
+    expect(runs.map((r) => r.input.record.data.n)).toEqual([1, 2])
+    expect(runs.every((r) => r.input.door === 'api')).toBe(true)
+    // The header alone, with a user's own token rather than a connector's secret, is an ordinary write.
+    const forged = await call('POST', '/svc/dbs/shop/records.json', {as: 'alice', headers: {'x-svc-flow-run': first.id}, body: {record: {table_name: 'notes', data: {n: 3}}}})
+    const forgedEntry = (await call('GET', `/svc/history.json?kind=record&id=${forged.json.id}&db=shop`, {as: 'alice'})).json
+    expect(forgedEntry).toEqual([expect.objectContaining({door: 'api', actor: expect.objectContaining({type: 'user'})})])
+  })
+})
 
 describe('flows on db changes across instances and restarts', {timeout: 240_000}, () => {
   let stub: Stub

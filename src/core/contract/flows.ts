@@ -2,6 +2,7 @@
 import {AsyncLocalStorage} from 'node:async_hooks'
 import {cronRules, MAX_SCHEDULE, MAX_TIMEZONE, normalizeSchedule, timezoneProblem, type CronContext} from '../flows/crons.js'
 import {PROCESS_STATUSES, TRIGGERS} from '../flows/processes.js'
+import {DB_CHANGE_OPS} from '../flows/db-changes.js'
 import {CODE_RE} from '../flows/program.js'
 import {
   CODE_MESSAGE, MAX_NAME, MAX_SECRET, MIN_SECRET, RESOURCE_KINDS, resourceRules, secretProblem, urlProblem, type ResourceKind,
@@ -167,8 +168,6 @@ export const CronPatch = z.looseObject(cronMembers).superRefine(cronChecks, alwa
 export const CronBody = envelope('cron', CronInput).openapi('CronBody')
 export const CronPatchBody = envelope('cron', CronPatch).openapi('CronPatchBody')
 
-export const DB_CHANGE_OPS = ['create', 'update', 'delete'] as const
-export type DbChangeOp = (typeof DB_CHANGE_OPS)[number]
 
 /** A trigger on a db's changes (docs/flows.md "Flows on db changes"): one run of the flow per matching change. */
 export const DbTrigger = z.object({

@@ -6,7 +6,8 @@
  */
 import type {Actor, Door, JournalKind, JournalOp} from '../journal/types.js'
 import {bookmarkOf} from '../journal/types.js'
-import {DB_CHANGE_OPS, type DbChangeOp, type DbTriggerCreate, type DbTriggerPatch, type DbTriggerView} from '../contract/flows.js'
+import type {DbTriggerCreate, DbTriggerPatch, DbTriggerView} from '../contract/flows.js'
+import {DB_CHANGE_OPS, type DbChangeOp} from './db-changes.js'
 import type {JsonObject} from './data.js'
 
 export {DB_CHANGE_OPS, type DbChangeOp}

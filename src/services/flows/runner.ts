@@ -127,7 +127,7 @@ function createRunner(store: Store, options: FlowRunnerOptions): FlowRunner {
     try {
       if (!flow) throw new FlowRunError(`flow "${process.flow_code}" not found`)
       const run = await runProgram(flow.fields.program, input, {
-        callConnector: (call, s, seen) => withRetry(retry, s, () => callAccountConnector(deps.store, accountId, call.connector, call.method, call.params, s, limits, seen)),
+        callConnector: (call, s, seen) => withRetry(retry, s, () => callAccountConnector(deps.store, accountId, call.connector, call.method, call.params, s, limits, seen, process.id)),
       }, limits, signal)
       result = {status: 'finished', output: run.data, error: null, steps: run.steps, trace: run.trace}
     } catch (error) {
