@@ -85,18 +85,17 @@ export function createChangeTriggers(store: Store, flowRunner: FlowRunner, optio
     const started: string[] = []
     for (let round = 0; round < MAX_ROUNDS && !stopped; round++) {
       const from = await store.flows.changeCursor()
-      // The entries first, then the triggers: every entry matched was committed before the triggers were read,
-      // so a trigger deleted or made inactive before a change commits never runs for it (one made after is
-      // told apart by its after_pos).
-      const entries = await store.journal.after(from, batch)
-      if (entries.length === 0) break
-      const triggers = await store.flows.activeDbTriggers()
-      if (triggers.length === 0) {
+      if ((await store.flows.activeDbTriggers()).length === 0) {
         // Nothing to match: the cursor follows the head, so a trigger made later never walks old entries.
         const head = await store.flows.journalHead()
         if (head > from) await store.flows.claimChanges(from, head, [])
         break
       }
+      const entries = await store.journal.after(from, batch)
+      if (entries.length === 0) break
+      // The triggers again, read after the entries: every entry matched was committed before, so a trigger
+      // deleted or made inactive before a change commits never runs for it (one made after is told apart by its after_pos).
+      const triggers = await store.flows.activeDbTriggers()
       const to = entries[entries.length - 1]!.seq
       const runs = runsOf(triggers, entries)
       const claimed = runs.length === 0
