@@ -49,7 +49,7 @@ describe('svc trigger (embedded and remote)', {timeout: 240_000}, () => {
     expect(listed.code, listed.stderr).toBe(0)
     expect(listed.json).toEqual([created.json])
     const text = await run(['trigger', 'list', '--data', data])
-    expect(text.stdout).toMatch(new RegExp(`${id}\\s+${db.json.id}\\s+orders\\s+create,delete\\s+notify\\s+yes`))
+    expect(text.stdout).toMatch(new RegExp(`${id}[\\s│]+${db.json.id}[\\s│]+orders[\\s│]+create,delete[\\s│]+notify[\\s│]+yes`))
 
     // Bad input: a clear error, nothing written.
     const noFlow = await local('trigger', 'create', '--db', 'shop', '--flow', 'nope')
