@@ -4,6 +4,7 @@
  */
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {svc, svcServe, type CliResult, type ServeProcess} from '../helpers/cli.js'
+import {createTestDatabase, pg} from '../helpers/pg.js'
 import {tempDir} from '../helpers/world.js'
 import {startStub, weatherConnector, type Stub} from './stub.js'
 
@@ -12,22 +13,32 @@ describe('svc trigger (embedded and remote)', {timeout: 240_000}, () => {
   let stub: Stub
   let server: ServeProcess
   let token = ''
+  /** On the PostgreSQL half, every command and the server use a database of their own (SVC_DATABASE_URL). */
+  let env: Record<string, string> = {}
+  let drop: (() => Promise<void>) | undefined
 
-  const run = (args: string[]): Promise<CliResult> => svc(args)
+  const run = (args: string[]): Promise<CliResult> => svc(args, {env})
   const local = (...args: string[]) => run([...args, '--data', data, '--json'])
-  const remote = (...args: string[]) => run([...args, '--url', server.url, '--token', token, '--json'])
+  /** A remote command names the server only (no database URL beside --url). */
+  const remote = (...args: string[]) => svc([...args, '--url', server.url, '--token', token, '--json'])
 
   beforeAll(async () => {
+    if (pg) {
+      const db = await createTestDatabase()
+      env = {SVC_DATABASE_URL: db.url}
+      drop = db.drop
+    }
     stub = await startStub()
     const admin = await run(['admin', 'user', 'add', 'admin', '--role', 'admin', '--data', data, '--json'])
     expect(admin.code, admin.stderr).toBe(0)
     token = admin.json.token
     // The embedded backend writes beside the server: its changes are seen by the server's poll.
-    server = await svcServe(data, ['--allow-connector-hosts', '127.0.0.1'], {env: {SVC_CHANGE_POLL_MS: '100'}})
+    server = await svcServe(data, ['--allow-connector-hosts', '127.0.0.1'], {env: {...env, SVC_CHANGE_POLL_MS: '100'}})
   })
   afterAll(async () => {
     await server?.stop()
     await stub?.close()
+    await drop?.()
   })
 
   it('create, list, update, delete; a change through the CLI is delivered once and listed as a run', async () => {
@@ -75,7 +86,7 @@ describe('svc trigger (embedded and remote)', {timeout: 240_000}, () => {
     expect(posted).toHaveLength(1)
     expect(JSON.parse(posted[0]!.body)).toMatchObject({op: 'create', record: {id: record.json.id, data: {n: 1}}})
     expect(posted[0]!.headers['x-svc-flow-run']).toBe(delivery.id)
-    const table = await run(['flow', 'runs', '--trigger', 'db_change', '--url', server.url, '--token', token])
+    const table = await svc(['flow', 'runs', '--trigger', 'db_change', '--url', server.url, '--token', token])
     expect(table.stdout).toContain(`db_change ${id}`)
 
     const updated = await remote('trigger', 'update', id, '--no-active', '--op', 'update', '--table', '')
