@@ -265,6 +265,40 @@ describe('a flow that writes to the db that triggers it', {timeout: 180_000}, ()
   })
 })
 
+describe('a burst of changes', {timeout: 180_000}, () => {
+  let stub: Stub
+  let world: World
+
+  beforeAll(async () => {
+    stub = await startStub()
+    world = await createWorld(SEED, {changeTriggers: {...CHANGE_OPTIONS, maxInFlight: 2}})
+    world.services.start()
+  })
+  afterAll(async () => {
+    stub?.release()
+    await world?.close()
+    await stub?.close()
+  })
+
+  it('waits in the journal while the instance has its most runs under way; every change still gets its run', async () => {
+    const call = makeCall(world, await openTransport('in-process', world.app))
+    await setUp(call, stub)
+    expect((await call('POST', '/svc/resources.json', {body: {resource: deliver('deliver_slow', 'weather', 'slow')}})).status).toBe(201)
+    const t = (await call('POST', '/account/db_triggers.json', {body: {db_trigger: {db_id: 'other-db', target_code: 'deliver_slow'}}})).json
+    for (let i = 0; i < 5; i++) expect((await call('POST', '/svc/dbs/other-db/records.json', {body: {record: {data: {n: i}}}})).status).toBe(201)
+    // The stub holds every call to /api/slow: two runs are under way, the other changes wait.
+    await expect.poll(async () => (await runsOf(call, t.id)).length, POLL).toBe(2)
+    await stub.waitForRequest('/api/slow', 1)
+    expect(stub.requests.filter((r) => r.path.startsWith('/api/slow'))).toHaveLength(2)
+    // Released (again and again, as the next calls arrive): all five end.
+    await expect.poll(async () => {
+      stub.release()
+      return (await runsOf(call, t.id)).filter((r) => r.status === 'finished').length
+    }, POLL).toBe(5)
+    expect(new Set((await runsOf(call, t.id)).map((r) => r.input.record.data.n))).toEqual(new Set([0, 1, 2, 3, 4]))
+  })
+})
+
 describe('flows on db changes across instances and restarts', {timeout: 240_000}, () => {
   let stub: Stub
   let world: World

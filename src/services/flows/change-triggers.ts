@@ -33,6 +33,8 @@ export interface ChangeTriggerOptions {
   intervalMs?: number
   /** Journal entries read per claim. */
   batch?: number
+  /** Runs this instance has started and not seen end, at most (default 32): past it, the changes wait in the journal. */
+  maxInFlight?: number
   /** Connector retries of a run started by a change: default 4 attempts, 1 s then 2 s, 4 s (`SVC_CHANGE_RETRY_MS` sets the first wait). */
   retry?: RetryPolicy
   log?: (line: string) => void
@@ -51,6 +53,11 @@ export function changeRetryFromEnv(value = process.env.SVC_CHANGE_RETRY_MS): num
 }
 
 const BATCH = 200
+/**
+ * Runs of this instance under way at most: a burst of changes (an import of 10,000 records into a db
+ * with a trigger) waits in the journal rather than opening 10,000 connections at once.
+ */
+const MAX_IN_FLIGHT = 32
 /** Batches per pass at most (a pass yields the event loop between its queries; the next pass goes on). */
 const MAX_ROUNDS = 50
 
@@ -58,27 +65,36 @@ export function createChangeTriggers(store: Store, flowRunner: FlowRunner, optio
   const intervalMs = options.intervalMs ?? changePollFromEnv()
   const batch = options.batch ?? BATCH
   const retry = options.retry ?? {attempts: 4, backoffMs: changeRetryFromEnv()}
+  const maxInFlight = options.maxInFlight ?? MAX_IN_FLIGHT
+  let inFlight = 0
   let timer: NodeJS.Timeout | undefined
   let current: Promise<unknown> | undefined
   let again = false
   let stopped = false
   const fits = (input: JsonObject) => jsonBytes(input) <= flowRunner.limits.maxInputBytes
 
-  const runsOf = (triggers: ActiveDbTrigger[], entries: Awaited<ReturnType<Store['journal']['after']>>): StartRun[] => {
+  /** The runs of the first entries whose runs fit in `room` (at least the first entry's), and the position of the last entry taken. */
+  const runsOf = (triggers: ActiveDbTrigger[], entries: Awaited<ReturnType<Store['journal']['after']>>, room: number): {runs: StartRun[]; to: number} => {
     const runs: StartRun[] = []
+    let to = entries[0]!.seq
     for (const e of entries) {
       const change = changeOf(e)
-      if (!change) continue
-      for (const t of triggers) {
-        if (!triggerMatches(t, e, change)) continue
-        const record = e.state ? (store.journal.view('record', e.state) as JsonObject) : null
-        runs.push({
-          accountId: t.account_id, flowCode: t.target_code, input: changeInput(t, e, change, record, fits), trigger: 'db_change',
-          dbTriggerId: t.id, changePos: e.seq, retry,
-        })
+      const mine: StartRun[] = []
+      if (change) {
+        for (const t of triggers) {
+          if (!triggerMatches(t, e, change)) continue
+          const record = e.state ? (store.journal.view('record', e.state) as JsonObject) : null
+          mine.push({
+            accountId: t.account_id, flowCode: t.target_code, input: changeInput(t, e, change, record, fits), trigger: 'db_change',
+            dbTriggerId: t.id, changePos: e.seq, retry,
+          })
+        }
       }
+      if (runs.length > 0 && runs.length + mine.length > room) break
+      runs.push(...mine)
+      to = e.seq
     }
-    return runs
+    return {runs, to}
   }
 
   const tick = async (): Promise<string[]> => {
@@ -96,14 +112,25 @@ export function createChangeTriggers(store: Store, flowRunner: FlowRunner, optio
       // The triggers again, read after the entries: every entry matched was committed before, so a trigger
       // deleted or made inactive before a change commits never runs for it (one made after is told apart by its after_pos).
       const triggers = await store.flows.activeDbTriggers()
-      const to = entries[entries.length - 1]!.seq
-      const runs = runsOf(triggers, entries)
+      const room = maxInFlight - inFlight
+      if (room <= 0) break
+      const {runs, to} = runsOf(triggers, entries, room)
       const claimed = runs.length === 0
         ? (await store.flows.claimChanges(from, to, [])) ? [] : null
         : await flowRunner.startRecorded(runs, (rows) => store.flows.claimChanges(from, to, rows))
       // null: another instance moved the cursor first (it starts these runs); read on from where it is.
-      if (claimed) started.push(...claimed.map((s) => s.process.id))
-      if (claimed && entries.length < batch) break
+      if (claimed) {
+        for (const one of claimed) {
+          inFlight++
+          // A run's end makes room: the changes waiting for it are read at once.
+          void one.done.finally(() => {
+            inFlight--
+            pass()
+          })
+          started.push(one.process.id)
+        }
+      }
+      if (claimed && entries.length < batch && to === entries[entries.length - 1]!.seq) break
     }
     return started
   }
