@@ -104,6 +104,9 @@ for (const transportName of TRANSPORTS) {
       expect(noFlow.status).toBe(422)
       expect(noFlow.json).toMatchObject({target_code: ['names no flow (svc/custom_flow) of this account']})
       expect((await call('POST', '/account/db_triggers.json', {body: {db_trigger: {db_id: 'nope', target_code: 'deliver'}}})).status).toBe(404)
+      const noTable = await call('PATCH', `/account/db_triggers/${id}.json`, {body: {db_trigger: {table_name: 'nope'}}})
+      expect(noTable.status).toBe(422)
+      expect(noTable.json).toMatchObject({table_name: ['is not a table of this db (orders, notes)']})
 
       // Another account: its db is a 404 to us, our triggers are 404s to it, and it cannot reach our db.
       const theirs = await call('POST', '/svc/dbs.json', {as: 'mallory', body: {db: {name: 'Theirs', code: 'theirs'}}})

@@ -35,10 +35,12 @@ export function dbTriggersRoutes(deps: Deps) {
 
   /** The db (404 when it is not the account's) and the flow (422 when the account has none of that code). */
   const checked = async (accountId: number, dbRef: string | number, write: Omit<DbTriggerWrite, 'db_id'>): Promise<DbTriggerWrite> => {
-    const {db} = await loadDb(deps, accountId, String(dbRef))
-    if (!(await store.findResource(accountId, FLOW_KIND, write.target_code))) {
-      throw validation({target_code: ['names no flow (svc/custom_flow) of this account']})
-    }
+    const {db, plan} = await loadDb(deps, accountId, String(dbRef))
+    const fields: Record<string, string[]> = {}
+    // A multi-table db names its tables: a trigger on another would never run.
+    if (write.table_name !== null && plan.multi && !plan.tables.has(write.table_name)) fields.table_name = [`is not a table of this db (${[...plan.tables.keys()].join(', ')})`]
+    if (!(await store.findResource(accountId, FLOW_KIND, write.target_code))) fields.target_code = ['names no flow (svc/custom_flow) of this account']
+    if (Object.keys(fields).length) throw validation(fields)
     return {...write, db_id: db.id}
   }
 
