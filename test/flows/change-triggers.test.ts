@@ -7,6 +7,7 @@ import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {makeCall, type Ctx} from '../helpers/scenarios.js'
 import {createWorld, DEFAULT_SEED, openTransport, TRANSPORTS, type World} from '../helpers/world.js'
 import {createServices, type Services} from '../../src/services/index.js'
+import {rawQuery} from '../helpers/pg.js'
 import {startStub, weatherConnector, type Stub} from './stub.js'
 
 const SEED = {...DEFAULT_SEED, users: [...DEFAULT_SEED.users!, {login: 'gus', role: 'guest' as const}]}
@@ -370,5 +371,16 @@ describe('flows on db changes across instances and restarts', {timeout: 240_000}
     const restarted = await instance()
     await expect.poll(async () => (await runsOf(restarted.call, t.id)).filter((r) => r.status === 'finished').length, POLL).toBe(3)
     expect((await runsOf(restarted.call, t.id)).map((r) => r.input.record_id).sort()).toEqual([...ids].sort())
+  })
+
+  it('a cursor past the journal (a store restored to an earlier time) comes back to the head at start', async () => {
+    const a = makeCall(world, await openTransport('in-process', world.app))
+    for (const e of extra) await e.services.changeTriggers!.stop()
+    await rawQuery(world, "UPDATE change_cursor SET pos = pos + 1000 WHERE name = 'db_triggers'")
+    const t = (await a('POST', '/account/db_triggers.json', {body: {db_trigger: {db_id: 'other-db', ops: ['create'], target_code: 'deliver'}}})).json
+    const restarted = await instance()
+    const made = await restarted.call('POST', '/svc/dbs/other-db/records.json', {body: {record: {data: {n: 1}}}})
+    expect(made.status).toBe(201)
+    await expect.poll(async () => (await runsOf(restarted.call, t.id)).map((r) => r.input.record_id), POLL).toEqual([made.json.id])
   })
 })

@@ -67,6 +67,7 @@ export function createChangeTriggers(store: Store, flowRunner: FlowRunner, optio
   const retry = options.retry ?? {attempts: 4, backoffMs: changeRetryFromEnv()}
   const maxInFlight = options.maxInFlight ?? MAX_IN_FLIGHT
   let inFlight = 0
+  let headChecked = false
   let timer: NodeJS.Timeout | undefined
   let current: Promise<unknown> | undefined
   let again = false
@@ -99,6 +100,13 @@ export function createChangeTriggers(store: Store, flowRunner: FlowRunner, optio
 
   const tick = async (): Promise<string[]> => {
     const started: string[] = []
+    if (!headChecked) {
+      // A store restored to an earlier time (`svc admin restore --at`) may hold a cursor past its journal: new changes
+      // would take positions the cursor says were read. Once per start, such a cursor comes back to the head.
+      const [from, head] = [await store.flows.changeCursor(), await store.flows.journalHead()]
+      if (from > head) await store.flows.claimChanges(from, head, [])
+      headChecked = true
+    }
     for (let round = 0; round < MAX_ROUNDS && !stopped; round++) {
       const from = await store.flows.changeCursor()
       if ((await store.flows.activeDbTriggers()).length === 0) {
