@@ -383,4 +383,18 @@ describe('flows on db changes across instances and restarts', {timeout: 240_000}
     expect(made.status).toBe(201)
     await expect.poll(async () => (await runsOf(restarted.call, t.id)).map((r) => r.input.record_id), POLL).toEqual([made.json.id])
   })
+
+  it('a (trigger, change) claimed already is left out of a later claim, without an error', async () => {
+    const {randomUUID} = await import('node:crypto')
+    const flows = world.store.flows
+    const row = {accountId: world.accounts.acme!, flowId: null, flowCode: 'x', trigger: 'db_change' as const, dbTriggerId: 999_999, changePos: 1, input: {}, runner: 'test'}
+    const at = await flows.changeCursor()
+    expect(await flows.claimChanges(at, at, [{...row, id: randomUUID()}])).toBe(true)
+    expect(await flows.claimChanges(at, at, [{...row, id: randomUUID()}, {...row, changePos: 2, id: randomUUID()}])).toBe(true)
+    const runs = await flows.listProcesses(world.accounts.acme!, {db_trigger_id: 999_999, limit: 10, offset: 0})
+    expect(runs.map((r) => r.input)).toHaveLength(2)
+    // A claim from a cursor that moved meanwhile writes nothing.
+    expect(await flows.claimChanges(at - 1, at, [{...row, changePos: 3, id: randomUUID()}])).toBe(false)
+    expect(await flows.listProcesses(world.accounts.acme!, {db_trigger_id: 999_999, limit: 10, offset: 0})).toHaveLength(2)
+  })
 })

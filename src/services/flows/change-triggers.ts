@@ -73,6 +73,15 @@ export function createChangeTriggers(store: Store, flowRunner: FlowRunner, optio
   let again = false
   let stopped = false
   const fits = (input: JsonObject) => jsonBytes(input) <= flowRunner.limits.maxInputBytes
+  /** The record as the records API answers it; null when the kept row cannot be read so (the run still starts: one bad entry never stops the cursor). */
+  const recordOf = (state: Record<string, unknown> | null): JsonObject | null => {
+    if (!state) return null
+    try {
+      return store.journal.view('record', state) as JsonObject
+    } catch {
+      return null
+    }
+  }
 
   /** The runs of the first entries whose runs fit in `room` (at least the first entry's), and the position of the last entry taken. */
   const runsOf = (triggers: ActiveDbTrigger[], entries: Awaited<ReturnType<Store['journal']['after']>>, room: number): {runs: StartRun[]; to: number} => {
@@ -84,7 +93,7 @@ export function createChangeTriggers(store: Store, flowRunner: FlowRunner, optio
       if (change) {
         for (const t of triggers) {
           if (!triggerMatches(t, e, change)) continue
-          const record = e.state ? (store.journal.view('record', e.state) as JsonObject) : null
+          const record = recordOf(e.state)
           mine.push({
             accountId: t.account_id, flowCode: t.target_code, input: changeInput(t, e, change, record, fits), trigger: 'db_change',
             dbTriggerId: t.id, changePos: e.seq, retry,

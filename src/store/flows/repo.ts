@@ -347,18 +347,21 @@ export class SqlFlowsRepo implements FlowsRepo {
     return this.sql.tx(function* (q) {
       // Compare-and-set: on PostgreSQL a concurrent claim waits on the row and then finds it moved (0 rows).
       if ((yield* q.run("UPDATE change_cursor SET pos = ?, updated_at = ? WHERE name = 'db_triggers' AND pos = ?", [to, at, from])) !== 1) return false
-      for (const run of runs) yield* insertProcess(q, {...run, id: run.id ?? randomUUID()}, at)
+      for (const run of runs) yield* insertProcess(q, {...run, id: run.id ?? randomUUID()}, at, true)
       return true
     })
   }
 }
 
-/** Records a pending run (the one insert of flow_processes). */
-function* insertProcess(q: TxSql, input: NewProcess & {id: string}, at: string): TxBody<void> {
+/**
+ * Records a pending run (the one insert of flow_processes). `claim`: a run whose (trigger, change) is claimed
+ * already is left out (a store restored to an earlier time may number new changes as runs it holds did).
+ */
+function* insertProcess(q: TxSql, input: NewProcess & {id: string}, at: string, claim = false): TxBody<void> {
   yield* q.run(
     `INSERT INTO flow_processes (id, account_id, flow_id, flow_code, status, trigger_kind, cron_id, db_trigger_id, change_pos, app_id, action, user_id,
        input, runner, started_at, created_at)
-     VALUES (?, ?, ?, ?, 'pending', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+     VALUES (?, ?, ?, ?, 'pending', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)${claim ? ' ON CONFLICT DO NOTHING' : ''}`,
     [input.id, input.accountId, input.flowId, input.flowCode, input.trigger, input.cronId ?? null, input.dbTriggerId ?? null, input.changePos ?? null,
       input.appId ?? null, input.action ?? null, input.userId ?? null, JSON.stringify(input.input), input.runner, at, at],
   )
