@@ -9,8 +9,9 @@
  * recorded by an instance that dies before it ends is ended as `interrupted` by the scheduler's
  * orphan check, as any run: never lost silently, never started twice.
  *
- * Woken by `poke()` (the HTTP layer calls it after each write request of this instance) and every
- * `intervalMs` (other instances' writes on PostgreSQL, and the embedded CLI's, which runs no service).
+ * Woken by `poke()` (the HTTP layer calls it after each write request of this instance; nothing while the
+ * server has no active trigger) and every `intervalMs` (other instances' writes on PostgreSQL, and the
+ * embedded CLI's, which runs no service).
  */
 import {changeInput, changeOf, triggerMatches, type ActiveDbTrigger} from '../../core/flows/db-triggers.js'
 import {jsonBytes, type JsonObject} from '../../core/flows/data.js'
@@ -24,8 +25,8 @@ export interface ChangeTriggers {
   stop(): Promise<void>
   /** Something was committed here: read the journal soon (passes never overlap; pokes during one make one more). */
   poke(): void
-  /** One pass to the journal's head: the ids of the runs this instance started. */
-  tick(): Promise<string[]>
+  /** One pass to the journal's head: the ids of the runs this instance started. `moveIdle` (default true): move the cursor past changes that start nothing. */
+  tick(moveIdle?: boolean): Promise<string[]>
 }
 
 export interface ChangeTriggerOptions {
@@ -68,6 +69,8 @@ export function createChangeTriggers(store: Store, flowRunner: FlowRunner, optio
   const maxInFlight = options.maxInFlight ?? MAX_IN_FLIGHT
   let inFlight = 0
   let headChecked = false
+  /** Active triggers on the whole server at the last pass (-1: not read yet). While none, pokes cost nothing: the poll moves the cursor. */
+  let knownTriggers = -1
   let timer: NodeJS.Timeout | undefined
   let current: Promise<unknown> | undefined
   let again = false
@@ -107,7 +110,7 @@ export function createChangeTriggers(store: Store, flowRunner: FlowRunner, optio
     return {runs, to}
   }
 
-  const tick = async (): Promise<string[]> => {
+  const tick = async (moveIdle = true): Promise<string[]> => {
     const started: string[] = []
     if (!headChecked) {
       // A store restored to an earlier time (`svc admin restore --at`) may hold a cursor past its journal: new changes
@@ -118,7 +121,8 @@ export function createChangeTriggers(store: Store, flowRunner: FlowRunner, optio
     }
     for (let round = 0; round < MAX_ROUNDS && !stopped; round++) {
       const from = await store.flows.changeCursor()
-      if ((await store.flows.activeDbTriggers()).length === 0) {
+      knownTriggers = (await store.flows.activeDbTriggers()).length
+      if (knownTriggers === 0) {
         // Nothing to match: the cursor follows the head, so a trigger made later never walks old entries.
         const head = await store.flows.journalHead()
         if (head > from) await store.flows.claimChanges(from, head, [])
@@ -132,6 +136,9 @@ export function createChangeTriggers(store: Store, flowRunner: FlowRunner, optio
       const room = maxInFlight - inFlight
       if (room <= 0) break
       const {runs, to} = runsOf(triggers, entries, room)
+      // Nothing to start in a short batch, woken by a write of this instance: the cursor moves at the next poll
+      // (or when a batch fills), not with one more write per write.
+      if (runs.length === 0 && !moveIdle && entries.length < batch) break
       const claimed = runs.length === 0
         ? (await store.flows.claimChanges(from, to, [])) ? [] : null
         : await flowRunner.startRecorded(runs, (rows) => store.flows.claimChanges(from, to, rows))
@@ -142,7 +149,7 @@ export function createChangeTriggers(store: Store, flowRunner: FlowRunner, optio
           // A run's end makes room: the changes waiting for it are read at once.
           void one.done.finally(() => {
             inFlight--
-            pass()
+            pass(true)
           })
           started.push(one.process.id)
         }
@@ -152,25 +159,26 @@ export function createChangeTriggers(store: Store, flowRunner: FlowRunner, optio
     return started
   }
 
-  const pass = () => {
+  /** `poked`: woken by a write of this instance rather than by the poll. */
+  const pass = (poked = false) => {
     if (stopped) return
     if (current) {
       again = true
       return
     }
     again = false
-    current = tick()
+    current = tick(!poked)
       .catch((error) => options.log?.(`flows on db changes: ${(error as Error).message}`))
       .finally(() => {
         current = undefined
-        if (again) pass()
+        if (again) pass(true)
       })
   }
 
   return {
     start() {
       if (timer || stopped) return
-      timer = setInterval(pass, intervalMs)
+      timer = setInterval(() => pass(), intervalMs)
       timer.unref()
       pass()
     },
@@ -181,7 +189,9 @@ export function createChangeTriggers(store: Store, flowRunner: FlowRunner, optio
       await current
     },
     poke() {
-      if (timer) pass()
+      // No trigger anywhere: a write of this instance has nothing to start (a trigger made meanwhile sees the
+      // changes after it, whenever the next poll reads them).
+      if (timer && knownTriggers !== 0) pass(true)
     },
     tick,
   }
