@@ -134,5 +134,7 @@ export function fixedWindows() {
 
 /** A cron create over `crons_per_account` (the store counts and inserts in one step). */
 export const cronQuotaReached = (max: number) => validation({cron: [`an account has at most ${max} crons`]})
+/** A db trigger beyond the account's (the crons' quota counts triggers apart, with the same bound). */
+export const dbTriggerQuotaReached = (max: number) => validation({db_trigger: [`an account has at most ${max} db triggers`]})
 /** A public create into a db that holds `public_db_records` records (counted and inserted in one step). */
 export const publicDbFull = (max: number) => forbidden(`this database is full for public creates (${max} records)`)

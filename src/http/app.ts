@@ -80,6 +80,11 @@ export function createApp(deps: Deps) {
   app.use('*', identify(deps))
   app.use('*', readOnlyTokens)
   app.use('*', journalWho(deps))
+  // A write of this instance may be a db change a trigger waits for: the change service reads the journal now, not at its next poll.
+  app.use('*', async (c, next) => {
+    await next()
+    if (c.req.method !== 'GET' && c.req.method !== 'HEAD' && c.req.method !== 'OPTIONS' && c.res.status < 400) deps.services?.changeTriggers?.poke()
+  })
   app.route('/', meRoutes(deps))
   app.route('/', accountRoutes(deps))
   app.route('/', userRoutes(deps))

@@ -57,9 +57,9 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       options.log?.(`Warning: could not record the database in ${options.dataDir}/${DATABASE_MARKER}: ${(error as Error).message}`)
     }
   }
-  // Crons, the journal's retention and scheduled backups run only here (never in the embedded CLI backend).
+  // Crons, flows on db changes, the journal's retention and scheduled backups run only here (never in the embedded CLI backend).
   const services = createServices(store, {
-    quotas: options.quotas, allowConnectorHosts: options.allowConnectorHosts, log: options.log, scheduler: true, retention: true,
+    quotas: options.quotas, allowConnectorHosts: options.allowConnectorHosts, log: options.log, scheduler: true, changeTriggers: true, retention: true,
     backups: options.backups && {target: {dataDir: options.dataDir, databaseUrl: options.databaseUrl}, ...options.backups},
   })
   const deps: Deps = {

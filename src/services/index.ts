@@ -15,6 +15,7 @@ import {createCompilePool, type CompileLimits, type CompilePool} from './compile
 import {egressPolicy, type EgressPolicy} from './egress.js'
 import {createFlowRunner, type FlowRunner, type FlowLimitOverrides} from './flows/runner.js'
 import {createFlowScheduler, type FlowScheduler, type SchedulerOptions} from './flows/scheduler.js'
+import {createChangeTriggers, type ChangeTriggerOptions, type ChangeTriggers} from './flows/change-triggers.js'
 import {createRenders, type RenderOptions, type Renders} from './renders/renders.js'
 import {createBackupSchedule, type BackupSchedule, type BackupScheduleOptions} from './backup/schedule.js'
 import {journalRetention, type JournalRetention, type RetentionOptions} from './journal-retention.js'
@@ -34,6 +35,8 @@ export interface ServicesOptions {
   compiles?: Partial<CompileLimits>
   /** Run due crons (`svc serve` only, never the embedded CLI); `true` or the scheduler's options. */
   scheduler?: boolean | SchedulerOptions
+  /** Start the flows of db triggers on the journal's changes (`svc serve` only; docs/flows.md "Flows on db changes"). */
+  changeTriggers?: boolean | Omit<ChangeTriggerOptions, 'log'>
   /** Prune the journal past its retention and purge the dbs deleted before it (`svc serve` only; the upkeep leader). */
   retention?: boolean | Omit<RetentionOptions, 'log'>
   /** Scheduled backups (`svc serve --backup-dir`; docs/backups.md); the upkeep leader makes them. */
@@ -51,6 +54,8 @@ export interface Services {
   readonly flows: FlowRunner
   /** Due crons, when this server runs them (`svc serve`); else null. */
   readonly scheduler: FlowScheduler | null
+  /** Flows on db changes, when this server runs them (`svc serve`); else null. The HTTP layer pokes it after each write. */
+  readonly changeTriggers: ChangeTriggers | null
   /** Prompt renders off the event loop. */
   readonly renders: Renders
   /** The compile worker processes. */
@@ -63,7 +68,7 @@ export interface Services {
   readonly backups: BackupSchedule | null
   /** Live feeds: the one journal reader of this instance (its hub), the open connections per key, the feed settings. */
   readonly feeds: Feeds
-  /** Starts what runs by itself (the scheduler, retention, backups); the rest starts at first use. */
+  /** Starts what runs by itself (the feeds' reader, the scheduler, flows on db changes, retention, backups); the rest starts at first use. */
   start(): void
   /** Stops everything, in order: retention and backups, the scheduler, the flow runner (runs finish
    *  or are aborted, and are recorded), renders and compiles. Call it before the store closes. Idempotent. */
@@ -77,6 +82,9 @@ export function createServices(store: Store, options: ServicesOptions = {}): Ser
   const flows = createFlowRunner(store, {limits: options.flowLimits, egress, log: options.log})
   const scheduler = options.scheduler
     ? createFlowScheduler(store, flows, {...(options.scheduler === true ? {} : options.scheduler), log: options.log})
+    : null
+  const changeTriggers = options.changeTriggers
+    ? createChangeTriggers(store, flows, {...(options.changeTriggers === true ? {} : options.changeTriggers), log: options.log})
     : null
   const renders = createRenders(options.renders?.inProcess ? {inProcess: true} : {
     threads: q.render_threads, deadlineMs: q.render_deadline_ms, memoryMb: q.render_memory_mb, ...options.renders,
@@ -96,11 +104,12 @@ export function createServices(store: Store, options: ServicesOptions = {}): Ser
   const feeds = createFeeds(store, {retentionDays, ...options.feeds, log: options.log})
   let stopping: Promise<void> | undefined
   return {
-    egress, flows, scheduler, renders, compiles, builds, retention, backups, feeds,
+    egress, flows, scheduler, changeTriggers, renders, compiles, builds, retention, backups, feeds,
     start() {
       if (stopping) return
       feeds.start()
       scheduler?.start()
+      changeTriggers?.start()
       retention?.start()
       backups?.start()
     },
@@ -111,6 +120,7 @@ export function createServices(store: Store, options: ServicesOptions = {}): Ser
         // What reads or writes the store by itself ends first (a running backup finishes, a pruning slice ends).
         await Promise.all([retention?.stop(), backups?.stop()].map((p) => p?.catch(() => undefined)))
         await scheduler?.stop().catch((error) => options.log?.(`flow scheduler: ${(error as Error).message}`))
+        await changeTriggers?.stop().catch((error) => options.log?.(`flows on db changes: ${(error as Error).message}`))
         await flows.stop().catch((error) => options.log?.(`flow runner: ${(error as Error).message}`))
         compiles.stop()
         await renders.stop().catch(() => undefined)

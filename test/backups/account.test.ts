@@ -24,7 +24,7 @@ async function readAccount(app: SvcApp, token: string) {
   const out: Record<string, unknown> = {}
   const get = async (path: string) => (await call(app, token, 'GET', path)).json
   for (const path of ['/svc/me.json', '/svc/me/settings.json', '/svc/users.json', '/svc/prompts.json', '/svc/dbs.json', '/svc/apps.json',
-    '/svc/resources.json', '/toolkit/dashboards.json', '/toolkit/dashboards/widgets.json?context=main', '/account/crons.json', '/connect/flow_processes.json']) {
+    '/svc/resources.json', '/toolkit/dashboards.json', '/toolkit/dashboards/widgets.json?context=main', '/account/crons.json', '/account/db_triggers.json', '/connect/flow_processes.json']) {
     out[path] = await get(path)
   }
   for (const db of (out['/svc/dbs.json'] as {id: number; code: string}[])) {
@@ -103,6 +103,7 @@ describe('account export and import', () => {
       secret_token: 'sekret-token-0123456789', fields: {methods: [{name: 'now', http_method: 'GET', path: '/now'}]}}}))
     const flow = ok(await call(app, t, 'POST', '/svc/resources.json', {resource: {kind: 'svc/custom_flow', code: 'tally', fields: {program: [{type: 'mutation', set: {done: true}}]}}})).json
     ok(await call(app, t, 'POST', '/account/crons.json', {cron: {kind: 'flow', target_code: 'tally', schedule: '0 8 * * *', active: false}}))
+    ok(await call(app, t, 'POST', '/account/db_triggers.json', {db_trigger: {db_id: notes.id, ops: ['create'], target_code: 'tally', active: false}}))
     const run = ok(await call(app, t, 'POST', `/svc/resources/${flow.id}/run.json`, {input: {n: 1}})).json
     for (let i = 0; i < 200 && (await call(app, t, 'GET', `/connect/flow_processes/${run.id}.json`)).json.status === 'pending'; i++) await new Promise((r) => setTimeout(r, 25))
     // The other account's things stay out of acme's export.
@@ -127,7 +128,7 @@ describe('account export and import', () => {
     const r = await svc(['admin', 'export', '--account', String(one.accounts.acme), ...targetFlags(one), '--out', file, '--json'])
     expect(r.code, r.stderr).toBe(0)
     expect(r.json).toMatchObject({account: {id: one.accounts.acme, name: 'acme'}, secrets: 'left out',
-      tables: {accounts: 1, users: 2, prompts: 3, dbs: 2, db_records: 6, apps: 1, app_assets: 1, dashboards: 1, dashboard_selections: 1, crons: 1, flow_processes: 1}})
+      tables: {accounts: 1, users: 2, prompts: 3, dbs: 2, db_records: 6, apps: 1, app_assets: 1, dashboards: 1, dashboard_selections: 1, crons: 1, db_triggers: 1, flow_processes: 1}})
     expect(r.json.tables.tokens).toBe(2)
     expect(r.json.tables.server_secrets).toBeUndefined()
     const missing = await svc(['admin', 'export', '--account', '999', ...targetFlags(one), '--out', join(files, 'none.svcbak')])
@@ -193,6 +194,7 @@ describe('account export and import', () => {
     expect((after['records notes'] as {data: {owner: string}}[])[0]!.data.owner).toBe(String(newAlice))
     const notesId = (after['/svc/dbs.json'] as {id: number; code: string}[]).find((d) => d.code === 'notes')!.id
     expect(settingsKeysOf(after).sort()).toEqual([`grid:${notesId}:`, 'theme'])
+    expect(after['/account/db_triggers.json']).toEqual([expect.objectContaining({db_id: notesId, ops: ['create'], target_code: 'tally'})])
     const widgets = after['/toolkit/dashboards/widgets.json?context=main'] as {current_id: number}
     expect(widgets.current_id).toBe((after['/toolkit/dashboards.json'] as {id: number}[])[0]!.id)
     // The connector's secret was left out (no passphrase), as in backups.

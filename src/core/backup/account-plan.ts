@@ -15,7 +15,7 @@ export type Cell = string | number | null
 /** Id spaces: the tables whose integer key an import renumbers (named by the table). */
 export type Space =
   | 'accounts' | 'departments' | 'teams' | 'groups' | 'users' | 'tokens' | 'dashboards' | 'dbs' | 'db_records'
-  | 'resources' | 'crons' | 'flow_processes'
+  | 'resources' | 'crons' | 'db_triggers' | 'flow_processes'
 
 /** A column holding an id of a space. A reference to a row the export does not hold (a deleted user) becomes null, or 0 where the column cannot be null. */
 export interface Ref {
@@ -68,7 +68,11 @@ export const ACCOUNT_TABLES: readonly AccountTable[] = [
   {name: 'db_reindexes', refs: {db_id: ref('dbs')}},
   {name: 'resources', key: 'id', refs: {account_id: ref('accounts'), created_by_id: ref('users', true)}},
   {name: 'crons', key: 'id', refs: {account_id: ref('accounts'), created_by_id: ref('users', true)}},
-  {name: 'flow_processes', key: 'seq', refs: {account_id: ref('accounts'), flow_id: ref('resources', true), cron_id: ref('crons', true), user_id: ref('users', true)}},
+  // A trigger's after_pos is a place in the source's journal: 0 on the target (it sees the changes after the import).
+  {name: 'db_triggers', key: 'id', refs: {account_id: ref('accounts'), db_id: ref('dbs'), created_by_id: ref('users', true)}},
+  {name: 'flow_processes', key: 'seq', refs: {
+    account_id: ref('accounts'), flow_id: ref('resources', true), cron_id: ref('crons', true), db_trigger_id: ref('db_triggers', true), user_id: ref('users', true),
+  }},
   // After dbs: a setting's key may name a db (`grid:<db id>:<table>`).
   {name: 'user_settings', refs: {account_id: ref('accounts'), user_id: ref('users')}},
 ]
@@ -81,6 +85,7 @@ export const ACCOUNT_TABLES: readonly AccountTable[] = [
 export const LEFT_OUT_OF_EXPORTS: Readonly<Record<string, string>> = {
   server_secrets: 'the server\'s own keys',
   journal: 'the history stays with the server it happened on',
+  change_cursor: 'how far this server\'s flows on db changes have read its own journal',
 }
 
 /** Token kinds an export carries (hashes only): API tokens; console sessions never travel. */
@@ -263,6 +268,9 @@ export class Renumbering {
         this.dbs.set(Number(next[keyAt]), {plan: planSchema(schema), userIdFields: fields.exact})
       } else if (tableName === 'db_records') {
         this.rewriteRecord(columns, next)
+      } else if (tableName === 'db_triggers') {
+        const i = at('after_pos')
+        if (i >= 0) next[i] = 0
       } else if (tableName === 'db_reindexes') {
         // Its progress is a record id of the source: the renumbered records are all reindexed again.
         const i = at('after_id')

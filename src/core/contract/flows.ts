@@ -2,6 +2,7 @@
 import {AsyncLocalStorage} from 'node:async_hooks'
 import {cronRules, MAX_SCHEDULE, MAX_TIMEZONE, normalizeSchedule, timezoneProblem, type CronContext} from '../flows/crons.js'
 import {PROCESS_STATUSES, TRIGGERS} from '../flows/processes.js'
+import {DB_CHANGE_OPS} from '../flows/db-changes.js'
 import {CODE_RE} from '../flows/program.js'
 import {
   CODE_MESSAGE, MAX_NAME, MAX_SECRET, MIN_SECRET, RESOURCE_KINDS, resourceRules, secretProblem, urlProblem, type ResourceKind,
@@ -167,13 +168,56 @@ export const CronPatch = z.looseObject(cronMembers).superRefine(cronChecks, alwa
 export const CronBody = envelope('cron', CronInput).openapi('CronBody')
 export const CronPatchBody = envelope('cron', CronPatch).openapi('CronPatchBody')
 
+
+/** A trigger on a db's changes (docs/flows.md "Flows on db changes"): one run of the flow per matching change. */
+export const DbTrigger = z.object({
+  id: z.number().int(),
+  kind: z.literal('flow'),
+  db_id: z.number().int(),
+  table_name: z.string().nullable().openapi({description: 'Only changes of records of this table; null: every table'}),
+  ops: z.array(z.enum(DB_CHANGE_OPS)).openapi({description: 'The changes that start a run'}),
+  target_code: z.string(),
+  active: z.boolean(),
+  created_by_id: z.number().int().nullable(),
+  created_at: Timestamp,
+  updated_at: Timestamp,
+}).openapi('DbTrigger')
+
+const DB_TRIGGER_MEMBERS = ['kind', 'db_id', 'table_name', 'ops', 'target_code', 'active']
+const opsError = `must be a list of ${DB_CHANGE_OPS.join(', ')}`
+const dbRef = z.union([z.number().int().positive(), z.string().min(1).max(64)],
+  {error: (iss) => (iss.input === undefined ? "can't be blank" : 'must be a database id or code')})
+  .openapi({description: 'The database: its id or code (a database of another account is a 404)'})
+const dbTriggerMembers = {
+  kind: z.literal('flow', {error: 'must be flow'}).optional(),
+  db_id: dbRef.optional(),
+  table_name: z.string({error: 'must be a string or null'}).max(64, 'is too long (64 characters at most)').nullable()
+    .transform((v) => (v === '' ? null : v)).optional(),
+  ops: z.array(z.string({error: opsError}), {error: opsError}).min(1, "can't be empty")
+    .refine((v) => v.every((op) => (DB_CHANGE_OPS as readonly string[]).includes(op)), opsError)
+    .transform((v) => DB_CHANGE_OPS.filter((op) => v.includes(op)))
+    .openapi({type: 'array', items: {type: 'string', enum: [...DB_CHANGE_OPS]}, description: 'The changes that start a run (default: all three)'}).optional(),
+  target_code: targetCode.optional(),
+  active: z.boolean({error: 'must be true or false'}).optional(),
+}
+/** A create: `db_id` and `target_code` are required; `ops` defaults to all three, `table_name` to every table. */
+export const DbTriggerInput = z.looseObject({
+  ...dbTriggerMembers,
+  db_id: dbRef,
+  target_code: targetCode,
+}).superRefine(knownOnly(DB_TRIGGER_MEMBERS), always).openapi('DbTriggerInput')
+export const DbTriggerPatch = z.looseObject(dbTriggerMembers).superRefine(knownOnly(DB_TRIGGER_MEMBERS), always).openapi('DbTriggerPatch')
+export const DbTriggerBody = envelope('db_trigger', DbTriggerInput).openapi('DbTriggerBody')
+export const DbTriggerPatchBody = envelope('db_trigger', DbTriggerPatch).openapi('DbTriggerPatchBody')
+
 export const FlowProcess = z.object({
   id: Uuid,
   flow_id: z.number().int().nullable(),
   flow_code: z.string(),
   status: z.enum(['pending', 'finished', 'error']),
-  trigger: z.enum(['action', 'cron', 'manual']),
+  trigger: z.enum(TRIGGERS),
   cron_id: z.number().int().nullable(),
+  db_trigger_id: z.number().int().nullable().openapi({description: 'The db trigger that started the run (trigger `db_change`), else null'}),
   app_id: Uuid.nullable(),
   action: z.string().nullable(),
   user_id: z.number().int().nullable(),
@@ -221,11 +265,15 @@ export const ProcessQuery = z.object({
   trigger: z.enum(TRIGGERS, badQuery('trigger', `one of ${TRIGGERS.join(', ')}`)).optional(),
   flow_code: z.string().transform((v) => v.slice(0, 64)).optional().openapi({type: 'string'}),
   cron_id: intQuery('cron_id', 1, Number.MAX_SAFE_INTEGER).optional(),
+  db_trigger_id: intQuery('db_trigger_id', 1, Number.MAX_SAFE_INTEGER).optional(),
   app_id: z.string().regex(UUID_RE, 'app_id must be a UUID').optional().openapi({format: 'uuid'}),
 })
 
 export type ResourceView = z.infer<typeof Resource>
 export type CronView = z.infer<typeof Cron>
+export type DbTriggerView = z.infer<typeof DbTrigger>
+export type DbTriggerCreate = z.output<typeof DbTriggerInput>
+export type DbTriggerPatch = z.output<typeof DbTriggerPatch>
 export type FlowProcessView = z.infer<typeof FlowProcess>
 export type FlowProcessDetailView = z.infer<typeof FlowProcessDetail>
 export type ResourceCreate = z.output<typeof ResourceInput>

@@ -100,6 +100,11 @@ export const OPERATIONS = {
   updateCron: {method: 'patch', path: '/account/crons/{id}.json'},
   deleteCron: {method: 'delete', path: '/account/crons/{id}.json'},
   runCron: {method: 'post', path: '/account/crons/{id}/run.json'},
+  listDbTriggers: {method: 'get', path: '/account/db_triggers.json'},
+  createDbTrigger: {method: 'post', path: '/account/db_triggers.json'},
+  getDbTrigger: {method: 'get', path: '/account/db_triggers/{id}.json'},
+  updateDbTrigger: {method: 'patch', path: '/account/db_triggers/{id}.json'},
+  deleteDbTrigger: {method: 'delete', path: '/account/db_triggers/{id}.json'},
   listFlowProcesses: {method: 'get', path: '/connect/flow_processes.json'},
   getFlowProcess: {method: 'get', path: '/connect/flow_processes/{id}.json'},
   // the contract itself

@@ -16,7 +16,7 @@ import {
   PublicCallQuery, PublicDeleted, PublicRecord, Record_, RecordBody, RecordPatchBody, RecordsQuery, SearchQuery,
 } from './dbs.js'
 import {
-  Cron, CronBody, CronPatchBody, FlowProcess, FlowProcessDetail, ProcessQuery, Resource, ResourceBody, ResourcePatchBody, ResourceQuery, RunBody,
+  Cron, CronBody, CronPatchBody, DbTrigger, DbTriggerBody, DbTriggerPatchBody, FlowProcess, FlowProcessDetail, ProcessQuery, Resource, ResourceBody, ResourcePatchBody, ResourceQuery, RunBody,
 } from './flows.js'
 import {HistoryEntry, HistoryEntryDetail, HistoryEntryQuery, HistoryQuery, RestoreResult, RestoreSinceBody, RestoreSinceResult} from './history.js'
 import {operation} from './operations.js'
@@ -452,6 +452,7 @@ export const dbRoutes = {
 // ---------------------------------------------------------------------------------------- flows
 const resourceId = idParam('Resource id')
 const cronId = idParam('Cron id')
+const dbTriggerId = idParam('Db trigger id')
 const connectorParams = params('code', 'method')
 const connectorResponses = {
   200: {description: 'The upstream answer (JSON, or text)', content: {'application/json': {schema: z.unknown()}, 'text/plain': {schema: z.string()}}},
@@ -530,6 +531,30 @@ export const flowRoutes = {
     ...operation('runCron'), tags: ['crons'], security: PRIVATE, summary: 'Run a cron now',
     request: {params: cronId},
     responses: {201: json(FlowProcessDetail, 'The run'), ...WRITE_ERRORS},
+  }),
+  listDbTriggers: createRoute({
+    ...operation('listDbTriggers'), tags: ['crons'], security: PRIVATE, summary: 'Triggers on db changes of the account (docs/flows.md)',
+    responses: {200: json(z.array(DbTrigger), 'Db triggers'), ...ERRORS},
+  }),
+  createDbTrigger: createRoute({
+    ...operation('createDbTrigger'), tags: ['crons'], security: PRIVATE, summary: 'Run a flow on each change of a db (a table, some ops)',
+    request: {body: body(DbTriggerBody)},
+    responses: {201: json(DbTrigger, 'Created'), ...WRITE_ERRORS},
+  }),
+  getDbTrigger: createRoute({
+    ...operation('getDbTrigger'), tags: ['crons'], security: PRIVATE, summary: 'A db trigger',
+    request: {params: dbTriggerId},
+    responses: {200: json(DbTrigger, 'The db trigger'), ...ERRORS},
+  }),
+  updateDbTrigger: createRoute({
+    ...operation('updateDbTrigger'), tags: ['crons'], security: PRIVATE, summary: 'Change a db trigger',
+    request: {params: dbTriggerId, body: body(DbTriggerPatchBody)},
+    responses: {200: json(DbTrigger, 'The full db trigger'), ...WRITE_ERRORS},
+  }),
+  deleteDbTrigger: createRoute({
+    ...operation('deleteDbTrigger'), tags: ['crons'], security: PRIVATE, summary: 'Delete a db trigger (its runs stay listed)',
+    request: {params: dbTriggerId},
+    responses: {204: noContent, ...ERRORS},
   }),
   listFlowProcesses: createRoute({
     ...operation('listFlowProcesses'), tags: ['flows'], security: PRIVATE, summary: 'Flow runs, newest first',

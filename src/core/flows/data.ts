@@ -12,9 +12,12 @@ export class FlowRunError extends Error {
   steps?: number
   data?: JsonObject
   trace?: FlowTrace
-  constructor(message: string) {
+  /** A connector call that may succeed if tried again (no answer, a timeout, a 5xx or a 429): a run with retries tries it again. */
+  retryable?: boolean
+  constructor(message: string, retryable?: boolean) {
     super(message)
     this.name = 'FlowRunError'
+    if (retryable) this.retryable = true
   }
 }
 

@@ -1,7 +1,7 @@
 
 export const PROCESS_STATUSES = ['pending', 'finished', 'error'] as const
 export type ProcessStatus = (typeof PROCESS_STATUSES)[number]
-export const TRIGGERS = ['action', 'cron', 'manual'] as const
+export const TRIGGERS = ['action', 'cron', 'manual', 'db_change'] as const
 export type Trigger = (typeof TRIGGERS)[number]
 
 /** As the API shows it: the contract's (src/core/contract/flows.ts). */

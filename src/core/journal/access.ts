@@ -27,14 +27,14 @@ export function canReadVersion(user: Principal, kind: JournalKind, row: Row | nu
     case 'dashboard':
       return canView(user, {shared: !!Number(row.shared), created_by_id: Number(row.created_by_id)})
     default:
-      // Apps, dbs, records, flow resources and crons are read by every signed-in user of the account.
+      // Apps, dbs, records, flow resources, crons and db triggers are read by every signed-in user of the account.
       return true
   }
 }
 
 const WRITE_ACTION: Record<JournalKind, Action> = {
   prompt: 'prompt.write', dashboard: 'dashboard.write', app: 'app.write', db: 'db.manage', record: 'record.write',
-  resource: 'resource.write', cron: 'cron.write',
+  resource: 'resource.write', cron: 'cron.write', db_trigger: 'cron.write',
 }
 
 /** Why `user` may not restore a resource of `kind`, or null when they may. */

@@ -4,7 +4,7 @@
  * The names are fixed by shared/spec/decisions.md "History, backups and live feeds".
  */
 
-export const JOURNAL_KINDS = ['prompt', 'dashboard', 'app', 'db', 'record', 'resource', 'cron'] as const
+export const JOURNAL_KINDS = ['prompt', 'dashboard', 'app', 'db', 'record', 'resource', 'cron', 'db_trigger'] as const
 export type JournalKind = (typeof JOURNAL_KINDS)[number]
 
 export const JOURNAL_OPS = ['create', 'update', 'delete', 'restore'] as const

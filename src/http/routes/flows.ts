@@ -3,6 +3,7 @@ import type {Deps} from '../env.js'
 import {actionsRoutes} from './flows/actions.js'
 import {connectorRoutes} from './flows/connector.js'
 import {cronsRoutes} from './flows/crons.js'
+import {dbTriggersRoutes} from './flows/db-triggers.js'
 import {processesRoutes} from './flows/processes.js'
 import {resourcesRoutes} from './flows/resources.js'
 
@@ -17,6 +18,7 @@ export function flowsRoutes(deps: Deps) {
   app.route('/', actionsRoutes(deps))
   app.route('/', connectorRoutes(deps))
   app.route('/', cronsRoutes(deps))
+  app.route('/', dbTriggersRoutes(deps))
   app.route('/', processesRoutes(deps))
   return app
 }

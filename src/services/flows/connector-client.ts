@@ -24,14 +24,21 @@ export function connectorMethod(connector: Resource, name: string): ConnectorMet
 /** Finds a connector of the account by code and calls one of its methods (what it sent and got noted in `seen`). */
 export async function callAccountConnector(
   store: Store, accountId: number, code: string, method: string, params: JsonObject, signal: AbortSignal, limits: ConnectorLimits,
-  seen?: ConnectorSeen,
+  seen?: ConnectorSeen, flowRun?: string,
 ): Promise<unknown> {
   const connector = await store.flows.findResource(accountId, CONNECTOR_KIND, code)
   if (!connector) throw new FlowRunError(`connector "${code}" not found`)
   const m = connectorMethod(connector, method)
   if (!m) throw new FlowRunError(`connector "${code}" has no method "${method}"`)
-  return callConnector(store, accountId, connector, m, params, signal, limits, seen)
+  return callConnector(store, accountId, connector, m, params, signal, limits, seen, flowRun)
 }
+
+/**
+ * The header a flow run's connector calls carry: the run's id. A receiver may dedupe on it (a retried
+ * call carries the same id); this server journals a write that carries it with the connector's secret as
+ * the run's (door `flow`, src/http/middleware/journal-who.ts), and such a write starts no db trigger.
+ */
+export const FLOW_RUN_HEADER = 'x-svc-flow-run'
 
 /**
  * Calls a connector method over HTTP with the stored secret as `Authorization: Bearer`. The
@@ -41,7 +48,7 @@ export async function callAccountConnector(
  */
 export async function callConnector(
   store: Store, accountId: number, connector: Resource, method: ConnectorMethod, params: JsonObject,
-  signal: AbortSignal, limits: ConnectorLimits, seen: ConnectorSeen = {},
+  signal: AbortSignal, limits: ConnectorLimits, seen: ConnectorSeen = {}, flowRun?: string,
 ): Promise<unknown> {
   const label = `${connector.code}.${method.name}`
   if (!connector.url) throw new FlowRunError(`connector "${connector.code}" has no url`)
@@ -50,6 +57,7 @@ export async function callConnector(
   seen.request = redactValue(request.view, secret) as JsonObject
   const headers: Record<string, string> = {accept: 'application/json, text/plain;q=0.9, */*;q=0.5', 'user-agent': 'svc-flows'}
   if (secret) headers.authorization = `Bearer ${secret}`
+  if (flowRun) headers[FLOW_RUN_HEADER] = flowRun
   if (request.body !== undefined) headers['content-type'] = 'application/json'
   const timeout = AbortSignal.timeout(limits.connectorTimeoutMs)
   const combined = AbortSignal.any([signal, timeout])
@@ -64,7 +72,7 @@ export async function callConnector(
     if (!res.ok) {
       // Redacted whole before the cut: a secret straddling it would otherwise show in part.
       const excerpt = redactExcerpt(text, ERROR_EXCERPT, secret)
-      throw new FlowRunError(`${label} answered ${res.status}${excerpt ? `: ${excerpt}` : ''}`)
+      throw new FlowRunError(`${label} answered ${res.status}${excerpt ? `: ${excerpt}` : ''}`, res.status >= 500 || res.status === 429)
     }
     if (text.trim() === '') return null
     // An upstream that echoes the request (headers included) must not hand the secret to the caller.
@@ -74,16 +82,16 @@ export async function callConnector(
       return redact(text, secret)
     }
   } catch (error) {
-    if (error instanceof FlowRunError) throw new FlowRunError(redact(error.message, secret))
+    if (error instanceof FlowRunError) throw new FlowRunError(redact(error.message, secret), error.retryable)
     if (error instanceof EgressRefused) throw new FlowRunError(`${label}: ${error.message}`)
-    if (timeout.aborted) throw new FlowRunError(`${label} did not answer within ${limits.connectorTimeoutMs} ms`)
+    if (timeout.aborted) throw new FlowRunError(`${label} did not answer within ${limits.connectorTimeoutMs} ms`, true)
     if (signal.aborted) {
       const reason = signal.reason as Error | undefined
       throw new FlowRunError(reason?.name === 'TimeoutError' ? 'the run took too long and was stopped' : reason?.message || 'the run was stopped')
     }
     // No error code or text from the socket: "connection refused" against "timed out" would tell a
     // caller which ports are open (a port-scan oracle).
-    throw new FlowRunError(redact(`${label}: cannot reach ${new URL(request.url).host}`, secret))
+    throw new FlowRunError(redact(`${label}: cannot reach ${new URL(request.url).host}`, secret), true)
   }
 }
 

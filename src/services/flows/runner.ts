@@ -6,6 +6,7 @@ import type {FlowProcess, Trigger} from '../../core/flows/processes.js'
 import {FLOW_KIND, type Resource} from '../../core/flows/resources.js'
 import {runProgram} from '../../core/flows/run.js'
 import type {Store} from '../../store/types.js'
+import type {NewProcess} from '../../store/flows/types.js'
 import {callAccountConnector, type ConnectorLimits} from './connector-client.js'
 import {egressPolicy, type EgressPolicy} from '../egress.js'
 
@@ -17,6 +18,11 @@ export interface StartRun {
   input: JsonObject
   trigger: Trigger
   cronId?: number | null
+  /** The db trigger and the journal position of the change (trigger `db_change`). */
+  dbTriggerId?: number | null
+  changePos?: number | null
+  /** Connector calls that fail on the way (no answer, a timeout, a 5xx, a 429) are tried again, up to `attempts` in all, waiting `backoffMs`, then twice that... */
+  retry?: RetryPolicy
   appId?: string | null
   action?: string | null
   userId?: number | null
@@ -24,11 +30,21 @@ export interface StartRun {
   requestId?: string
 }
 
+export interface RetryPolicy {
+  attempts: number
+  backoffMs: number
+}
+
 /** Starts flow runs in the background, records them as flow processes, and stops them on close. */
 export interface FlowRunner {
   readonly limits: FlowLimits
   /** Records a pending process and starts it; `done` settles with the ended process (never rejects). */
   start(run: StartRun): Promise<{process: FlowProcess; done: Promise<FlowProcess | null>}>
+  /**
+   * Starts runs whose pending rows `record` writes (in its own transaction, with whatever else must commit with
+   * them: the change service's claim). When `record` answers false nothing starts and null is answered.
+   */
+  startRecorded(runs: StartRun[], record: (rows: NewProcess[]) => Promise<boolean>): Promise<{process: FlowProcess; done: Promise<FlowProcess | null>}[] | null>
   /** Starts a run and waits up to `waitMs` (default the action wait): the process, ended or still pending. */
   startAndWait(run: StartRun, waitMs?: number): Promise<FlowProcess>
   /** Waits up to `waitMs` for a started run: the process, ended or still pending. */
@@ -88,14 +104,30 @@ function createRunner(store: Store, options: FlowRunnerOptions): FlowRunner {
     return store.cluster.instanceAlive(instance)
   }
 
-  const execute = async (accountId: number, process: FlowProcess, flow: Resource | null, input: JsonObject, requestId?: string): Promise<FlowProcess | null> => {
+  /** A connector call, tried again per `retry` while it fails on the way and the run goes on. */
+  const withRetry = async (retry: RetryPolicy | undefined, signal: AbortSignal, call: () => Promise<unknown>): Promise<unknown> => {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await call()
+      } catch (error) {
+        if (!retry || attempt >= retry.attempts || !(error instanceof FlowRunError) || !error.retryable || signal.aborted) {
+          if (retry && attempt > 1 && error instanceof FlowRunError) error.message = `${error.message} (after ${attempt} attempts)`
+          throw error
+        }
+        await sleep(retry.backoffMs * 2 ** (attempt - 1), null, {signal}).catch(() => undefined)
+        if (signal.aborted) throw error
+      }
+    }
+  }
+
+  const execute = async (accountId: number, process: FlowProcess, flow: Resource | null, input: JsonObject, requestId?: string, retry?: RetryPolicy): Promise<FlowProcess | null> => {
     const fields = requestId ? {request_id: requestId} : undefined
     const signal = AbortSignal.any([stopper.signal, AbortSignal.timeout(limits.runTimeoutMs)])
     let result: Parameters<typeof deps.store.flows.finishProcess>[2]
     try {
       if (!flow) throw new FlowRunError(`flow "${process.flow_code}" not found`)
       const run = await runProgram(flow.fields.program, input, {
-        callConnector: (call, s, seen) => callAccountConnector(deps.store, accountId, call.connector, call.method, call.params, s, limits, seen),
+        callConnector: (call, s, seen) => withRetry(retry, s, () => callAccountConnector(deps.store, accountId, call.connector, call.method, call.params, s, limits, seen, process.id)),
       }, limits, signal)
       result = {status: 'finished', output: run.data, error: null, steps: run.steps, trace: run.trace}
     } catch (error) {
@@ -133,12 +165,53 @@ function createRunner(store: Store, options: FlowRunnerOptions): FlowRunner {
         inFlightIds.delete(id)
         throw error
       }
-      const done = execute(run.accountId, process, flow, run.input, run.requestId).finally(() => {
+      const done = execute(run.accountId, process, flow, run.input, run.requestId, run.retry).finally(() => {
         inFlightIds.delete(process.id)
         running.delete(done)
       })
       running.add(done)
       return {process, done}
+    },
+    async startRecorded(runs, record) {
+      if (stopped) throw new Error('the flow runner is stopped')
+      const flows = new Map<string, Resource | null>()
+      const rows: NewProcess[] = []
+      const planned: {run: StartRun; flow: Resource | null; id: string}[] = []
+      for (const run of runs) {
+        const key = `${run.accountId}/${run.flowCode}`
+        if (!flows.has(key)) flows.set(key, run.flow !== undefined ? run.flow : await deps.store.flows.findResource(run.accountId, FLOW_KIND, run.flowCode))
+        const flow = flows.get(key)!
+        const id = randomUUID()
+        planned.push({run, flow, id})
+        rows.push({
+          id, accountId: run.accountId, flowId: flow?.id ?? null, flowCode: run.flowCode, trigger: run.trigger, cronId: run.cronId,
+          dbTriggerId: run.dbTriggerId, changePos: run.changePos, appId: run.appId, action: run.action, userId: run.userId, input: run.input, runner: ownRunner(),
+        })
+      }
+      // Known as in flight before their rows exist, so a concurrent orphan check never takes them for dead.
+      for (const p of planned) inFlightIds.add(p.id)
+      let recorded = false
+      try {
+        recorded = await record(rows)
+      } finally {
+        if (!recorded) for (const p of planned) inFlightIds.delete(p.id)
+      }
+      if (!recorded) return null
+      const started: {process: FlowProcess; done: Promise<FlowProcess | null>}[] = []
+      for (const {run, flow, id} of planned) {
+        const process = await deps.store.flows.getProcess(run.accountId, id)
+        if (!process) {
+          inFlightIds.delete(id)
+          continue
+        }
+        const done = execute(run.accountId, process, flow, run.input, run.requestId, run.retry).finally(() => {
+          inFlightIds.delete(id)
+          running.delete(done)
+        })
+        running.add(done)
+        started.push({process, done})
+      }
+      return started
     },
     async startAndWait(run, waitMs = limits.actionWaitMs) {
       return runner.settle(run.accountId, await runner.start(run), waitMs)

@@ -4,12 +4,13 @@ import {randomUUID} from 'node:crypto'
 import type {CronJob, CronWrite} from '../../core/flows/crons.js'
 import type {FlowProcess, FlowProcessDetail, ProcessFilter} from '../../core/flows/processes.js'
 import {CONNECTOR_KIND, type Resource, type ResourceKind, type ResourceWrite} from '../../core/flows/resources.js'
-import {cronQuotaReached} from '../../core/quotas.js'
+import {cronQuotaReached, dbTriggerQuotaReached} from '../../core/quotas.js'
+import {type ActiveDbTrigger, type DbTrigger, type DbTriggerWrite, opsOf} from '../../core/flows/db-triggers.js'
 import {likeEscape} from '../like-escape.js'
 import {deleteChecked, isRowId, type SqlPort, type TxBody, type TxSql, txUnique} from '../sql/port.js'
 import {
-  codeTaken, type CronRow, PROCESS_COLUMNS, PROCESS_DETAIL_COLUMNS, type ProcessRow, RESOURCE_COLUMNS, type ResourceRow, toCron, toProcess,
-  toProcessDetail, toResource,
+  codeTaken, type CronRow, type DbTriggerRow, PROCESS_COLUMNS, PROCESS_DETAIL_COLUMNS, type ProcessRow, RESOURCE_COLUMNS, type ResourceRow, toCron, toProcess,
+  toDbTrigger, toProcessDetail, toResource,
 } from './rows.js'
 import type {DueCron, FlowsRepo, NewProcess, ProcessResult, ResourceFilter} from './types.js'
 
@@ -111,14 +112,9 @@ export class SqlFlowsRepo implements FlowsRepo {
 
   async createProcess(input: NewProcess): Promise<FlowProcessDetail> {
     const id = input.id ?? randomUUID()
-    const at = now()
-    await this.sql.run(
-      `INSERT INTO flow_processes (id, account_id, flow_id, flow_code, status, trigger_kind, cron_id, app_id, action, user_id,
-         input, runner, started_at, created_at)
-       VALUES (?, ?, ?, ?, 'pending', ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      [id, input.accountId, input.flowId, input.flowCode, input.trigger, input.cronId ?? null, input.appId ?? null,
-        input.action ?? null, input.userId ?? null, JSON.stringify(input.input), input.runner, at, at],
-    )
+    await this.sql.tx(function* (q) {
+      yield* insertProcess(q, {...input, id}, now())
+    })
     return (await this.getProcess(input.accountId, id))!
   }
 
@@ -152,6 +148,7 @@ export class SqlFlowsRepo implements FlowsRepo {
     if (filter.trigger) where.push('trigger_kind = ?'), values.push(filter.trigger)
     if (filter.flow_code) where.push('flow_code = ?'), values.push(filter.flow_code)
     if (filter.cron_id) where.push('cron_id = ?'), values.push(filter.cron_id)
+    if (filter.db_trigger_id) where.push('db_trigger_id = ?'), values.push(filter.db_trigger_id)
     if (filter.app_id) where.push('app_id = ?'), values.push(filter.app_id)
     const rows = await this.sql.all<ProcessRow>(`SELECT ${PROCESS_COLUMNS} FROM flow_processes WHERE ${where.join(' AND ')} ORDER BY seq DESC LIMIT ? OFFSET ?`,
       [...values, filter.limit, filter.offset])
@@ -267,6 +264,107 @@ export class SqlFlowsRepo implements FlowsRepo {
     await this.sql.run('UPDATE crons SET last_flow_process_id = ?, last_run_at = ? WHERE account_id = ? AND id = ?',
       [processId, at, accountId, id])
   }
+
+  // ---- db triggers (flows on db changes) -------------------------------------------------
+
+  async listDbTriggers(accountId: number): Promise<DbTrigger[]> {
+    return (await this.sql.all<DbTriggerRow>('SELECT * FROM db_triggers WHERE account_id = ? ORDER BY id', [accountId])).map(toDbTrigger)
+  }
+
+  async getDbTrigger(accountId: number, id: number): Promise<DbTrigger | null> {
+    if (!isRowId(id)) return null
+    const row = await this.sql.get<DbTriggerRow>('SELECT * FROM db_triggers WHERE account_id = ? AND id = ?', [accountId, id])
+    return row ? toDbTrigger(row) : null
+  }
+
+  async createDbTrigger(accountId: number, userId: number | null, write: DbTriggerWrite, max?: number): Promise<DbTrigger> {
+    const at = now()
+    // It sees the changes committed after it: those at positions above the journal's head now.
+    const insert = `INSERT INTO db_triggers (account_id, db_id, table_name, ops, target_code, active, after_pos, created_by_id, created_at, updated_at)
+      VALUES (?, ?, ?, ?, ?, ?, (SELECT coalesce(max(pos), 0) FROM journal), ?, ?, ?) RETURNING *`
+    const values = [accountId, write.db_id, write.table_name, write.ops.join(','), write.target_code, write.active ? 1 : 0, userId, at, at]
+    const who = this.journal.current()
+    const row = await this.sql.tx(function* (q) {
+      if (max !== undefined) {
+        yield* q.lock(`db_triggers:${accountId}`)
+        const counted = yield* q.get<{n: number}>('SELECT count(*) AS n FROM db_triggers WHERE account_id = ?', [accountId])
+        if (Number(counted!.n) >= max) throw dbTriggerQuotaReached(max)
+      }
+      const created = (yield* q.get<DbTriggerRow>(insert, values))!
+      yield* appendEntry(q, who, {accountId, kind: 'db_trigger', id: created.id, op: 'create', row: {...created}})
+      return created
+    })
+    return toDbTrigger(row)
+  }
+
+  async updateDbTrigger(accountId: number, id: number, write: DbTriggerWrite): Promise<DbTrigger | null> {
+    if (!isRowId(id)) return null
+    const who = this.journal.current()
+    const row = await this.sql.tx(function* (q) {
+      const updated = yield* q.get<DbTriggerRow>(
+        `UPDATE db_triggers SET db_id = ?, table_name = ?, ops = ?, target_code = ?, active = ?, updated_at = ?
+         WHERE account_id = ? AND id = ? RETURNING *`,
+        [write.db_id, write.table_name, write.ops.join(','), write.target_code, write.active ? 1 : 0, now(), accountId, id],
+      )
+      if (updated) yield* appendEntry(q, who, {accountId, kind: 'db_trigger', id, op: 'update', row: {...updated}})
+      return updated
+    })
+    return row ? toDbTrigger(row) : null
+  }
+
+  async deleteDbTrigger(accountId: number, id: number): Promise<boolean> {
+    if (!isRowId(id)) return false
+    const who = this.journal.current()
+    return deleteChecked(this.sql, 'db_triggers', '*', accountId, id, (row) => row, undefined,
+      (q, row) => appendEntry(q, who, {accountId, kind: 'db_trigger', id, op: 'delete', row, gone: true}))
+  }
+
+  async activeDbTriggers(): Promise<ActiveDbTrigger[]> {
+    const rows = await this.sql.all<DbTriggerRow>('SELECT * FROM db_triggers WHERE active = 1 ORDER BY id')
+    return rows.map((r) => ({
+      id: Number(r.id), account_id: Number(r.account_id), db_id: Number(r.db_id), table_name: r.table_name, ops: opsOf(r.ops),
+      target_code: r.target_code, after_pos: Number(r.after_pos),
+    }))
+  }
+
+  async journalHead(): Promise<number> {
+    const row = await this.sql.get<{pos: number | null}>('SELECT max(pos) AS pos FROM journal')
+    return Number(row?.pos ?? 0)
+  }
+
+  async changeCursor(): Promise<number> {
+    const read = async () => (await this.sql.get<{pos: number}>("SELECT pos FROM change_cursor WHERE name = 'db_triggers'"))?.pos
+    const pos = await read()
+    if (pos !== undefined && pos !== null) return Number(pos)
+    // The first start: from the head (changes before any trigger existed start nothing). Two instances may both insert: one wins.
+    await this.sql.run(`INSERT INTO change_cursor (name, pos, updated_at) SELECT 'db_triggers', coalesce(max(pos), 0), ? FROM journal
+      WHERE true ON CONFLICT (name) DO NOTHING`, [now()])
+    return Number(await read())
+  }
+
+  async claimChanges(from: number, to: number, runs: NewProcess[]): Promise<boolean> {
+    const at = now()
+    return this.sql.tx(function* (q) {
+      // Compare-and-set: on PostgreSQL a concurrent claim waits on the row and then finds it moved (0 rows).
+      if ((yield* q.run("UPDATE change_cursor SET pos = ?, updated_at = ? WHERE name = 'db_triggers' AND pos = ?", [to, at, from])) !== 1) return false
+      for (const run of runs) yield* insertProcess(q, {...run, id: run.id ?? randomUUID()}, at, true)
+      return true
+    })
+  }
+}
+
+/**
+ * Records a pending run (the one insert of flow_processes). `claim`: a run whose (trigger, change) is claimed
+ * already is left out (a store restored to an earlier time may number new changes as runs it holds did).
+ */
+function* insertProcess(q: TxSql, input: NewProcess & {id: string}, at: string, claim = false): TxBody<void> {
+  yield* q.run(
+    `INSERT INTO flow_processes (id, account_id, flow_id, flow_code, status, trigger_kind, cron_id, db_trigger_id, change_pos, app_id, action, user_id,
+       input, runner, started_at, created_at)
+     VALUES (?, ?, ?, ?, 'pending', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)${claim ? ' ON CONFLICT DO NOTHING' : ''}`,
+    [input.id, input.accountId, input.flowId, input.flowCode, input.trigger, input.cronId ?? null, input.dbTriggerId ?? null, input.changePos ?? null,
+      input.appId ?? null, input.action ?? null, input.userId ?? null, JSON.stringify(input.input), input.runner, at, at],
+  )
 }
 
 /** 422 when the code is taken: per account and kind, or on the whole server for a connector. */

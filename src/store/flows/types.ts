@@ -1,6 +1,7 @@
 /** Repository interface of the flows area: what http needs from storage, implementation-neutral. */
 import type {CronJob, CronWrite} from '../../core/flows/crons.js'
 import type {JsonObject} from '../../core/flows/data.js'
+import type {ActiveDbTrigger, DbTrigger, DbTriggerWrite} from '../../core/flows/db-triggers.js'
 import type {FlowProcess, FlowProcessDetail, ProcessFilter, ProcessStatus, Trigger} from '../../core/flows/processes.js'
 import type {FlowTrace} from '../../core/flows/trace.js'
 import type {Resource, ResourceKind, ResourceWrite} from '../../core/flows/resources.js'
@@ -22,6 +23,9 @@ export interface NewProcess {
   flowCode: string
   trigger: Trigger
   cronId?: number | null
+  /** The db trigger and the journal position of the change that started the run (trigger `db_change`): one run per pair. */
+  dbTriggerId?: number | null
+  changePos?: number | null
   appId?: string | null
   action?: string | null
   userId?: number | null
@@ -83,4 +87,22 @@ export interface FlowsRepo {
    */
   claimCron(id: number, expectedNextRunAt: string, nextRunAt: string | null, lastRunAt: string): Promise<boolean>
   setCronLastProcess(accountId: number, id: number, processId: string, at: string): Promise<void>
+  listDbTriggers(accountId: number): Promise<DbTrigger[]>
+  getDbTrigger(accountId: number, id: number): Promise<DbTrigger | null>
+  /** Sees the changes committed after it (its `after_pos`). With `max`: throws dbTriggerQuotaReached when the account has that many. */
+  createDbTrigger(accountId: number, userId: number | null, write: DbTriggerWrite, max?: number): Promise<DbTrigger>
+  updateDbTrigger(accountId: number, id: number, write: DbTriggerWrite): Promise<DbTrigger | null>
+  deleteDbTrigger(accountId: number, id: number): Promise<boolean>
+  /** The active triggers of every account (the change service matches journal entries against them). */
+  activeDbTriggers(): Promise<ActiveDbTrigger[]>
+  /** Where the change service reads the journal from; made (at the journal's head: no past change runs) when there is none. */
+  changeCursor(): Promise<number>
+  /** The journal's head: the position of the newest committed entry (0 for none). */
+  journalHead(): Promise<number>
+  /**
+   * Moves the cursor from `from` to `to` and records `runs` (pending, each claiming its (trigger, change)) in one
+   * transaction, only if the cursor is still at `from` (compare-and-set): of N instances that read the same changes,
+   * exactly one records their runs. False (nothing written) when another one moved it first.
+   */
+  claimChanges(from: number, to: number, runs: NewProcess[]): Promise<boolean>
 }

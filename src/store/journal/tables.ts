@@ -11,7 +11,7 @@ import {toView} from '../../core/prompts/types.js'
 import {type AppRow, toAppRecord} from '../apps/rows.js'
 import {type DashboardRow, toDashboard} from '../dashboards/rows.js'
 import {type DbRow, type RecordRow, toDb, toRecordView} from '../dbs/rows.js'
-import {type CronRow, type ResourceRow, toCron, toResource} from '../flows/rows.js'
+import {type CronRow, type DbTriggerRow, type ResourceRow, toCron, toDbTrigger, toResource} from '../flows/rows.js'
 import {type PromptRow, toPromptRecord} from '../prompts/rows.js'
 
 /** A row as the journal keeps it: its columns, secrets and computed columns left out. */
@@ -100,6 +100,14 @@ export const JOURNAL_TABLES: Record<JournalKind, JournalTable> = {
     omit: [],
     view: (row) => toCron(row as unknown as CronRow),
     label: (row) => `${str(row.target_code)} ${str(row.schedule)}`,
+    taken: () => validation({id: ['conflicts']}),
+  },
+  db_trigger: {
+    table: 'db_triggers',
+    secrets: {},
+    omit: [],
+    view: (row) => toDbTrigger(row as unknown as DbTriggerRow),
+    label: (row) => `${str(row.target_code)} on db ${str(row.db_id)}${row.table_name ? ` table ${str(row.table_name)}` : ''} (${str(row.ops)})`,
     taken: () => validation({id: ['conflicts']}),
   },
 }

@@ -70,4 +70,35 @@ CREATE INDEX crons_due ON crons(next_run_at) WHERE active = 1;
     name: 'flows: the trace of a run (each executed step, bounded to 64 KB of JSON)',
     up: 'ALTER TABLE flow_processes ADD COLUMN trace TEXT',
   },
+  {
+    id: 62,
+    name: 'flows: triggers on db changes (db, table, ops), the run of each change claimed once, the journal cursor',
+    up: binaryText(`
+CREATE TABLE db_triggers (
+  id ${ID},
+  account_id BIGINT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+  db_id BIGINT NOT NULL,
+  table_name TEXT,
+  ops TEXT NOT NULL,
+  target_code TEXT NOT NULL,
+  active INTEGER NOT NULL DEFAULT 1,
+  after_pos BIGINT NOT NULL DEFAULT 0,
+  created_by_id BIGINT REFERENCES users(id) ON DELETE SET NULL,
+  created_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL
+);
+CREATE INDEX db_triggers_account ON db_triggers(account_id, id);
+CREATE INDEX db_triggers_active ON db_triggers(active);
+ALTER TABLE flow_processes ADD COLUMN db_trigger_id BIGINT;
+ALTER TABLE flow_processes ADD COLUMN change_pos BIGINT;
+-- The claim of a change: one run per (trigger, journal position), whichever instance starts it.
+CREATE UNIQUE INDEX flow_processes_change ON flow_processes(db_trigger_id, change_pos);
+-- How far the change triggers read the journal (one row, moved by compare-and-set with the runs it starts).
+CREATE TABLE change_cursor (
+  name TEXT PRIMARY KEY,
+  pos BIGINT NOT NULL,
+  updated_at TEXT NOT NULL
+);
+`),
+  },
 ]
