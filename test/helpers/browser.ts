@@ -57,8 +57,15 @@ async function launchShared(blocked: boolean): Promise<{browser: Browser; close(
     rmSync(profile, {recursive: true, force: true})
     throw error
   })
+  // Playwright (1.65) gives a persistent context's Browser: its newContext() is what each test gets.
+  const browser = persistent.browser()
+  if (!browser) {
+    await persistent.close()
+    rmSync(profile, {recursive: true, force: true})
+    throw new Error('playwright-core gave no Browser for the persistent context: launchChromium() needs one to make contexts')
+  }
   return {
-    browser: persistent.browser()!,
+    browser,
     async close() {
       await persistent.close()
       rmSync(profile, {recursive: true, force: true})
