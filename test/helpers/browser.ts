@@ -6,8 +6,8 @@
 import {existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
-import type {BrowserContext} from 'playwright-core'
-import {describe, it} from 'vitest'
+import type {Browser, BrowserContext} from 'playwright-core'
+import {afterAll, describe, it} from 'vitest'
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH || '/usr/bin/chromium'
 const INSTALL = 'apt-get install -y chromium'
@@ -38,34 +38,88 @@ export function chromiumNotice(): void {
   console.warn(`\n!!! ${SKIP_NOTICE}\n!!! Browser tests in this file are skipped; CI runs them.\n`)
 }
 
-/** Debian's Chromium, headless, with a fresh profile dir (never a downloaded browser). */
-export async function launchChromium(options: {bypassCSP?: boolean; thirdPartyCookies?: boolean} = {}): Promise<{context: BrowserContext; close(): Promise<void>}> {
-  if (!existsSync(CHROMIUM_PATH)) {
-    throw new Error(`Chromium not found at ${CHROMIUM_PATH}: ${INSTALL}${chromiumRequired ? ' (browser tests are required under CI=true)' : ''}`)
-  }
+/** One Chromium per test file and cookie policy (below): launched at the first call, closed after the file. */
+const shared = new Map<boolean, Promise<{browser: Browser; close(): Promise<void>}>>()
+const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+  '--disable-component-update', '--disable-sync']
+
+/** Launches Debian's Chromium on a fresh profile whose preferences allow third-party cookies or block them. */
+async function launchShared(blocked: boolean): Promise<{browser: Browser; close(): Promise<void>}> {
   const {chromium} = await import('playwright-core')
   const profile = mkdtempSync(join(tmpdir(), 'svc-chromium-'))
   // Desktop Chrome's default keeps third-party cookies; headless Chromium refuses them, and an app
   // tile (a frame of the app's own origin) needs its sign-in cookie there (scripts/screenshots.js too).
   // `thirdPartyCookies: false` blocks them, as a browser set to (or a future Chrome by default).
-  const blocked = options.thirdPartyCookies === false
+  // The browser contexts of launchChromium() read this setting from the profile they are made in.
   mkdirSync(join(profile, 'Default'), {recursive: true})
   writeFileSync(join(profile, 'Default', 'Preferences'), JSON.stringify({profile: {cookie_controls_mode: blocked ? 1 : 0, block_third_party_cookies: blocked}}))
-  const context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM_PATH,
-    headless: true,
-    bypassCSP: options.bypassCSP,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-      '--disable-component-update', '--disable-sync'],
-  }).catch((error: unknown) => {
+  const persistent = await chromium.launchPersistentContext(profile, {executablePath: CHROMIUM_PATH, headless: true, args: ARGS}).catch((error: unknown) => {
     rmSync(profile, {recursive: true, force: true})
     throw error
   })
+  // Playwright (1.65) gives a persistent context's Browser: its newContext() is what each test gets.
+  const browser = persistent.browser()
+  if (!browser) {
+    await persistent.close()
+    rmSync(profile, {recursive: true, force: true})
+    throw new Error('playwright-core gave no Browser for the persistent context: launchChromium() needs one to make contexts')
+  }
+  return {
+    browser,
+    async close() {
+      await persistent.close()
+      rmSync(profile, {recursive: true, force: true})
+    },
+  }
+}
+
+/** Closes the file's shared Chromium processes (an afterAll of every file that imports this module). */
+export async function closeSharedChromium(): Promise<void> {
+  const all = [...shared.values()]
+  shared.clear()
+  await Promise.all(all.map(async (launched) => (await launched.catch(() => undefined))?.close()))
+}
+
+// In a test file (not in the reporter, which imports SKIP_NOTICE): the shared browsers end with the file.
+if (process.env.VITEST_WORKER_ID !== undefined) {
+  try {
+    afterAll(closeSharedChromium)
+  } catch {
+    // Imported outside a file's collection: the browsers are killed with the process.
+  }
+}
+
+/**
+ * A fresh browser context of Debian's Chromium, headless (never a downloaded browser): its own
+ * cookies, storage, cache and service workers, as a new profile, seen by no other call's context.
+ * The Chromium process behind it is launched once per test file (and per `thirdPartyCookies`) and
+ * shared: a launch costs 3-5 s of a loaded machine (2-core, load 20-30), a context 0.3-0.5 s.
+ * `close()` closes the context (its pages); the process is closed after the file.
+ */
+export async function launchChromium(options: {bypassCSP?: boolean; thirdPartyCookies?: boolean} = {}): Promise<{context: BrowserContext; close(): Promise<void>}> {
+  if (!existsSync(CHROMIUM_PATH)) {
+    throw new Error(`Chromium not found at ${CHROMIUM_PATH}: ${INSTALL}${chromiumRequired ? ' (browser tests are required under CI=true)' : ''}`)
+  }
+  const blocked = options.thirdPartyCookies === false
+  let launched = shared.get(blocked)
+  if (!launched) {
+    launched = launchShared(blocked)
+    shared.set(blocked, launched)
+    // A failed launch is not kept: the next call tries again (and says why).
+    launched.catch(() => shared.get(blocked) === launched && shared.delete(blocked))
+  }
+  const {browser, close} = await launched
+  if (!browser.isConnected()) {
+    // The shared browser died (a crash): this test and the next ones get a new one.
+    if (shared.get(blocked) === launched) shared.delete(blocked)
+    await close().catch(() => undefined)
+    return launchChromium(options)
+  }
+  const context = await browser.newContext({bypassCSP: options.bypassCSP})
   return {
     context,
     async close() {
       await context.close()
-      rmSync(profile, {recursive: true, force: true})
     },
   }
 }
