@@ -109,18 +109,41 @@ export const JOURNAL_TABLES: Record<JournalKind, JournalTable> = {
  * secret_token is recorded as set or changed, never as its value), computed columns go.
  */
 export function stateOf(kind: JournalKind, row: Record<string, unknown>): StateRow {
-  const t = JOURNAL_TABLES[kind]
-  const out: StateRow = {}
-  for (const [k, v] of Object.entries(row)) {
-    if (t.omit.includes(k)) continue
-    if (k in t.secrets) {
-      if (kind === 'resource') out[`has_${k}`] = v !== null && v !== undefined
+  return JSON.parse(stateText(kind, row)) as StateRow
+}
+
+const OMITTED = Object.fromEntries(Object.entries(JOURNAL_TABLES).map(([k, t]) => [k, new Set(t.omit)])) as Record<JournalKind, Set<string>>
+/** `"column":` of each column name seen (names come from the store's own SELECT *). */
+const KEYS = new Map<string, string>()
+const keyOf = (k: string) => {
+  let key = KEYS.get(k)
+  if (key === undefined) KEYS.set(k, (key = `${JSON.stringify(k)}:`))
+  return key
+}
+
+/**
+ * The JSON text of stateOf's row, written straight from the row (every write journals one: no
+ * intermediate object, no Object.entries; docs/benchmarks.md "The journal"). A record's unused index
+ * columns are left out when null (a restore writes null to every column the kept row does not hold):
+ * they would otherwise cost ~100 bytes an entry.
+ */
+export function stateText(kind: JournalKind, row: Record<string, unknown>): string {
+  const {secrets} = JOURNAL_TABLES[kind]
+  const omit = OMITTED[kind]
+  let out = ''
+  for (const k in row) {
+    if (!Object.hasOwn(row, k) || omit.has(k)) continue
+    const v = row[k]
+    if (Object.hasOwn(secrets, k)) {
+      if (kind === 'resource') out += `,${keyOf(`has_${k}`)}${v !== null && v !== undefined}`
       continue
     }
-    // A record's unused index columns are left out when null (a restore writes null to every column
-    // the kept row does not hold): they would otherwise cost ~100 bytes an entry.
-    if (v === null && k.startsWith('idx_')) continue
-    out[k] = v
+    if (v === undefined) continue
+    if (v === null) {
+      if (!k.startsWith('idx_')) out += `,${keyOf(k)}null`
+      continue
+    }
+    out += `,${keyOf(k)}${typeof v === 'number' && Number.isFinite(v) ? String(v) : JSON.stringify(v)}`
   }
-  return out
+  return `{${out.slice(1)}}`
 }
