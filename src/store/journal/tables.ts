@@ -33,6 +33,8 @@ export interface JournalTable {
   label(row: StateRow): string
   /** What a unique violation of a restore means: which code is taken. */
   taken(row: StateRow): Error
+  /** Recorded as events only, never restored (core/journal/types.ts EVENT_KINDS). */
+  event?: true
 }
 
 /** A 422 naming the field and value taken meanwhile, and (member `restore`) how to restore all the same. */
@@ -93,6 +95,29 @@ export const JOURNAL_TABLES: Record<JournalKind, JournalTable> = {
     view: (row) => toResource({...(row as unknown as ResourceRow), has_secret: !!row.has_secret_token}),
     label: (row) => `${str(row.kind)} ${str(row.code)}`,
     taken: (row) => taken('code', row.code, 'change the code of the resource holding it, then restore again'),
+  },
+  user: {
+    table: 'users',
+    secrets: {},
+    omit: [],
+    event: true,
+    view: (row) => ({
+      id: row.id, account_id: row.account_id, login: row.login, email: row.email, name: row.name, role: row.role,
+      permissions: typeof row.permissions === 'string' ? JSON.parse(row.permissions) : row.permissions, department_id: row.department_id ?? null,
+      created_at: row.created_at,
+    }),
+    label: (row) => `${str(row.name)} (${str(row.login)})`,
+    taken: () => validation({id: ['conflicts']}),
+  },
+  token: {
+    table: 'tokens',
+    // The hash is never kept (nor, anywhere, the token itself).
+    secrets: {token_hash: () => null},
+    omit: [],
+    event: true,
+    view: (row) => ({id: row.id, account_id: row.account_id, user_id: row.user_id, kind: row.kind, expires_at: row.expires_at ?? null, created_at: row.created_at}),
+    label: (row) => `#${str(row.id)} (${str(row.kind)}) of user #${str(row.user_id)}`,
+    taken: () => validation({id: ['conflicts']}),
   },
   cron: {
     table: 'crons',

@@ -52,7 +52,7 @@ const OP_WORDS: Record<JournalOp, string> = {create: 'created', update: 'updated
 /** The one-line summary of an entry. */
 export function summaryOf(e: Pick<Append, 'kind' | 'op' | 'row' | 'gone' | 'detail'>): string {
   const label = JOURNAL_TABLES[e.kind].label(e.row)
-  const op = e.op === 'restore' && e.gone ? 'removed (restored to before it existed)' : OP_WORDS[e.op]
+  const op = e.op === 'restore' && e.gone ? 'removed (restored to before it existed)' : e.kind === 'token' && e.op === 'delete' ? 'revoked' : OP_WORDS[e.op]
   return `${e.kind} ${label} ${op}${e.detail ? `: ${e.detail}` : ''}`.slice(0, 500)
 }
 
