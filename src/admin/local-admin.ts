@@ -7,6 +7,7 @@ import {FieldErrorBag, SvcError} from '../core/errors.js'
 import {dataFile, isPostgresUrl, openStoreAt, type Store, type StoreTarget} from '../store/index.js'
 import {describeDatabaseUrl, refuseNewSqlite} from '../store/database-marker.js'
 import {READ_ONLY_TOKEN, type Account} from '../store/accounts/types.js'
+import {NOBODY} from '../core/journal/types.js'
 
 /**
  * The data dir an admin command works on. Admin commands open the SQLite file directly (the API has
@@ -75,7 +76,8 @@ async function withStore<T>(target: string | StoreTarget, fn: (store: Store) => 
   const {dataDir, databaseUrl, sqlite} = typeof target === 'string' ? {dataDir: target, databaseUrl: undefined, sqlite: false} : target
   const store = await openStoreAt({dataDir: resolve(dataDir), databaseUrl, sqlite})
   try {
-    return await fn(store)
+    // What an admin command writes (a user, a token) is journaled through door cli (docs/history.md), no request, no signed-in actor.
+    return await store.journal.context.run({...NOBODY, door: 'cli'}, () => fn(store))
   } finally {
     await store.close()
   }

@@ -3,7 +3,7 @@
  * version is read by whoever may read the resource as it was then (a prompt of another user's scope,
  * a personal dashboard of someone else: not); a restore needs the kind's write permission.
  */
-import {type Action, type Principal, refusal} from '../auth/permissions.js'
+import {type Action, can, type Principal, refusal} from '../auth/permissions.js'
 import {canView} from '../dashboards/access.js'
 import type {JournalKind} from './types.js'
 
@@ -26,6 +26,10 @@ export function canReadVersion(user: Principal, kind: JournalKind, row: Row | nu
     }
     case 'dashboard':
       return canView(user, {shared: !!Number(row.shared), created_by_id: Number(row.created_by_id)})
+    case 'user':
+    case 'token':
+      // Users and their tokens: what the account's admins manage (the users routes), read by them alone.
+      return can(user, 'account.users')
     default:
       // Apps, dbs, records, flow resources, crons and db triggers are read by every signed-in user of the account.
       return true
@@ -34,7 +38,7 @@ export function canReadVersion(user: Principal, kind: JournalKind, row: Row | nu
 
 const WRITE_ACTION: Record<JournalKind, Action> = {
   prompt: 'prompt.write', dashboard: 'dashboard.write', app: 'app.write', db: 'db.manage', record: 'record.write',
-  resource: 'resource.write', cron: 'cron.write', db_trigger: 'cron.write',
+  resource: 'resource.write', cron: 'cron.write', db_trigger: 'cron.write', user: 'account.users', token: 'account.users',
 }
 
 /** Why `user` may not restore a resource of `kind`, or null when they may. */

@@ -4,8 +4,16 @@
  * The names are fixed by shared/spec/decisions.md "History, backups and live feeds".
  */
 
-export const JOURNAL_KINDS = ['prompt', 'dashboard', 'app', 'db', 'record', 'resource', 'cron', 'db_trigger'] as const
+export const JOURNAL_KINDS = ['prompt', 'dashboard', 'app', 'db', 'record', 'resource', 'cron', 'db_trigger', 'user', 'token'] as const
 export type JournalKind = (typeof JOURNAL_KINDS)[number]
+
+/**
+ * Kinds recorded as events only (docs/history.md "Users and tokens"): a user added, an API token
+ * issued or revoked — who did it, when, through which door; never the token or its hash. Read by
+ * admins only; never restored (a token cannot come back: its value is not kept anywhere).
+ */
+export const EVENT_KINDS = ['user', 'token'] as const satisfies readonly JournalKind[]
+export const isEventKind = (kind: JournalKind): boolean => (EVENT_KINDS as readonly string[]).includes(kind)
 
 export const JOURNAL_OPS = ['create', 'update', 'delete', 'restore'] as const
 export type JournalOp = (typeof JOURNAL_OPS)[number]

@@ -172,7 +172,11 @@ export function dbsRoutes(deps: Deps) {
     bag.throwIfAny()
     // `?dry_run=1`: validate only (svc db import checks a whole file before writing any of it).
     if (query.dry_run === '1') return c.json({imported: 0, valid: writes.length}, 200)
-    return c.json({imported: await deps.store.dbs.createRecords(loaded.accountId, loaded.db.id, writes)}, 201)
+    // Door `import` (docs/history.md), whoever calls it (svc db import, the console's import, the API): the actor and request stay the request's.
+    const context = deps.store.journal?.context
+    const write = () => deps.store.dbs.createRecords(loaded.accountId, loaded.db.id, writes)
+    const imported = context ? await context.run({...context.current(), door: 'import', client: null}, write) : await write()
+    return c.json({imported}, 201)
   })
 
   handle(app, routes.getRecord, reader, async (c) => {

@@ -20,6 +20,7 @@ import {
   asDiskError, guardSecrets, loaderOf, removeSqliteFiles, secretPositions, snapshotOf, svcVersion, type BackupOptions, type BackupResult,
 } from './index.js'
 import {newSecretBox, openSecretBox, type SecretBox} from './secrets.js'
+import {journalImported} from '../../store/journal/imported.js'
 
 const BATCH = 1000
 
@@ -281,6 +282,9 @@ export async function importAccount(file: string, target: StoreTarget, options: 
           else await setAccountSettings(loader.sql, accountId, out[0]?.[table.columns.indexOf('settings')] ?? '{}')
         } else {
           await loader.insert(table, out, {skipExisting: table.name === 'app_builds'})
+          // Journaled tables: each row's `create` entry, door import, in this transaction (docs/history.md).
+          const idAt = table.columns.indexOf('id')
+          if (idAt >= 0) await journalImported(loader.sql, loader.driver, table.name, accountId, out.map((r) => r[idAt]!))
         }
         written[table.name] += table.name === 'accounts' && !planned.new ? 0 : out.length
       } else if (line.kind === 'manifest') {

@@ -9,10 +9,24 @@ import {
   type AccountRow, type Named, principalQueries, type PrincipalRow, sha256, type TokenEntry, type TokenPrincipalRow,
   toAccount, toPrincipal, tokenPrincipal, toTokenEntry, toUserView, type UserRow,
 } from './rows.js'
-import type {Account, AccountsRepo, NewUser, TokenKind, UserView} from './types.js'
+import type {JournalWho} from '../../core/journal/types.js'
+import {appendEntry, appendRow, JournalContext} from '../journal/writer.js'
+import {READ_ONLY_TOKEN, type Account, type AccountsRepo, type NewUser, type TokenKind, type UserView} from './types.js'
 
 const now = () => new Date().toISOString()
 const loginTaken = () => validation({login: ['has already been taken']})
+
+/**
+ * API tokens are journaled as events (issued, revoked; docs/history.md "Users and tokens"): the row
+ * without its hash. Console and app sessions and handovers are sign-ins, not changes: not journaled.
+ */
+const journaledToken = (kind: unknown) => kind === 'api' || kind === READ_ONLY_TOKEN
+/** Appends the revocation of each API token among `rows` (tokens just deleted, as DELETE … RETURNING * reads them). */
+function* journalRevoked(q: TxSql, who: JournalWho, rows: Record<string, unknown>[]): TxBody<void> {
+  for (const row of rows) {
+    if (journaledToken(row.kind)) yield* appendEntry(q, who, {accountId: Number(row.account_id), kind: 'token', id: Number(row.id), op: 'delete', row, gone: true})
+  }
+}
 
 /**
  * A user with the ids of their teams, groups and department, in one query: every API request
@@ -32,7 +46,7 @@ export class SqlAccountsRepo implements AccountsRepo {
   /** The embedded caller (and a session's user) by id: the same epoch rule (a change of the user, a team... is seen at the next request). */
   private readonly principalRows: EpochCache<PrincipalRow>
 
-  constructor(private readonly sql: SqlPort) {
+  constructor(private readonly sql: SqlPort, private readonly journal = new JournalContext()) {
     this.principalSql = principalQueries(principalSelect(sql.dialect))
     this.byTokenHash = sql.epochCache()
     this.principalRows = sql.epochCache()
@@ -80,6 +94,7 @@ export class SqlAccountsRepo implements AccountsRepo {
   }
 
   async addUser(input: NewUser): Promise<UserView> {
+    const who = this.journal.current()
     // Two instances adding the same login at once: the unique index decides.
     const id = await txUnique(this.sql, function* (q) {
       if (!(yield* q.get('SELECT 1 FROM accounts WHERE id = ?', [input.accountId]))) throw notFound('account not found')
@@ -101,6 +116,7 @@ export class SqlAccountsRepo implements AccountsRepo {
         const groupId = yield* namedId(q, 'groups', input.accountId, group)
         yield* q.run('INSERT INTO user_groups (account_id, user_id, group_id) VALUES (?, ?, ?)', [input.accountId, user.id, groupId])
       }
+      yield* appendRow(q, who, {accountId: input.accountId, kind: 'user', id: user.id, op: 'create'})
       return user.id
     }, loginTaken)
     return (await this.getUser(input.accountId, id))!
@@ -150,12 +166,21 @@ export class SqlAccountsRepo implements AccountsRepo {
     if (!isRowId(userId)) throw notFound('user not found')
     const raw = randomBytes(32).toString('base64url')
     const expires = ttlSeconds ? new Date(Date.now() + ttlSeconds * 1000).toISOString() : null
-    const inserted = await this.sql.run(
-      `INSERT INTO tokens (account_id, user_id, token_hash, kind, expires_at, created_at)
-       SELECT account_id, id, ?, ?, ?, ? FROM users WHERE id = ?`,
-      [sha256(raw), kind, expires, now(), userId],
-    )
-    if (inserted === 0) throw notFound('user not found')
+    const insert = `INSERT INTO tokens (account_id, user_id, token_hash, kind, expires_at, created_at)
+       SELECT account_id, id, ?, ?, ?, ? FROM users WHERE id = ?`
+    const params = [sha256(raw), kind, expires, now(), userId]
+    if (!journaledToken(kind)) {
+      // A sign-in (session, app session, handover): one statement, not journaled.
+      if ((await this.sql.run(insert, params)) === 0) throw notFound('user not found')
+      return raw
+    }
+    const who = this.journal.current()
+    const inserted = await this.sql.tx(function* (q) {
+      const row = yield* q.get<Record<string, unknown>>(`${insert} RETURNING *`, params)
+      if (row) yield* appendEntry(q, who, {accountId: Number(row.account_id), kind: 'token', id: Number(row.id), op: 'create', row})
+      return !!row
+    })
+    if (!inserted) throw notFound('user not found')
     return raw
   }
 
@@ -170,28 +195,38 @@ export class SqlAccountsRepo implements AccountsRepo {
   }
 
   async revokeToken(rawToken: string): Promise<void> {
-    await this.sql.run('DELETE FROM tokens WHERE token_hash = ?', [sha256(rawToken)])
+    const who = this.journal.current()
+    const hash = sha256(rawToken)
+    await this.sql.tx(function* (q) {
+      yield* journalRevoked(q, who, yield* q.all<Record<string, unknown>>('DELETE FROM tokens WHERE token_hash = ? RETURNING *', [hash]))
+    })
   }
 
   async replaceApiTokens(userId: number): Promise<{token: string; revoked: number}> {
     const raw = randomBytes(32).toString('base64url')
     const {forUpdate} = this.sql.dialect
+    const who = this.journal.current()
     const revoked = await this.sql.tx(function* (q) {
       const user = yield* q.get<{account_id: number}>(`SELECT account_id FROM users WHERE id = ?${forUpdate}`, [userId])
       if (!user) throw notFound('user not found')
-      const changes = yield* q.run("DELETE FROM tokens WHERE user_id = ? AND kind IN ('api', 'api:read')", [userId])
-      yield* q.run('INSERT INTO tokens (account_id, user_id, token_hash, kind, expires_at, created_at) VALUES (?, ?, ?, ?, NULL, ?)',
-        [user.account_id, userId, sha256(raw), 'api', now()])
-      return changes
+      const gone = yield* q.all<Record<string, unknown>>("DELETE FROM tokens WHERE user_id = ? AND kind IN ('api', 'api:read') RETURNING *", [userId])
+      yield* journalRevoked(q, who, gone)
+      const row = (yield* q.get<Record<string, unknown>>('INSERT INTO tokens (account_id, user_id, token_hash, kind, expires_at, created_at) VALUES (?, ?, ?, ?, NULL, ?) RETURNING *',
+        [user.account_id, userId, sha256(raw), 'api', now()]))!
+      yield* appendEntry(q, who, {accountId: Number(user.account_id), kind: 'token', id: Number(row.id), op: 'create', row})
+      return gone.length
     })
     return {token: raw, revoked}
   }
 
   async revokeAllTokens(accountId: number, userId: number): Promise<number | null> {
     const {forUpdate} = this.sql.dialect
+    const who = this.journal.current()
     return this.sql.tx(function* (q) {
       if (!(yield* q.get(`SELECT 1 FROM users WHERE id = ? AND account_id = ?${forUpdate}`, [userId, accountId]))) return null
-      return yield* q.run('DELETE FROM tokens WHERE user_id = ? AND account_id = ?', [userId, accountId])
+      const gone = yield* q.all<Record<string, unknown>>('DELETE FROM tokens WHERE user_id = ? AND account_id = ? RETURNING *', [userId, accountId])
+      yield* journalRevoked(q, who, gone)
+      return gone.length
     })
   }
 

@@ -2,8 +2,8 @@
  * The journal's reads, restores and retention (docs/history.md), written once over the SQL port.
  * Writes append to it themselves (writer.ts), in their own transactions.
  */
-import {isSvcError, notFound} from '../../core/errors.js'
-import type {Door, JournalKind, JournalOp, JournalWho} from '../../core/journal/types.js'
+import {isSvcError, notFound, validation} from '../../core/errors.js'
+import {type Door, EVENT_KINDS, type JournalKind, type JournalOp, type JournalWho} from '../../core/journal/types.js'
 import type {SearchUpkeep} from '../dbs/types.js'
 import {isRowId, type SqlPort, type TxBody, type TxSql} from '../sql/port.js'
 import {JOURNAL_TABLES, type StateRow} from './tables.js'
@@ -188,7 +188,8 @@ export class SqlJournalRepo {
 
   /** Every resource changed since `since` by the matching writes returns to its version just before `since`. */
   async restoreSince(accountId: number, r: RestoreSince, who: JournalWho): Promise<RestoreOutcome> {
-    const where = ['account_id = ?', 'at >= ?', 'pos >= ?']
+    // Users and tokens are events (never restored): an account's restore leaves them as they are.
+    const where = ['account_id = ?', 'at >= ?', 'pos >= ?', `kind NOT IN (${EVENT_KINDS.map((k) => `'${k}'`).join(', ')})`]
     const args: unknown[] = [accountId, r.since, await this.firstSince(r.since)]
     if (r.door !== undefined) (where.push('door = ?'), args.push(r.door))
     if (r.client !== undefined) (where.push('client = ?'), args.push(r.client))
@@ -240,6 +241,7 @@ export class SqlJournalRepo {
   /** Writes `target` back (null: removes the resource) in one transaction with its journal entry; the entry's sequence, null when nothing changed. */
   private async restoreTo(accountId: number, kind: JournalKind, id: string, target: StateRow | null, who: JournalWho, check?: (current: unknown) => void): Promise<number | null> {
     const t = JOURNAL_TABLES[kind]
+    if (t.event) throw validation({kind: ['users and tokens are recorded as events: they cannot be restored']})
     const {forUpdate, isUniqueViolation} = this.sql.dialect
     const upkeep = kind === 'record' ? this.upkeep?.() : undefined
     try {

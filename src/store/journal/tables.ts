@@ -33,6 +33,8 @@ export interface JournalTable {
   label(row: StateRow): string
   /** What a unique violation of a restore means: which code is taken. */
   taken(row: StateRow): Error
+  /** Recorded as events only, never restored (core/journal/types.ts EVENT_KINDS). */
+  event?: true
 }
 
 /** A 422 naming the field and value taken meanwhile, and (member `restore`) how to restore all the same. */
@@ -94,6 +96,29 @@ export const JOURNAL_TABLES: Record<JournalKind, JournalTable> = {
     label: (row) => `${str(row.kind)} ${str(row.code)}`,
     taken: (row) => taken('code', row.code, 'change the code of the resource holding it, then restore again'),
   },
+  user: {
+    table: 'users',
+    secrets: {},
+    omit: [],
+    event: true,
+    view: (row) => ({
+      id: row.id, account_id: row.account_id, login: row.login, email: row.email, name: row.name, role: row.role,
+      permissions: typeof row.permissions === 'string' ? JSON.parse(row.permissions) : row.permissions, department_id: row.department_id ?? null,
+      created_at: row.created_at,
+    }),
+    label: (row) => `${str(row.name)} (${str(row.login)})`,
+    taken: () => validation({id: ['conflicts']}),
+  },
+  token: {
+    table: 'tokens',
+    // The hash is never kept (nor, anywhere, the token itself).
+    secrets: {token_hash: () => null},
+    omit: [],
+    event: true,
+    view: (row) => ({id: row.id, account_id: row.account_id, user_id: row.user_id, kind: row.kind, expires_at: row.expires_at ?? null, created_at: row.created_at}),
+    label: (row) => `#${str(row.id)} (${str(row.kind)}) of user #${str(row.user_id)}`,
+    taken: () => validation({id: ['conflicts']}),
+  },
   cron: {
     table: 'crons',
     secrets: {},
@@ -117,18 +142,41 @@ export const JOURNAL_TABLES: Record<JournalKind, JournalTable> = {
  * secret_token is recorded as set or changed, never as its value), computed columns go.
  */
 export function stateOf(kind: JournalKind, row: Record<string, unknown>): StateRow {
-  const t = JOURNAL_TABLES[kind]
-  const out: StateRow = {}
-  for (const [k, v] of Object.entries(row)) {
-    if (t.omit.includes(k)) continue
-    if (k in t.secrets) {
-      if (kind === 'resource') out[`has_${k}`] = v !== null && v !== undefined
+  return JSON.parse(stateText(kind, row)) as StateRow
+}
+
+const OMITTED = Object.fromEntries(Object.entries(JOURNAL_TABLES).map(([k, t]) => [k, new Set(t.omit)])) as Record<JournalKind, Set<string>>
+/** `"column":` of each column name seen (names come from the store's own SELECT *). */
+const KEYS = new Map<string, string>()
+const keyOf = (k: string) => {
+  let key = KEYS.get(k)
+  if (key === undefined) KEYS.set(k, (key = `${JSON.stringify(k)}:`))
+  return key
+}
+
+/**
+ * The JSON text of stateOf's row, written straight from the row (every write journals one: no
+ * intermediate object, no Object.entries; docs/benchmarks.md "The journal"). A record's unused index
+ * columns are left out when null (a restore writes null to every column the kept row does not hold):
+ * they would otherwise cost ~100 bytes an entry.
+ */
+export function stateText(kind: JournalKind, row: Record<string, unknown>): string {
+  const {secrets} = JOURNAL_TABLES[kind]
+  const omit = OMITTED[kind]
+  let out = ''
+  for (const k in row) {
+    if (!Object.hasOwn(row, k) || omit.has(k)) continue
+    const v = row[k]
+    if (Object.hasOwn(secrets, k)) {
+      if (kind === 'resource') out += `,${keyOf(`has_${k}`)}${v !== null && v !== undefined}`
       continue
     }
-    // A record's unused index columns are left out when null (a restore writes null to every column
-    // the kept row does not hold): they would otherwise cost ~100 bytes an entry.
-    if (v === null && k.startsWith('idx_')) continue
-    out[k] = v
+    if (v === undefined) continue
+    if (v === null) {
+      if (!k.startsWith('idx_')) out += `,${keyOf(k)}null`
+      continue
+    }
+    out += `,${keyOf(k)}${typeof v === 'number' && Number.isFinite(v) ? String(v) : JSON.stringify(v)}`
   }
-  return out
+  return `{${out.slice(1)}}`
 }

@@ -16,7 +16,7 @@
 import {AsyncLocalStorage} from 'node:async_hooks'
 import {type JournalKind, type JournalOp, type JournalWho, NOBODY} from '../../core/journal/types.js'
 import type {TxBody, TxSql} from '../sql/port.js'
-import {JOURNAL_TABLES, stateOf} from './tables.js'
+import {JOURNAL_TABLES, stateText} from './tables.js'
 
 /** Who is writing: one per store (no state shared between two servers of one process). */
 export class JournalContext {
@@ -52,13 +52,13 @@ const OP_WORDS: Record<JournalOp, string> = {create: 'created', update: 'updated
 /** The one-line summary of an entry. */
 export function summaryOf(e: Pick<Append, 'kind' | 'op' | 'row' | 'gone' | 'detail'>): string {
   const label = JOURNAL_TABLES[e.kind].label(e.row)
-  const op = e.op === 'restore' && e.gone ? 'removed (restored to before it existed)' : OP_WORDS[e.op]
+  const op = e.op === 'restore' && e.gone ? 'removed (restored to before it existed)' : e.kind === 'token' && e.op === 'delete' ? 'revoked' : OP_WORDS[e.op]
   return `${e.kind} ${label} ${op}${e.detail ? `: ${e.detail}` : ''}`.slice(0, 500)
 }
 
 /** Appends one entry to the write's transaction (see above). Answers its row's `seq` (not its bookmark: that is drawn at commit). */
 export function* appendEntry(q: TxSql, who: JournalWho, e: Append): TxBody<number> {
-  const state = JSON.stringify(stateOf(e.kind, e.row))
+  const state = stateText(e.kind, e.row)
   const row = yield* q.get<{seq: number}>(INSERT, [
     e.accountId, e.kind, String(e.id), e.parentId === undefined || e.parentId === null ? null : String(e.parentId), e.op, e.gone ? 1 : 0,
     state, summaryOf(e), who.door, who.client, who.actor.type, who.actor.id, who.actor.name, who.requestId, new Date().toISOString(),

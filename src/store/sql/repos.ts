@@ -13,7 +13,7 @@ import type {SqlPort} from './port.js'
 
 export function sqlRepos(sql: SqlPort, context: JournalContext, upkeep?: SearchUpkeep, signal?: JournalSignal): Pick<Store, 'accounts' | 'prompts' | 'dashboards' | 'apps' | 'flows' | 'journal'> {
   return {
-    accounts: new SqlAccountsRepo(sql),
+    accounts: new SqlAccountsRepo(sql, context),
     prompts: new SqlPromptsRepo(sql, context),
     dashboards: new SqlDashboardsRepo(sql, context),
     apps: new SqlAppsRepo(sql, context),
