@@ -267,6 +267,21 @@ describe('a flow that writes to the db that triggers it', {timeout: 180_000}, ()
     const forgedEntry = (await call('GET', `/svc/history.json?kind=record&id=${forged.json.id}&db=shop`, {as: 'alice'})).json
     expect(forgedEntry).toEqual([expect.objectContaining({door: 'api', actor: expect.objectContaining({type: 'user'})})])
   })
+
+  it("a cron's run writing through a connector is journaled as the cron's (door flow, actor cron)", async () => {
+    const {call} = ctx
+    expect((await call('POST', '/svc/resources.json', {body: {resource: {kind: 'svc/custom_flow', code: 'stamp', fields: {program: [
+      {type: 'connector', connector: 'self', method: 'add', params: {record: {table_name: 'notes', data: {n: 42}}}, into: 'written'},
+    ]}}}})).status).toBe(201)
+    const cron = (await call('POST', '/account/crons.json', {body: {cron: {kind: 'flow', target_code: 'stamp', schedule: '0 8 * * *', active: true}}})).json
+    const now = await call('POST', `/account/crons/${cron.id}/run.json`)
+    expect(now.status, now.text).toBe(201)
+    let run = now.json
+    await expect.poll(async () => (run = (await call('GET', `/connect/flow_processes/${now.json.id}.json`)).json).status, POLL).not.toBe('pending')
+    expect(run).toMatchObject({status: 'finished', trigger: 'cron', output: {written: {id: expect.any(Number)}}})
+    const entries = (await call('GET', `/svc/history.json?kind=record&id=${run.output.written.id}&db=shop`)).json
+    expect(entries).toEqual([expect.objectContaining({op: 'create', door: 'flow', actor: {type: 'cron', id: String(cron.id), name: 'stamp'}})])
+  })
 })
 
 describe('a burst of changes', {timeout: 180_000}, () => {

@@ -45,7 +45,11 @@ async function flowRunWho(c: Context<AppEnv>, deps: Deps): Promise<JournalWho | 
     if (!connector.has_secret_token) continue
     const secret = Buffer.from((await deps.store.flows.resourceSecret(user.accountId, connector.id)) ?? '')
     if (secret.length === given.length && timingSafeEqual(secret, given)) {
-      return {door: 'flow', client: null, actor: {type: 'flow', id: run.id, name: run.flow_code}, requestId: c.get('requestId')}
+      // A cron's run is the cron's doing (actor `cron`, its id); any other run's, the run's.
+      const actor = run.trigger === 'cron' && run.cron_id !== null
+        ? {type: 'cron' as const, id: String(run.cron_id), name: run.flow_code}
+        : {type: 'flow' as const, id: run.id, name: run.flow_code}
+      return {door: 'flow', client: null, actor, requestId: c.get('requestId')}
     }
   }
   return null
