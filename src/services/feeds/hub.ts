@@ -189,7 +189,7 @@ export function createFeedHub(store: Store, options: FeedHubOptions = {}): FeedH
 
   const start = () => {
     started ??= (async () => {
-      unlisten = journal.signal.on(() => void read())
+      unlisten ??= journal.signal.on(() => void read())
       head = await journal.head()
       ringFrom = head
       const tick = () => {
@@ -197,7 +197,11 @@ export function createFeedHub(store: Store, options: FeedHubOptions = {}): FeedH
         poll = setTimeout(() => void read().finally(tick), Math.min(30_000, (options.pollMs ?? 1000) * (1 + Math.min(failures, 30)))).unref()
       }
       tick()
-    })()
+    })().catch((error) => {
+      // The journal could not be read (the database away at start): the next subscription tries again.
+      started = undefined
+      throw error
+    })
     return started
   }
 
@@ -257,7 +261,12 @@ export function createFeedHub(store: Store, options: FeedHubOptions = {}): FeedH
         if (sub.closed) return
         options.log?.(`feeds: a subscription could not resume: ${(error as Error).message}`)
         drop(sub)
-        s.resync(RESYNC_REASONS.lagging, head)
+        // The client is told to read again, and its stream ends (it reconnects and tries again).
+        try {
+          s.resync(RESYNC_REASONS.lagging, head)
+        } finally {
+          s.ended?.()
+        }
       })
       if (!stopped) all.add(sub)
       // A hub that has stopped (the server is stopping) ends the stream at once.
