@@ -205,7 +205,7 @@ export function createFeedHub(store: Store, options: FeedHubOptions = {}): FeedH
     return started
   }
 
-  /** Replays what followed `sub.cursor` (ring, else journal) until it has caught up, then joins the live set. */
+  /** Checks that the subscription's bookmark can be resumed from (else resync), then joins it. */
   const catchUp = async (sub: Sub) => {
     const after = sub.s.after
     if (after !== null) {
@@ -217,12 +217,17 @@ export function createFeedHub(store: Store, options: FeedHubOptions = {}): FeedH
         const newest = Math.max(head, await journal.head())
         const reason = known || after <= newest ? RESYNC_REASONS.retention : RESYNC_REASONS.unknown
         if (sub.closed) return
-        // On from the newest entry (a bookmark from the future is forgotten: what follows it here was never sent).
-        sub.cursor = after <= newest ? Math.max(after, head) : head
+        // On from the newest entry (the client reads its data again from there; a bookmark from the future is forgotten).
+        sub.cursor = newest
         sub.s.resync(reason, sub.cursor)
-        return goLive(sub)
+        return join(sub)
       }
     }
+    await join(sub)
+  }
+
+  /** Hands `sub` what followed its cursor (ring, else the journal) until it has caught up, then adds it to the live set. */
+  const join = async (sub: Sub) => {
     for (let rounds = 0; !sub.closed; rounds++) {
       if (sub.cursor >= ringFrom) {
         // The ring holds everything after the cursor up to head: hand it out and join, in one step.
@@ -252,8 +257,10 @@ export function createFeedHub(store: Store, options: FeedHubOptions = {}): FeedH
         await start()
         if (sub.closed) return
         if (s.after === null) {
-          sub.cursor = head
-          return goLive(sub)
+          // From now on: after the newest committed entry (the hub's own reading may lag behind it), then as a resume.
+          sub.cursor = await journal.head()
+          if (sub.closed) return
+          return await join(sub)
         }
         sub.cursor = s.after
         await catchUp(sub)
