@@ -257,10 +257,11 @@ export function createFeedHub(store: Store, options: FeedHubOptions = {}): FeedH
         await start()
         if (sub.closed) return
         if (s.after === null) {
-          // From now on: after the newest committed entry (the hub's own reading may lag behind it), then as a resume.
-          sub.cursor = await journal.head()
-          if (sub.closed) return
-          return await join(sub)
+          // From now on, counted from the hub's own reading: it may lag behind the newest commit, so a
+          // few changes made just before may come too, but none made after the stream answered is missed
+          // (a client opens the feed, then reads its data).
+          sub.cursor = head
+          return goLive(sub)
         }
         sub.cursor = s.after
         await catchUp(sub)
