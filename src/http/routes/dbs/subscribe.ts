@@ -19,6 +19,7 @@ import {quotasOf} from '../../../core/quotas.js'
 import {bookmarkOf} from '../../../core/journal/types.js'
 import {RESYNC_REASONS, resumePoint, sseFrame, sseHeartbeat} from '../../../core/feeds/events.js'
 import {SSE_HEADERS, SseStream} from '../../sse.js'
+import type {Subscription} from '../../../services/feeds/index.js'
 import type {DbView} from '../../../core/contract/dbs.js'
 import {JOURNAL_TABLES} from '../../../store/journal/tables.js'
 import type {AppEnv, Deps} from '../../env.js'
@@ -87,7 +88,7 @@ export function publicSubscribe(deps: Deps) {
 
     const matches = publicFeedMatcher({accountId: db.account_id, dbId: db.id, scope, tableName})
     const dbKey = String(db.id)
-    let subscription: {close(): void; position(): number} | undefined
+    let subscription: Subscription | undefined
     const stream = new SseStream({
       heartbeatMs: feeds.heartbeatMs,
       maxQueueBytes: quotas.feed_queue_bytes,
@@ -100,7 +101,7 @@ export function publicSubscribe(deps: Deps) {
     })
     if (resume === 'invalid') stream.write(sseFrame({event: 'resync', data: {reason: RESYNC_REASONS.invalid}}))
     try {
-      subscription = feeds.hub.subscribe({
+      const opened = feeds.hub.subscribe({
         accountId: db.account_id,
         after: resume === 'invalid' ? null : resume,
         // The db's own entries too: a change of its code or public methods ends the stream.
@@ -117,9 +118,10 @@ export function publicSubscribe(deps: Deps) {
         resync: (reason, head) => void stream.write(sseFrame({event: 'resync', id: bookmarkOf(head), data: {reason}})),
         ended: () => stream.end(),
       })
+      subscription = opened
       // Answered once the feed is live (what followed Last-Event-ID replayed): a page that lists after
       // its EventSource opened misses nothing written in between.
-      await subscription.ready
+      await opened.ready
     } catch (error) {
       stream.end()
       throw error
