@@ -46,6 +46,12 @@ export interface Quotas {
   render_threads: number
   render_deadline_ms: number
   render_memory_mb: number
+  /** Live feeds (docs/realtime.md "Quotas"): event streams open at once per account (its users' private feeds and its apps' visitors together), per server instance, and per public visitor (0: no limit). */
+  feeds_per_account: number
+  feeds_per_server: number
+  feeds_per_visitor: number
+  /** Bytes of events one feed connection may hold unread before its client is sent `resync` and dropped. */
+  feed_queue_bytes: number
 }
 
 export const DEFAULT_QUOTAS: Readonly<Quotas> = {
@@ -70,6 +76,10 @@ export const DEFAULT_QUOTAS: Readonly<Quotas> = {
   render_threads: 2,
   render_deadline_ms: 2_000,
   render_memory_mb: 128,
+  feeds_per_account: 500,
+  feeds_per_server: 20_000,
+  feeds_per_visitor: 8,
+  feed_queue_bytes: 256 * 1024,
 }
 
 export const quotasOf = (overrides: Partial<Quotas> | undefined): Quotas => ({...DEFAULT_QUOTAS, ...overrides})

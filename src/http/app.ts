@@ -24,6 +24,7 @@ import {dashboardsRoutes} from './routes/dashboards.js'
 import {dbsRoutes} from './routes/dbs.js'
 import {flowsRoutes} from './routes/flows.js'
 import {historyRoutes} from './routes/history.js'
+import {changesRoutes} from './routes/changes.js'
 import {meRoutes} from './routes/me.js'
 import {userRoutes} from './routes/users.js'
 import {promptsRoutes} from './routes/prompts.js'
@@ -88,6 +89,7 @@ export function createApp(deps: Deps) {
   app.route('/', dbsRoutes(deps))
   app.route('/', flowsRoutes(deps))
   app.route('/', historyRoutes(deps))
+  app.route('/', changesRoutes(deps))
   app.route('/', loginRoutes(deps))
   app.route('/', consoleRoutes())
   app.route('/', mcpRoutes(deps, app))

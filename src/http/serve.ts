@@ -110,6 +110,8 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
         const schedulerStopped = services.scheduler?.stop().catch(() => undefined)
         const maintenanceStopped = maintenance.stop().catch(() => undefined)
         upkeep.abort()
+        // Open event streams end now (their last frames flushed): the server's close waits for its connections.
+        const feedsStopped = services.feeds.stop().catch(() => undefined)
         server.close(() => {
           // The services (retention, backups, scheduler, flow runs, render threads, compile workers) end before the store closes.
           const servicesStopped = services.stop().catch(() => undefined)
@@ -122,6 +124,8 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
         })
         // Idle keep-alive sockets would hold close() open; in-flight requests still finish.
         ;(server as import('node:http').Server).closeIdleConnections?.()
+        // The sockets of the event streams just ended become idle once their last frames are written.
+        void feedsStopped.then(() => setTimeout(() => (server as import('node:http').Server).closeIdleConnections?.(), 50).unref())
       })
       return closing
     },

@@ -18,6 +18,7 @@ import {createFlowScheduler, type FlowScheduler, type SchedulerOptions} from './
 import {createRenders, type RenderOptions, type Renders} from './renders/renders.js'
 import {createBackupSchedule, type BackupSchedule, type BackupScheduleOptions} from './backup/schedule.js'
 import {journalRetention, type JournalRetention, type RetentionOptions} from './journal-retention.js'
+import {createFeeds, type Feeds, type FeedsOptions} from './feeds/index.js'
 
 export interface ServicesOptions {
   /** Quotas (src/core/quotas.ts): the compile pool's and render pool's sizes and the build cap come from here. */
@@ -37,6 +38,8 @@ export interface ServicesOptions {
   retention?: boolean | Omit<RetentionOptions, 'log'>
   /** Scheduled backups (`svc serve --backup-dir`; docs/backups.md); the upkeep leader makes them. */
   backups?: Omit<BackupScheduleOptions, 'lead' | 'log'>
+  /** The live feeds' hub (intervals, for tests: docs/realtime.md). */
+  feeds?: FeedsOptions
   /** One line per event; never given a token or a secret. Default: silent. */
   log?: (line: string, fields?: Record<string, string | number>) => void
 }
@@ -58,6 +61,8 @@ export interface Services {
   readonly retention: JournalRetention | null
   /** Scheduled backups, when configured; else null. */
   readonly backups: BackupSchedule | null
+  /** Live feeds: the one journal reader of this instance (its hub), the open connections per key, the feed settings. */
+  readonly feeds: Feeds
   /** Starts what runs by itself (the scheduler, retention, backups); the rest starts at first use. */
   start(): void
   /** Stops everything, in order: retention and backups, the scheduler, the flow runner (runs finish
@@ -87,17 +92,22 @@ export function createServices(store: Store, options: ServicesOptions = {}): Ser
     ? journalRetention(store, {...(options.retention === true ? {} : options.retention), log: options.log})
     : null
   const backups = options.backups ? createBackupSchedule({...options.backups, lead: () => store.cluster.lead(), log: options.log}) : null
+  const retentionDays = typeof options.retention === 'object' ? options.retention.days : undefined
+  const feeds = createFeeds(store, {retentionDays, ...options.feeds, log: options.log})
   let stopping: Promise<void> | undefined
   return {
-    egress, flows, scheduler, renders, compiles, builds, retention, backups,
+    egress, flows, scheduler, renders, compiles, builds, retention, backups, feeds,
     start() {
       if (stopping) return
+      feeds.start()
       scheduler?.start()
       retention?.start()
       backups?.start()
     },
     stop() {
       stopping ??= (async () => {
+        // Open event streams end first (a server's close waits for its connections).
+        await feeds.stop().catch(() => undefined)
         // What reads or writes the store by itself ends first (a running backup finishes, a pruning slice ends).
         await Promise.all([retention?.stop(), backups?.stop()].map((p) => p?.catch(() => undefined)))
         await scheduler?.stop().catch((error) => options.log?.(`flow scheduler: ${(error as Error).message}`))

@@ -17,6 +17,9 @@ export const OPERATIONS = {
   restoreSince: {method: 'post', path: '/svc/history/restore.json'},
   getHistoryEntry: {method: 'get', path: '/svc/history/{bookmark}.json'},
   restoreEntry: {method: 'post', path: '/svc/history/{bookmark}/restore.json'},
+  // live feeds (Server-Sent Events)
+  watchChanges: {method: 'get', path: '/svc/changes'},
+  watchDbChanges: {method: 'get', path: '/svc/dbs/{db_id}/changes'},
   // prompts
   listPrompts: {method: 'get', path: '/svc/prompts.json'},
   createPrompt: {method: 'post', path: '/svc/prompts.json'},

@@ -576,6 +576,43 @@ export const historyRoutes = {
   }),
 }
 
+// ---------------------------------------------------------------------------------- live feeds
+/** An event stream (docs/realtime.md): `event:`, `id:` (a journal bookmark) and `data:` (JSON) frames, heartbeat comments. */
+const eventStream = (description: string) => ({description, content: {'text/event-stream': {schema: z.string()}}})
+const LastEventId = z.object({'last-event-id': z.string().optional().openapi({
+  description: 'The bookmark of the last event received (EventSource sends it when it reconnects): every change since, in order, once; `event: resync` when it is past retention.',
+})})
+const FEED_ERRORS = {...ERRORS, 429: json(ErrorBody, 'Too many live feeds open for the account or on the server (quotas `feeds_per_account`, `feeds_per_server`); `Retry-After`')}
+export const feedRoutes = {
+  watchDbChanges: createRoute({
+    ...operation('watchDbChanges'), tags: ['dbs'], security: PRIVATE,
+    summary: 'The db\'s record changes as they happen (Server-Sent Events: `create`, `update`, `delete` with the record as the records API shapes it, `{id, table_name}` for a delete; `resync`)',
+    request: {
+      params: dbParam, headers: LastEventId,
+      query: z.object({
+        table_name: z.string().optional().openapi({description: 'Only this table\'s records'}),
+        record_id: z.string().optional().openapi({description: 'Only this record', pattern: '^[0-9]+$'}),
+        last_event_id: z.string().optional().openapi({description: 'As the Last-Event-ID header, for a client that cannot send it'}),
+      }),
+    },
+    responses: {200: eventStream('The stream (never ends by itself)'), ...FEED_ERRORS},
+  }),
+  watchChanges: createRoute({
+    ...operation('watchChanges'), tags: ['history'], security: PRIVATE,
+    summary: 'The account\'s changes the caller may read as they happen (Server-Sent Events: unnamed events whose data is a `/svc/history.json` entry; `resync`)',
+    request: {
+      headers: LastEventId,
+      query: z.object({
+        kind: z.string().optional().openapi({description: 'Only entries of this kind'}),
+        id: z.string().optional().openapi({description: 'Only entries of this resource id'}),
+        db: z.string().optional().openapi({description: 'Only the entries of this db (id) and its records'}),
+        last_event_id: z.string().optional(),
+      }),
+    },
+    responses: {200: eventStream('The stream (never ends by itself)'), ...FEED_ERRORS},
+  }),
+}
+
 // ------------------------------------------------------------------------------------ contract
 const Health = z.object({
   status: z.enum(['ok', 'unavailable']),
@@ -619,6 +656,6 @@ export const contractRoutes = {
 
 /** Every route of the API, by operation id. */
 export const ROUTES = {
-  ...meRoutes, ...promptRoutes, ...dashboardRoutes, ...appRoutes, ...pageRoutes, ...dbRoutes, ...flowRoutes, ...historyRoutes, ...contractRoutes,
+  ...meRoutes, ...promptRoutes, ...dashboardRoutes, ...appRoutes, ...pageRoutes, ...dbRoutes, ...flowRoutes, ...historyRoutes, ...feedRoutes, ...contractRoutes,
 }
 export type Routes = typeof ROUTES

@@ -7,6 +7,7 @@ import type {Door, JournalKind, JournalOp, JournalWho} from '../../core/journal/
 import type {SearchUpkeep} from '../dbs/types.js'
 import {isRowId, type SqlPort, type TxBody, type TxSql} from '../sql/port.js'
 import {JOURNAL_TABLES, type StateRow} from './tables.js'
+import {JournalSignal} from './signal.js'
 import {appendEntry, JournalContext} from './writer.js'
 
 /** One entry as the store reads it. */
@@ -79,7 +80,9 @@ const toEntry = (r: EntryRow): StoredEntry => ({
 export const PRUNE_SLICE = 250
 
 export class SqlJournalRepo {
-  constructor(private readonly sql: SqlPort, readonly context: JournalContext, private readonly upkeep?: () => SearchUpkeep | undefined) {}
+  constructor(private readonly sql: SqlPort, readonly context: JournalContext, private readonly upkeep?: () => SearchUpkeep | undefined,
+    /** Emitted when entries may have been appended (signal.ts): what the live feeds wait for. */
+    readonly signal: JournalSignal = new JournalSignal()) {}
 
   async list(accountId: number, f: JournalFilter): Promise<StoredEntry[]> {
     const where = ['account_id = ?']
@@ -125,6 +128,19 @@ export class SqlJournalRepo {
   /** Entries of every account after `seq` in journal order (a reader resuming from a bookmark: entries commit in this order). */
   async after(seq: number, limit: number): Promise<StoredEntry[]> {
     return (await this.sql.all<EntryRow>('SELECT * FROM journal WHERE pos > ? ORDER BY pos LIMIT ?', [seq, limit])).map(toEntry)
+  }
+
+  /** The newest bookmark of the journal (every account), 0 when it is empty. */
+  async head(): Promise<number> {
+    const row = await this.sql.get<{pos: number | null}>('SELECT max(pos) AS pos FROM journal')
+    return row?.pos === null || row?.pos === undefined ? 0 : Number(row.pos)
+  }
+
+  /** When the entry of bookmark `pos` (of any account) was written, or null when the journal no longer holds it. */
+  async timeAt(pos: number): Promise<string | null> {
+    if (!isRowId(pos)) return null
+    const row = await this.sql.get<{at: string}>('SELECT at FROM journal WHERE pos = ?', [pos])
+    return row?.at ?? null
   }
 
   /**
@@ -267,8 +283,10 @@ export class SqlJournalRepo {
     const same = 'n.account_id = journal.account_id AND n.kind = journal.kind AND n.resource_id = journal.resource_id'
     // The candidates by position (a condition on the time would let the planner walk the time index through every old entry).
     const {inArray, arrayParam} = this.sql.dialect
+    // The newest entry of the journal always stays: SQLite numbers the next entry after the greatest
+    // one held, and a number handed out again would be a bookmark a feed reader has already passed.
     const removed = await this.sql.run(
-      `DELETE FROM journal WHERE ${inArray('pos', 'bigint')} AND (
+      `DELETE FROM journal WHERE ${inArray('pos', 'bigint')} AND pos < (SELECT max(n.pos) FROM journal n) AND (
         (SELECT n.pos FROM journal n WHERE ${same} AND n.pos > journal.pos ORDER BY n.pos LIMIT 1 OFFSET ?) IS NOT NULL
         OR (SELECT n.gone FROM journal n WHERE ${same} ORDER BY n.pos DESC LIMIT 1) = 1
           AND (SELECT n.at FROM journal n WHERE ${same} ORDER BY n.pos DESC LIMIT 1) < ?

@@ -65,3 +65,25 @@ BEGIN
 END $$;
 CREATE CONSTRAINT TRIGGER journal_pos AFTER INSERT ON journal DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION svc_journal_pos();
 `
+
+/**
+ * The journal notified (live feeds, docs/realtime.md "N instances"): each entry's commit also
+ * notifies `svc_journal` with its bookmark (sent when the transaction commits, in commit order), so
+ * every instance's feed hub reads new entries at once instead of polling. The bookmark only: the
+ * entry is read from the journal, once per instance. SQLite's one process tells its readers itself.
+ */
+export const journalNotify = (pg: boolean): Migration => ({
+  id: 76,
+  name: 'journal notified: each committed entry tells the listening instances its bookmark',
+  up: pg ? `
+CREATE OR REPLACE FUNCTION svc_journal_pos() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+  drawn BIGINT;
+BEGIN
+  PERFORM pg_advisory_xact_lock(hashtext('svc:journal-pos'));
+  UPDATE journal SET pos = nextval('journal_pos_seq') WHERE seq = NEW.seq RETURNING pos INTO drawn;
+  PERFORM pg_notify('svc_journal', drawn::text);
+  RETURN NULL;
+END $$;
+` : '',
+})

@@ -8,8 +8,13 @@
  * - for TRUST_MS after that query, so a listening connection that stalls without an error delays
  *   another instance's change by at most that long (a lost connection stops the trust at once).
  * Otherwise the epoch is queried as before (PgDb.cacheEpoch). The connection reconnects on its own.
+ *
+ * The same connection LISTENs to `svc_journal` (migration 76: each committed journal entry's
+ * bookmark) for the live feeds (src/store/journal/signal.ts): every notification, and every time
+ * listening starts (what committed while it did not listen was never told), signals the journal's readers.
  */
 import pg from 'pg'
+import {JOURNAL_CHANNEL, type JournalSignal} from '../journal/signal.js'
 
 export const EPOCH_CHANNEL = 'svc_cache_epoch'
 /** How long a value confirmed by a query is trusted with notifications alone. */
@@ -28,7 +33,7 @@ export class EpochListener {
   private known: number | undefined
   private confirmedAt = 0
 
-  constructor(private readonly connectionString: string, private readonly log?: (line: string) => void) {
+  constructor(private readonly connectionString: string, private readonly log?: (line: string) => void, private readonly journal?: JournalSignal) {
     void this.connect()
   }
 
@@ -61,17 +66,20 @@ export class EpochListener {
     client.on('notification', (message) => {
       const value = Number(message.payload)
       if (message.channel === EPOCH_CHANNEL && Number.isSafeInteger(value) && this.known !== undefined) this.known = Math.max(this.known, value)
+      if (message.channel === JOURNAL_CHANNEL) this.journal?.emit(Number.isSafeInteger(value) ? value : undefined)
     })
     client.on('error', () => this.lost(client))
     client.on('end', () => this.lost(client))
     try {
       await client.connect()
       await client.query(`LISTEN ${EPOCH_CHANNEL}`)
+      await client.query(`LISTEN ${JOURNAL_CHANNEL}`)
       if (this.closed) return void client.end().catch(() => undefined)
       this.client = client
       this.generation++
       this.known = undefined
       this.listening = true
+      this.journal?.emit()
     } catch {
       this.lost(client)
     }

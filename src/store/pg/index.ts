@@ -14,6 +14,7 @@ import {EpochListener} from './epoch-listener.js'
 import {migrate} from './migrate.js'
 import {PgPort} from './port.js'
 import {JournalContext} from '../journal/writer.js'
+import {JournalSignal} from '../journal/signal.js'
 
 /**
  * Rows read as the SQLite driver reads them: bigint ids and counts as numbers (ids stay far below
@@ -60,14 +61,15 @@ export async function openPostgresStore(url: string, dataDir: string, options: P
     await pool.end().catch(() => undefined)
     throw mapPgError(error)
   }
-  const epochs = new EpochListener(url, options.log)
+  const signal = new JournalSignal()
+  const epochs = new EpochListener(url, options.log, signal)
   const db = new PgDb(pool, epochs)
   const sql = new PgPort(db)
   let closing: Promise<void> | undefined
   const context = new JournalContext()
   return {
     driver: 'pg',
-    ...sqlRepos(sql, context),
+    ...sqlRepos(sql, context, undefined, signal),
     dbs: new SqlDbsRepo(sql, pgDbsSearch(sql), context),
     cluster,
     dataDir: resolve(dataDir),

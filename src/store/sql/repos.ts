@@ -6,17 +6,18 @@ import {SqlFlowsRepo} from '../flows/repo.js'
 import {SqlPromptsRepo} from '../prompts/repo.js'
 import {SqlJournalRepo} from '../journal/repo.js'
 import {JournalContext} from '../journal/writer.js'
+import type {JournalSignal} from '../journal/signal.js'
 import type {SearchUpkeep} from '../dbs/types.js'
 import type {Store} from '../types.js'
 import type {SqlPort} from './port.js'
 
-export function sqlRepos(sql: SqlPort, context: JournalContext, upkeep?: SearchUpkeep): Pick<Store, 'accounts' | 'prompts' | 'dashboards' | 'apps' | 'flows' | 'journal'> {
+export function sqlRepos(sql: SqlPort, context: JournalContext, upkeep?: SearchUpkeep, signal?: JournalSignal): Pick<Store, 'accounts' | 'prompts' | 'dashboards' | 'apps' | 'flows' | 'journal'> {
   return {
     accounts: new SqlAccountsRepo(sql),
     prompts: new SqlPromptsRepo(sql, context),
     dashboards: new SqlDashboardsRepo(sql, context),
     apps: new SqlAppsRepo(sql, context),
     flows: new SqlFlowsRepo(sql, context),
-    journal: new SqlJournalRepo(sql, context, () => upkeep),
+    journal: new SqlJournalRepo(sql, context, () => upkeep, signal),
   }
 }

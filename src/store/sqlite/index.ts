@@ -9,18 +9,20 @@ import {sqliteDbsSearch} from './dbs-search.js'
 import {SqlitePort} from './port.js'
 import {readerPool} from './reader-pool.js'
 import {JournalContext} from '../journal/writer.js'
+import {JournalSignal} from '../journal/signal.js'
 
 /** Opens the SQLite store of a data dir (`DIR/svc.sqlite`), running pending migrations. */
 export function openSqliteStore(dataDir: string): Store {
   const db = openSqlite(dataDir)
-  const sql = new SqlitePort(db)
+  const signal = new JournalSignal()
+  const sql = new SqlitePort(db, signal)
   const readers = readerPool(dataDir)
   let closed = false
   const context = new JournalContext()
   const search = sqliteDbsSearch(sql, db, readers)
   return {
     driver: 'sqlite',
-    ...sqlRepos(sql, context, search.upkeep),
+    ...sqlRepos(sql, context, search.upkeep, signal),
     dbs: new SqlDbsRepo(sql, search, context),
     cluster: sqliteCluster(),
     dataDir: resolve(dataDir),

@@ -9,6 +9,7 @@ import {type Dialect, driveSync, type EpochCache, type SqlPort, type SqlStep, ty
 import {cacheEpoch, type Sqlite, writeTx} from './connection.js'
 import {mapSqliteError} from './errors.js'
 import {queuedWrite} from './group-commit.js'
+import type {JournalSignal} from '../journal/signal.js'
 
 const UNIQUE = new Set(['SQLITE_CONSTRAINT_UNIQUE', 'SQLITE_CONSTRAINT_PRIMARYKEY'])
 const FOREIGN_KEY = 'SQLITE_CONSTRAINT_FOREIGNKEY'
@@ -39,7 +40,17 @@ function codeOf(error: unknown): string | undefined {
 
 export class SqlitePort implements SqlPort {
   readonly dialect = sqliteDialect
-  constructor(readonly db: Sqlite) {}
+  /** A transaction body appended a journal entry since the last signal. */
+  private appended = false
+  /** `journal`: told after a transaction that appended to the journal ended (committed, or rolled back: a spurious signal). */
+  constructor(readonly db: Sqlite, private readonly journal?: JournalSignal) {}
+
+  /** Signals the journal's readers once the transactions that appended have ended. */
+  private readonly signal = () => {
+    if (!this.appended) return
+    this.appended = false
+    this.journal?.emit()
+  }
 
   async get<R>(sql: string, params: unknown[] = []): Promise<R | undefined> {
     return mapped(() => this.db.prepare(sql).get(...params) as R | undefined)
@@ -58,11 +69,15 @@ export class SqlitePort implements SqlPort {
   }
 
   async tx<T>(body: (q: TxSql) => TxBody<T>): Promise<T> {
-    return mapped(() => writeTx(this.db, () => driveSync(body(txSql), (step) => this.exec(step))))
+    try {
+      return mapped(() => writeTx(this.db, () => driveSync(body(txSql), (step) => this.exec(step))))
+    } finally {
+      this.signal()
+    }
   }
 
   queued<T>(body: (q: TxSql) => TxBody<T>): Promise<T> {
-    return queuedWrite(this.db, () => driveSync(body(txSql), (step) => this.exec(step))).catch(rejectMapped)
+    return queuedWrite(this.db, () => driveSync(body(txSql), (step) => this.exec(step))).catch(rejectMapped).finally(this.signal)
   }
 
   queuedRun(sql: string, params: unknown[] = []): Promise<number> {
@@ -72,7 +87,10 @@ export class SqlitePort implements SqlPort {
   /** Runs one statement of a transaction body, synchronously. */
   private exec(step: SqlStep): unknown {
     switch (step.op) {
-      case 'get': return this.db.prepare(step.sql).get(...step.params)
+      case 'get':
+        // The journal's append (writer.ts INSERT ... RETURNING seq) is the one statement that tells its readers.
+        if (step.sql.startsWith('INSERT INTO journal ')) this.appended = true
+        return this.db.prepare(step.sql).get(...step.params)
       case 'all': return this.db.prepare(step.sql).all(...step.params)
       case 'run': return this.db.prepare(step.sql).run(...step.params).changes
       case 'lock': return undefined

@@ -6,7 +6,7 @@
  * `json`, which keeps the client's key order, where jsonb would reorder it).
  */
 import type {Migration} from '../../migrations/types.js'
-import {journalMigration, PG_JOURNAL_POS} from '../../migrations/journal.js'
+import {journalMigration, journalNotify, PG_JOURNAL_POS} from '../../migrations/journal.js'
 import {binaryText, ID} from './dialect.js'
 
 import {migration as accounts} from './001_accounts.js'
@@ -18,4 +18,4 @@ import {migrations as dbs} from './dbs.js'
 import {migrations as flows} from './flows.js'
 import {migrations as prompts} from './prompts.js'
 
-export const MIGRATIONS: Migration[] = [accounts, userSettings, cacheEpoch, cacheEpochNotify, ...prompts, ...dashboards, ...apps, ...dbs, ...flows, journalMigration({seq: ID, text: binaryText, extra: PG_JOURNAL_POS})].sort((a, b) => a.id - b.id)
+export const MIGRATIONS: Migration[] = [accounts, userSettings, cacheEpoch, cacheEpochNotify, ...prompts, ...dashboards, ...apps, ...dbs, ...flows, journalMigration({seq: ID, text: binaryText, extra: PG_JOURNAL_POS}), journalNotify(true)].sort((a, b) => a.id - b.id)

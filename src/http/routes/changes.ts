@@ -1,0 +1,153 @@
+/**
+ * Private live feeds (docs/realtime.md "Private feeds"; decisions.md "Live feeds"):
+ * - `GET /svc/dbs/:db_id/changes` — the db's record changes as Server-Sent Events (`create`,
+ *   `update`, `delete`, `resync`; `id:` the journal bookmark); query `table_name`, `record_id`;
+ * - `GET /svc/changes` — the account's journal entries the caller may read, in the
+ *   `/svc/history.json` entry shape (unnamed events); query `kind`, `id`, `db`.
+ * Both resume from `Last-Event-ID` (or a `last_event_id` query). Permission is the records API's
+ * read permission (the history's read rules for the account feed), decided once when the stream
+ * opens and checked again every `recheckMs` (a revoked token, a removed user) and on the db's own
+ * journal entries (a deleted db ends its feed): in memory per event, never a query per event.
+ */
+import {getCookie} from 'hono/cookie'
+import type {Context} from 'hono'
+import type {Principal} from '../../core/auth/permissions.js'
+import {changeEvent, historyEntryOf, recordMatcher, RESYNC_REASONS, resumePoint, sseFrame} from '../../core/feeds/events.js'
+import {canReadVersion} from '../../core/journal/access.js'
+import {bookmarkOf, JOURNAL_KINDS, type JournalKind} from '../../core/journal/types.js'
+import {badRequest, rateLimited} from '../../core/errors.js'
+import {quotasOf} from '../../core/quotas.js'
+import {READ_ONLY_TOKEN} from '../../store/accounts/types.js'
+import type {StoredEntry} from '../../store/journal/repo.js'
+import type {Subscriber} from '../../services/feeds/index.js'
+import {createRouter} from '../router.js'
+import type {AppEnv, Deps} from '../env.js'
+import {requireUser, SESSION_COOKIE, sessionCookiePrefix} from '../middleware/auth.js'
+import {dbLoader, flatQuery, loadedDb} from './dbs/shared.js'
+import {SseStream, sseResponse} from '../sse.js'
+
+/** What a feed route gives `openFeed`: who reads, what it carries, how an entry reads as an event. */
+interface FeedSpec {
+  user: Principal
+  match(entry: StoredEntry, user: Principal): boolean
+  frame(entry: StoredEntry): string
+  /** Whether the feed must end at this entry (its db deleted). */
+  ends?(entry: StoredEntry): boolean
+}
+
+export function changesRoutes(deps: Deps) {
+  const app = createRouter()
+  const quotas = quotasOf(deps.quotas)
+  const view = (row: Record<string, unknown>) => deps.store.journal.view('record', row)
+
+  app.get('/svc/dbs/:db_id/changes', dbLoader(deps), (c) => {
+    const {db, accountId} = loadedDb.get(c)
+    const q = flatQuery(c)
+    const tableName = q.table_name === undefined || q.table_name === '' ? undefined : q.table_name
+    let recordId: number | undefined
+    if (q.record_id !== undefined) {
+      if (!/^\d{1,15}$/.test(q.record_id)) throw badRequest('record_id must be a record id')
+      recordId = Number(q.record_id)
+    }
+    const matches = recordMatcher({accountId, dbId: db.id, tableName, recordId})
+    const dbId = String(db.id)
+    return openFeed(c, deps, quotas.feeds_per_account, quotas.feeds_per_server, quotas.feed_queue_bytes, {
+      user: requireUser(c),
+      match: (e) => matches(e),
+      frame: (e) => sseFrame(changeEvent(e, view)),
+      ends: (e) => e.kind === 'db' && e.id === dbId && e.gone,
+    })
+  })
+
+  app.get('/svc/changes', (c) => {
+    const user = requireUser(c)
+    const q = flatQuery(c)
+    if (q.kind !== undefined && !(JOURNAL_KINDS as readonly string[]).includes(q.kind)) {
+      throw badRequest(`kind must be one of ${JOURNAL_KINDS.join(', ')}`)
+    }
+    const kind = q.kind as JournalKind | undefined
+    const id = q.id === undefined || q.id === '' ? undefined : q.id
+    const dbFilter = q.db === undefined || q.db === '' ? undefined : q.db
+    if (dbFilter !== undefined && !/^\d{1,15}$/.test(dbFilter)) throw badRequest('db must be a db id')
+    return openFeed(c, deps, quotas.feeds_per_account, quotas.feeds_per_server, quotas.feed_queue_bytes, {
+      user,
+      // The history's read rules, on the version the entry wrote (for a delete: the one it removed).
+      match: (e, now) => (kind === undefined || e.kind === kind) && (id === undefined || e.id === id)
+        && (dbFilter === undefined || (e.kind === 'record' && e.parentId === dbFilter) || (e.kind === 'db' && e.id === dbFilter))
+        && canReadVersion(now, e.kind, e.state),
+      frame: (e) => sseFrame({id: bookmarkOf(e.seq), data: historyEntryOf(e)}),
+    })
+  })
+  return app
+}
+
+/** Opens the stream of a feed: the quotas, the subscription to the hub, heartbeats, the re-check of the caller. */
+function openFeed(c: Context<AppEnv>, deps: Deps, perAccount: number, perServer: number, queueBytes: number, spec: FeedSpec): Response {
+  const feeds = deps.services.feeds
+  const accountId = spec.user.accountId
+  const slot = feeds.connections.acquire([[`account:${accountId}`, perAccount], ['server', perServer]])
+  if ('full' in slot) {
+    throw rateLimited(slot.full === 'server'
+      ? `too many live feeds open on this server: at most ${perServer} at once (feeds_per_server); retry later`
+      : `too many live feeds open for this account: at most ${perAccount} at once (feeds_per_account); close one or retry later`, 5)
+  }
+  const resume = resumePoint(c.req.header('last-event-id'), new URL(c.req.url).searchParams.get('last_event_id'))
+  let user = spec.user
+  let recheck: NodeJS.Timeout | undefined
+  // eslint-disable-next-line prefer-const
+  let subscription: ReturnType<typeof feeds.hub.subscribe> | undefined
+  const stream = new SseStream({
+    heartbeatMs: feeds.heartbeatMs,
+    maxQueueBytes: queueBytes,
+    overflowFrame: () => sseFrame({event: 'resync', id: subscription ? bookmarkOf(subscription.position()) : undefined, data: {reason: RESYNC_REASONS.slow}}),
+    heartbeatId: () => (subscription && subscription.position() > 0 ? bookmarkOf(subscription.position()) : undefined),
+    onClose: () => {
+      clearInterval(recheck)
+      subscription?.close()
+      slot.release()
+    },
+  })
+  if (resume === 'invalid') stream.write(sseFrame({event: 'resync', data: {reason: RESYNC_REASONS.invalid}}))
+  const subscriber: Subscriber = {
+    accountId,
+    after: resume === 'invalid' ? null : resume,
+    match: (e) => {
+      if (spec.ends?.(e)) {
+        queueMicrotask(() => stream.end())
+        return false
+      }
+      return spec.match(e, user)
+    },
+    deliver: (e) => void stream.write(spec.frame(e)),
+    resync: (reason, head) => void stream.write(sseFrame({event: 'resync', id: head > 0 ? bookmarkOf(head) : undefined, data: {reason}})),
+    ended: () => stream.end(),
+  }
+  subscription = feeds.hub.subscribe(subscriber)
+  // The caller may still read: their credentials still name the same user of the account (cached reads: no query while nothing changed).
+  const again = credentialsOf(c, deps)
+  recheck = setInterval(() => {
+    void again().then((now) => {
+      if (!now || now.accountId !== accountId) stream.end()
+      else user = now
+    }, () => undefined)
+  }, feeds.recheckMs)
+  recheck.unref?.()
+  return sseResponse(stream)
+}
+
+/** Reads the caller's identity again from what identified this request. */
+function credentialsOf(c: Context<AppEnv>, deps: Deps): () => Promise<Principal | null> {
+  const accounts = deps.store.accounts
+  const via = c.get('authVia')
+  const user = c.get('user')!
+  if (via === 'bearer') {
+    const token = c.get('token')!
+    const readOnly = !!c.get('readOnly')
+    return () => accounts.authenticate(token, readOnly ? READ_ONLY_TOKEN : undefined)
+  }
+  if (via === 'session') {
+    const session = getCookie(c, SESSION_COOKIE, sessionCookiePrefix(c, deps))
+    return async () => (session ? accounts.authenticate(session, 'session') : null)
+  }
+  return () => accounts.principal(user.id)
+}

@@ -1,0 +1,71 @@
+import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+import {createWorld, TRANSPORTS, type World} from '../helpers/world.js'
+import {changes, openFeed, rawTransport, type RawTransport} from './feed-client.js'
+
+const POLL = {timeout: 20_000, interval: 20}
+
+describe.each(TRANSPORTS)('private live feeds (%s)', (transport) => {
+  let world: World
+  let t: RawTransport
+  let dbId: number
+  const auth = (login = 'alice') => ({authorization: `Bearer ${world.users[login]!.token}`})
+  const call = async (method: string, path: string, body?: unknown, login = 'admin') => {
+    const res = await world.app.request(`http://localhost${path}`, {
+      method, headers: {...auth(login), 'content-type': 'application/json'}, body: body === undefined ? undefined : JSON.stringify(body),
+    })
+    return {status: res.status, body: res.status === 204 ? null : await res.json()}
+  }
+
+  beforeAll(async () => {
+    world = await createWorld(undefined, {feeds: {heartbeatMs: 200, pollMs: 200}})
+    t = await rawTransport(transport, world.app)
+    const db = await call('POST', '/svc/dbs.json', {db: {name: 'Notes', code: 'notes'}})
+    expect(db.status).toBe(201)
+    dbId = db.body.id
+  })
+  afterAll(async () => {
+    await t?.close()
+    await world?.close()
+  })
+
+  it('pushes creates, updates and deletes as the records API shapes them, with bookmarks as ids', async () => {
+    const feed = await openFeed(t, `/svc/dbs/${dbId}/changes`, auth())
+    expect(feed.status).toBe(200)
+    expect(feed.headers.get('content-type')).toMatch(/^text\/event-stream/)
+    await expect.poll(() => feed.comments, POLL).toBeGreaterThan(0) // connected
+    const created = await call('POST', `/svc/dbs/${dbId}/records.json`, {record: {data: {text: 'one'}}})
+    expect(created.status).toBe(201)
+    const updated = await call('PATCH', `/svc/dbs/${dbId}/records/${created.body.id}.json`, {record: {data: {text: 'two'}}})
+    expect(updated.status).toBe(200)
+    expect((await call('DELETE', `/svc/dbs/${dbId}/records/${created.body.id}.json`)).status).toBeLessThan(300)
+    await expect.poll(() => changes(feed).length, POLL).toBe(3)
+    const [c, u, d] = changes(feed)
+    expect(c).toMatchObject({event: 'create', data: created.body})
+    expect(u).toMatchObject({event: 'update', data: updated.body})
+    expect(d).toMatchObject({event: 'delete', data: {id: created.body.id, table_name: null}})
+    expect(c!.id! < u!.id! && u!.id! < d!.id!).toBe(true)
+    const history = (await call('GET', `/svc/history.json?kind=record&id=${created.body.id}`)).body
+    expect(history.map((e: {bookmark: string}) => e.bookmark).reverse()).toEqual([c!.id, u!.id, d!.id])
+    feed.close()
+  })
+
+  it('resumes from Last-Event-ID with every change missed, in order, once', async () => {
+    const feed = await openFeed(t, `/svc/dbs/${dbId}/changes`, auth())
+    const first = await call('POST', `/svc/dbs/${dbId}/records.json`, {record: {data: {n: 0}}})
+    await expect.poll(() => changes(feed).length, POLL).toBe(1)
+    feed.close()
+    const ids: number[] = [first.body.id]
+    for (let i = 1; i <= 5; i++) ids.push((await call('POST', `/svc/dbs/${dbId}/records.json`, {record: {data: {n: i}}})).body.id)
+    const again = await openFeed(t, `/svc/dbs/${dbId}/changes`, {...auth(), 'last-event-id': feed.lastId!})
+    await expect.poll(() => changes(again).length, POLL).toBe(5)
+    expect(changes(again).map((e) => e.data.id)).toEqual(ids.slice(1))
+    again.close()
+  })
+
+  it('answers 401 without a caller and 404 for another account\'s db', async () => {
+    const anonymous = await openFeed(t, `/svc/dbs/${dbId}/changes`)
+    expect(anonymous.status).toBe(401)
+    const foreign = await openFeed(t, `/svc/dbs/${dbId}/changes`, auth('mallory'))
+    expect(foreign.status).toBe(404)
+  })
+})
