@@ -23,6 +23,8 @@ export interface FollowOptions {
   onEvent(event: FeedEvent): void
   /** A line for the person watching: reconnects, resyncs (stderr). */
   onNote?(line: string): void
+  /** The server answered the feed (each connection; `again` after the first). */
+  onOpen?(again: boolean): void
   signal?: AbortSignal
   /** The first wait before a reconnect, ms (doubles after each failure, at most `maxDelayMs`). */
   delayMs?: number
@@ -61,6 +63,7 @@ export async function followFeed(backend: Backend, path: string, options: Follow
       const res = await backend.fetch(path, {headers, signal})
       if (!res.ok) throw await errorFromResponse(res)
       if (!res.body) throw new SvcError('network', 0, 'the feed answered without a body')
+      options.onOpen?.(!first)
       if (!first) options.onNote?.(last ? `reconnected; resuming after ${last}` : 'reconnected')
       first = false
       delay = base
@@ -87,6 +90,9 @@ export async function followFeed(backend: Backend, path: string, options: Follow
       })
       const reader = res.body.getReader()
       const decoder = new TextDecoder()
+      // In-process (the embedded backend) the request's signal does not reach the body: cancel it here.
+      const cancel = () => void reader.cancel().catch(() => {})
+      signal?.addEventListener('abort', cancel, {once: true})
       try {
         for (;;) {
           const {done, value} = await reader.read()
@@ -94,6 +100,7 @@ export async function followFeed(backend: Backend, path: string, options: Follow
           parser.feed(decoder.decode(value, {stream: true}))
         }
       } finally {
+        signal?.removeEventListener('abort', cancel)
         reader.releaseLock()
       }
       if (signal?.aborted) return

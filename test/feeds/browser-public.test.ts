@@ -4,7 +4,6 @@
 // stopped and started again on the same data while writes continue — the page reconnects and shows
 // every missed entry once; a forged cookie, an `{ip}` spoof through X-Forwarded-For without
 // --trust-proxy, and a cross-site page opening the feed with the visitor's cookie receive nothing.
-import {spawn, type ChildProcess} from 'node:child_process'
 import {readFileSync, rmSync} from 'node:fs'
 import {createServer, type Server} from 'node:http'
 import type {AddressInfo} from 'node:net'
@@ -12,62 +11,16 @@ import {join} from 'node:path'
 import {afterAll, beforeAll, expect, it} from 'vitest'
 import type {Page} from 'playwright-core'
 import {chromiumNotice, describeWithChromium, launchChromium} from '../helpers/browser.js'
-import {BIN, cliEnv, ROOT} from '../helpers/cli.js'
+import {ROOT} from '../helpers/cli.js'
 import {createTestDatabase, openTestStore, PG_URL} from '../helpers/pg.js'
 import {fetchWithHost, tempDir} from '../helpers/world.js'
+import {freePort, serveOn, type Served} from './public-helpers.js'
 
 chromiumNotice()
 
 const EXAMPLE = join(ROOT, 'examples', 'live-apps')
 const read = (path: string) => readFileSync(join(EXAMPLE, path), 'utf8')
 const POLL = {timeout: 30_000, interval: 100}
-
-async function freePort(): Promise<number> {
-  const s = createServer()
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', () => r()))
-  const port = (s.address() as AddressInfo).port
-  await new Promise<void>((r) => s.close(() => r()))
-  return port
-}
-
-interface Served {
-  child: ChildProcess
-  stop(): Promise<void>
-}
-
-/** `svc serve` on a fixed port (a restart keeps the pages' addresses). */
-function serveOn(port: number, dataDir: string, databaseUrl: string | undefined): Promise<Served> {
-  return new Promise((resolve, reject) => {
-    const args = [BIN, 'serve', '--port', String(port), '--data', dataDir, '--quiet', ...(databaseUrl ? ['--database-url', databaseUrl] : [])]
-    const child = spawn(process.execPath, args, {env: cliEnv()})
-    let out = ''
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL')
-      reject(new Error(`svc serve did not start: ${out}`))
-    }, 60_000)
-    const onExit = (code: number | null) => {
-      clearTimeout(timer)
-      reject(new Error(`svc serve exited ${code}: ${out}`))
-    }
-    child.on('exit', onExit)
-    child.stderr.on('data', (d) => (out += d))
-    child.stdout.on('data', (d) => {
-      out += d
-      if (/Listening on/.test(out)) {
-        clearTimeout(timer)
-        child.off('exit', onExit)
-        resolve({
-          child,
-          stop: () => new Promise((done) => {
-            if (child.exitCode !== null || child.signalCode !== null) return done()
-            child.once('exit', () => done())
-            child.kill('SIGTERM')
-          }),
-        })
-      }
-    })
-  })
-}
 
 describeWithChromium(`live public apps in Chromium [${PG_URL ? 'postgres' : 'sqlite'}]`, {timeout: 300_000}, () => {
   const dataDir = tempDir()

@@ -2,10 +2,13 @@
  * Helpers of the public feed tests: the app over one of the two transports without the contract
  * check's body read (a stream never ends), and an SSE reader that collects events as they come.
  */
+import {spawn, type ChildProcess} from 'node:child_process'
+import {createServer} from 'node:http'
 import type {AddressInfo} from 'node:net'
 import {serve} from '@hono/node-server'
 import {createParser} from 'eventsource-parser'
 import type {SvcApp} from '../../src/http/app.js'
+import {BIN, cliEnv} from '../helpers/cli.js'
 
 export interface RawTransport {
   name: 'in-process' | 'http'
@@ -119,3 +122,51 @@ export function visitorCookie(headers: Headers): string {
   if (!m) throw new Error('no visitor cookie')
   return m[1]!
 }
+
+export async function freePort(): Promise<number> {
+  const s = createServer()
+  await new Promise<void>((r) => s.listen(0, '127.0.0.1', () => r()))
+  const port = (s.address() as AddressInfo).port
+  await new Promise<void>((r) => s.close(() => r()))
+  return port
+}
+
+export interface Served {
+  child: ChildProcess
+  stop(): Promise<void>
+}
+
+/** `svc serve` on a fixed port (a restart keeps the pages' addresses). */
+export function serveOn(port: number, dataDir: string, databaseUrl: string | undefined): Promise<Served> {
+  return new Promise((resolve, reject) => {
+    const args = [BIN, 'serve', '--port', String(port), '--data', dataDir, '--quiet', ...(databaseUrl ? ['--database-url', databaseUrl] : [])]
+    const child = spawn(process.execPath, args, {env: cliEnv()})
+    let out = ''
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL')
+      reject(new Error(`svc serve did not start: ${out}`))
+    }, 60_000)
+    const onExit = (code: number | null) => {
+      clearTimeout(timer)
+      reject(new Error(`svc serve exited ${code}: ${out}`))
+    }
+    child.on('exit', onExit)
+    child.stderr.on('data', (d) => (out += d))
+    child.stdout.on('data', (d) => {
+      out += d
+      if (/Listening on/.test(out)) {
+        clearTimeout(timer)
+        child.off('exit', onExit)
+        resolve({
+          child,
+          stop: () => new Promise((done) => {
+            if (child.exitCode !== null || child.signalCode !== null) return done()
+            child.once('exit', () => done())
+            child.kill('SIGTERM')
+          }),
+        })
+      }
+    })
+  })
+}
+
