@@ -9,7 +9,11 @@
  * after a grace period if even that is not read). Client aborts and server stops end it cleanly: the
  * `onClose` callback runs once either way (the subscription and the quota slot are given back).
  */
-import {sseHeartbeat} from '../core/feeds/events.js'
+import {RESYNC_REASONS, sseFrame, sseHeartbeat} from '../core/feeds/events.js'
+import {bookmarkOf} from '../core/journal/types.js'
+import {rateLimited} from '../core/errors.js'
+import type {Feeds, Subscriber, Subscription} from '../services/feeds/index.js'
+import type {StoredEntry} from '../store/journal/repo.js'
 
 export interface SseOptions {
   /** Between two heartbeats, ms (default 15,000). */
@@ -30,7 +34,7 @@ export interface SseOptions {
 const OVERFLOW_GRACE_MS = 5000
 
 export class SseStream {
-  private chunks: string[] = []
+  private chunks: (string | Uint8Array)[] = []
   private bytes = 0
   private wake: (() => void) | undefined
   private ending = false
@@ -62,14 +66,15 @@ export class SseStream {
     return this.bytes
   }
 
-  /** Queues one frame; false when the stream no longer takes any (ended, or just overflowed). */
-  write(frame: string): boolean {
+  /** Queues one frame (text, or its UTF-8 bytes: one encoding shared by every stream of an event); false when the stream no longer takes any (ended, or just overflowed). */
+  write(frame: string | Uint8Array): boolean {
     if (!this.open) return false
     this.chunks.push(frame)
     this.bytes += frame.length
     if (this.bytes > (this.options.maxQueueBytes ?? 256 * 1024)) {
-      this.chunks = [this.options.overflowFrame()]
-      this.bytes = this.chunks[0]!.length
+      const last = this.options.overflowFrame()
+      this.chunks = [last]
+      this.bytes = last.length
       this.ending = true
       this.cut = setTimeout(() => this.abort(), OVERFLOW_GRACE_MS)
       this.cut.unref?.()
@@ -97,10 +102,10 @@ export class SseStream {
     this.wake = undefined
     if (this.done) return
     if (this.chunks.length > 0) {
-      const text = this.chunks.join('')
+      const parts = this.chunks.map((c) => (typeof c === 'string' ? this.encoder.encode(c) : c))
       this.chunks = []
       this.bytes = 0
-      controller.enqueue(this.encoder.encode(text))
+      controller.enqueue(parts.length === 1 ? parts[0]! : Buffer.concat(parts))
       return
     }
     controller.close()
@@ -148,4 +153,75 @@ export const SSE_HEADERS = {
 /** The answer of a stream. */
 export function sseResponse(stream: SseStream, headers: Record<string, string> = {}): Response {
   return new Response(stream.body, {status: 200, headers: {...SSE_HEADERS, ...headers}})
+}
+
+/** What `streamFeed` needs to know of a feed (private: src/http/routes/changes.ts; public: the `subscribe` method). */
+export interface FeedStreamSpec {
+  /** The account whose journal entries the feed may carry (the hub hands it no other). */
+  accountId: number
+  /** Quota slots taken while the stream is open: `[key, limit]` (0: no limit), all or none (`feeds.connections`). */
+  slots: [key: string, limit: number][]
+  /** The 429's message when the slot of `key` is full. */
+  full(key: string): string
+  /** Where the client resumes (src/core/feeds/events.ts resumePoint). */
+  resume: number | null | 'invalid'
+  /** Bytes of events the client may leave unread before it is sent resync and dropped (quota feed_queue_bytes). */
+  queueBytes: number
+  /** Whether an entry of the account is an event of this feed (in memory: no query). */
+  match(entry: StoredEntry): boolean
+  /** The entry as SSE bytes (shared by every feed it reaches: cache it per entry). */
+  frame(entry: StoredEntry): string | Uint8Array
+  /** Whether the feed ends at this entry (its db deleted). */
+  ends?(entry: StoredEntry): boolean
+  /** Called every `feeds.recheckMs`: false ends the stream (the caller may no longer read it). */
+  recheck?(): Promise<boolean>
+}
+
+/**
+ * A feed as an SSE answer: takes its quota slots (429 with `Retry-After: 5` when one is full),
+ * subscribes to the instance's hub, sends `resync` for a bookmark it cannot resume from (or a
+ * malformed one), heartbeats with the feed's position as `id:`, and gives everything back when the
+ * stream ends (client abort, slow client, server stop, a failed re-check).
+ */
+export function streamFeed(feeds: Feeds, spec: FeedStreamSpec): Response {
+  const slot = feeds.connections.acquire(spec.slots)
+  if ('full' in slot) throw rateLimited(spec.full(slot.full), 5)
+  let recheck: NodeJS.Timeout | undefined
+  let subscription: Subscription | undefined
+  const at = () => (subscription && subscription.position() > 0 ? bookmarkOf(subscription.position()) : undefined)
+  const stream = new SseStream({
+    heartbeatMs: feeds.heartbeatMs,
+    maxQueueBytes: spec.queueBytes,
+    overflowFrame: () => sseFrame({event: 'resync', id: at(), data: {reason: RESYNC_REASONS.slow}}),
+    heartbeatId: at,
+    onClose: () => {
+      clearInterval(recheck)
+      subscription?.close()
+      slot.release()
+    },
+  })
+  if (spec.resume === 'invalid') stream.write(sseFrame({event: 'resync', data: {reason: RESYNC_REASONS.invalid}}))
+  const subscriber: Subscriber = {
+    accountId: spec.accountId,
+    after: spec.resume === 'invalid' ? null : spec.resume,
+    match: (e) => {
+      if (spec.ends?.(e)) {
+        queueMicrotask(() => stream.end())
+        return false
+      }
+      return spec.match(e)
+    },
+    deliver: (e) => void stream.write(spec.frame(e)),
+    resync: (reason, head) => void stream.write(sseFrame({event: 'resync', id: head > 0 ? bookmarkOf(head) : undefined, data: {reason}})),
+    ended: () => stream.end(),
+  }
+  subscription = feeds.hub.subscribe(subscriber)
+  if (spec.recheck) {
+    const check = spec.recheck
+    recheck = setInterval(() => {
+      void check().then((ok) => ok || stream.end(), () => undefined)
+    }, feeds.recheckMs)
+    recheck.unref?.()
+  }
+  return sseResponse(stream)
 }

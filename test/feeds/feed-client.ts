@@ -56,6 +56,11 @@ export async function rawTransport(name: TransportName, app: SvcApp): Promise<Ra
   }
 }
 
+/** A server already listening (`svc serve`, startServer). */
+export function urlTransport(origin: string): RawTransport {
+  return {name: 'http', fetch: (path, init) => fetch(origin + path, init), close: async () => {}}
+}
+
 /** Opens a feed and reads it in the background. `read: false`: never reads (a slow client). */
 export async function openFeed(t: RawTransport, path: string, headers: Record<string, string> = {}, options: {read?: boolean} = {}): Promise<Feed> {
   const abort = new AbortController()

@@ -12,25 +12,24 @@
 import {getCookie} from 'hono/cookie'
 import type {Context} from 'hono'
 import type {Principal} from '../../core/auth/permissions.js'
-import {changeEvent, historyEntryOf, recordMatcher, RESYNC_REASONS, resumePoint, sseFrame} from '../../core/feeds/events.js'
+import {changeEvent, historyEntryOf, recordMatcher, resumePoint, sseFrame} from '../../core/feeds/events.js'
 import {canReadVersion} from '../../core/journal/access.js'
 import {bookmarkOf, JOURNAL_KINDS, type JournalKind} from '../../core/journal/types.js'
-import {badRequest, rateLimited} from '../../core/errors.js'
+import {badRequest} from '../../core/errors.js'
 import {quotasOf} from '../../core/quotas.js'
 import {READ_ONLY_TOKEN} from '../../store/accounts/types.js'
 import type {StoredEntry} from '../../store/journal/repo.js'
-import type {Subscriber} from '../../services/feeds/index.js'
 import {createRouter} from '../router.js'
 import type {AppEnv, Deps} from '../env.js'
 import {requireUser, SESSION_COOKIE, sessionCookiePrefix} from '../middleware/auth.js'
 import {dbLoader, flatQuery, loadedDb} from './dbs/shared.js'
-import {SseStream, sseResponse} from '../sse.js'
+import {streamFeed} from '../sse.js'
 
 /** What a feed route gives `openFeed`: who reads, what it carries, how an entry reads as an event. */
 interface FeedSpec {
   user: Principal
   match(entry: StoredEntry, user: Principal): boolean
-  frame(entry: StoredEntry): string
+  frame(entry: StoredEntry): string | Uint8Array
   /** Whether the feed must end at this entry (its db deleted). */
   ends?(entry: StoredEntry): boolean
 }
@@ -39,6 +38,14 @@ export function changesRoutes(deps: Deps) {
   const app = createRouter()
   const quotas = quotasOf(deps.quotas)
   const view = (row: Record<string, unknown>) => deps.store.journal.view('record', row)
+  // An entry reads as the same bytes for every feed it reaches: shaped and encoded once (the hub hands every subscriber the same object).
+  const recordFrames = new WeakMap<StoredEntry, Uint8Array>()
+  const historyFrames = new WeakMap<StoredEntry, Uint8Array>()
+  const once = (cache: WeakMap<StoredEntry, Uint8Array>, e: StoredEntry, make: () => string) => {
+    let bytes = cache.get(e)
+    if (!bytes) cache.set(e, (bytes = Buffer.from(make())))
+    return bytes
+  }
 
   app.get('/svc/dbs/:db_id/changes', dbLoader(deps), (c) => {
     const {db, accountId} = loadedDb.get(c)
@@ -54,7 +61,7 @@ export function changesRoutes(deps: Deps) {
     return openFeed(c, deps, quotas.feeds_per_account, quotas.feeds_per_server, quotas.feed_queue_bytes, {
       user: requireUser(c),
       match: (e) => matches(e),
-      frame: (e) => sseFrame(changeEvent(e, view)),
+      frame: (e) => once(recordFrames, e, () => sseFrame(changeEvent(e, view))),
       ends: (e) => e.kind === 'db' && e.id === dbId && e.gone,
     })
   })
@@ -75,64 +82,36 @@ export function changesRoutes(deps: Deps) {
       match: (e, now) => (kind === undefined || e.kind === kind) && (id === undefined || e.id === id)
         && (dbFilter === undefined || (e.kind === 'record' && e.parentId === dbFilter) || (e.kind === 'db' && e.id === dbFilter))
         && canReadVersion(now, e.kind, e.state),
-      frame: (e) => sseFrame({id: bookmarkOf(e.seq), data: historyEntryOf(e)}),
+      frame: (e) => once(historyFrames, e, () => sseFrame({id: bookmarkOf(e.seq), data: historyEntryOf(e)})),
     })
   })
   return app
 }
 
-/** Opens the stream of a feed: the quotas, the subscription to the hub, heartbeats, the re-check of the caller. */
+/** Opens a private feed: the account's and the server's quota slots, and the caller checked again every `recheckMs`. */
 function openFeed(c: Context<AppEnv>, deps: Deps, perAccount: number, perServer: number, queueBytes: number, spec: FeedSpec): Response {
-  const feeds = deps.services.feeds
   const accountId = spec.user.accountId
-  const slot = feeds.connections.acquire([[`account:${accountId}`, perAccount], ['server', perServer]])
-  if ('full' in slot) {
-    throw rateLimited(slot.full === 'server'
-      ? `too many live feeds open on this server: at most ${perServer} at once (feeds_per_server); retry later`
-      : `too many live feeds open for this account: at most ${perAccount} at once (feeds_per_account); close one or retry later`, 5)
-  }
-  const resume = resumePoint(c.req.header('last-event-id'), new URL(c.req.url).searchParams.get('last_event_id'))
   let user = spec.user
-  let recheck: NodeJS.Timeout | undefined
-  // eslint-disable-next-line prefer-const
-  let subscription: ReturnType<typeof feeds.hub.subscribe> | undefined
-  const stream = new SseStream({
-    heartbeatMs: feeds.heartbeatMs,
-    maxQueueBytes: queueBytes,
-    overflowFrame: () => sseFrame({event: 'resync', id: subscription ? bookmarkOf(subscription.position()) : undefined, data: {reason: RESYNC_REASONS.slow}}),
-    heartbeatId: () => (subscription && subscription.position() > 0 ? bookmarkOf(subscription.position()) : undefined),
-    onClose: () => {
-      clearInterval(recheck)
-      subscription?.close()
-      slot.release()
+  const again = credentialsOf(c, deps)
+  return streamFeed(deps.services.feeds, {
+    accountId,
+    slots: [[`account:${accountId}`, perAccount], ['server', perServer]],
+    full: (key) => key === 'server'
+      ? `too many live feeds open on this server: at most ${perServer} at once (feeds_per_server); retry later`
+      : `too many live feeds open for this account: at most ${perAccount} at once (feeds_per_account); close one or retry later`,
+    resume: resumePoint(c.req.header('last-event-id'), new URL(c.req.url).searchParams.get('last_event_id')),
+    queueBytes,
+    match: (e) => spec.match(e, user),
+    frame: spec.frame,
+    ends: spec.ends,
+    // The caller may still read: their credentials still name a user of the account (cached reads: no query while nothing changed).
+    recheck: async () => {
+      const now = await again()
+      if (!now || now.accountId !== accountId) return false
+      user = now
+      return true
     },
   })
-  if (resume === 'invalid') stream.write(sseFrame({event: 'resync', data: {reason: RESYNC_REASONS.invalid}}))
-  const subscriber: Subscriber = {
-    accountId,
-    after: resume === 'invalid' ? null : resume,
-    match: (e) => {
-      if (spec.ends?.(e)) {
-        queueMicrotask(() => stream.end())
-        return false
-      }
-      return spec.match(e, user)
-    },
-    deliver: (e) => void stream.write(spec.frame(e)),
-    resync: (reason, head) => void stream.write(sseFrame({event: 'resync', id: head > 0 ? bookmarkOf(head) : undefined, data: {reason}})),
-    ended: () => stream.end(),
-  }
-  subscription = feeds.hub.subscribe(subscriber)
-  // The caller may still read: their credentials still name the same user of the account (cached reads: no query while nothing changed).
-  const again = credentialsOf(c, deps)
-  recheck = setInterval(() => {
-    void again().then((now) => {
-      if (!now || now.accountId !== accountId) stream.end()
-      else user = now
-    }, () => undefined)
-  }, feeds.recheckMs)
-  recheck.unref?.()
-  return sseResponse(stream)
 }
 
 /** Reads the caller's identity again from what identified this request. */
