@@ -80,8 +80,8 @@ export function publicSubscribe(deps: Deps) {
     ])
     if ('full' in taken) {
       const key = taken.full
-      throw rateLimited(key === 'server' ? 'too many open feeds on this server; try again later'
-        : key.startsWith('account:') ? 'too many open feeds of this account; try again later'
+      throw rateLimited(key === 'server' ? `too many live feeds open on this server: at most ${quotas.feeds_per_server} at once (feeds_per_server); retry later`
+        : key.startsWith('account:') ? `too many live feeds open for this account: at most ${quotas.feeds_per_account} at once (feeds_per_account); close one or retry later`
         : key.startsWith('visitor:') ? `too many open feeds; at most ${perVisitor} per visitor (close another tab of this app)`
         : `too many open feeds; at most ${perVisitor * FEEDS_PER_IP_FACTOR} per client address`, 5)
     }
