@@ -84,13 +84,13 @@ describeWithChromium(`live public apps in Chromium [${PG_URL ? 'postgres' : 'sql
     port = await freePort()
     main = `http://127.0.0.1:${port}`
     server = await serveOn(port, dataDir, database?.url)
-    await api('POST', '/svc/dbs.json', {db: JSON.parse(read('dbs/guestbook.json'))})
-    await api('POST', '/svc/apps.json', {app: {...JSON.parse(read('apps/guestbook/app.json')), source_code: read('apps/guestbook/App.svelte')}})
+    await api('POST', '/svc/dbs.json', {db: JSON.parse(read('dbs/live_guestbook.json'))})
+    await api('POST', '/svc/apps.json', {app: {...JSON.parse(read('apps/live-guestbook/app.json')), source_code: read('apps/live-guestbook/App.svelte')}})
     // The same page over a db scoped by the visitor's address.
     await api('POST', '/svc/dbs.json', {db: {name: 'By address', code: 'by_address', schema: {fields: {message: 'string', ip: 'string'}},
       public_methods: {list: {scope_by: 'ip'}, create: {allowed_fields: ['message'], auto_fields: {ip: '{ip}'}}, subscribe: {scope_by: 'ip'}}}})
     await api('POST', '/svc/apps.json', {app: {name: 'By address', url_code: 'by-address', app_engine: 'svelte', public: true, db_code: 'by_address',
-      source_code: read('apps/guestbook/App.svelte')}})
+      source_code: read('apps/live-guestbook/App.svelte')}})
     visitorA = await launchChromium()
     visitorB = await launchChromium()
   }, 180_000)
