@@ -1,6 +1,7 @@
 // Live feeds under load (issue 37), on a real `svc serve` of the build:
 // 1. FEEDS (1,000) open feeds of one db, writes at RATE (100/s) for SECONDS: change-to-event p50/p99
-//    (from the write's send to the event's arrival: the write's own latency included), and the
+//    (from the write's send to the event's arrival: the write's own latency included, and shown
+//    beside it as write_ms, send → answer), and the
 //    server's resident memory per open feed;
 // 2. IDLE (10,000) idle feeds held: memory per feed, and a write still reaching them;
 // 3. with --database-url URL --instances 2: two servers over one PostgreSQL database, the feeds on
@@ -97,14 +98,17 @@ if (!isMainThread) {
   t0 = wallNow()
   let sent = 0
   const inflight = new Set()
+  /** Each write's own latency (send → answer): the part of change-to-event that is the write's. */
+  const writeMs = []
   await new Promise((resolve) => {
     const timer = setInterval(() => {
       const due = Math.min(planned, Math.floor(((wallNow() - t0) / 1000) * RATE))
       // At most MAX_INFLIGHT writes waiting: a server that cannot keep up shows as a lower write rate, not as refused connections.
       while (sent < due && inflight.size < MAX_INFLIGHT) {
         const i = sent++
-        const p = request(urls[0], token, 'POST', `/svc/dbs/${db.id}/records.json`, {record: {data: {t: wallNow(), i, text: 'a change of a record'}}})
-          .catch((e) => log(e.message)).finally(() => inflight.delete(p))
+        const t = wallNow()
+        const p = request(urls[0], token, 'POST', `/svc/dbs/${db.id}/records.json`, {record: {data: {t, i, text: 'a change of a record'}}})
+          .then(() => writeMs.push(wallNow() - t), (e) => log(e.message)).finally(() => inflight.delete(p))
         inflight.add(p)
       }
       if (sent >= planned || wallNow() - t0 > SECONDS * 3000) (clearInterval(timer), resolve())
@@ -121,6 +125,7 @@ if (!isMainThread) {
   out.write_rate = +(writes / elapsed).toFixed(1)
   out.events = reports.reduce((a, r) => a + r.events, 0)
   out.events_expected = writes * FEEDS
+  out.write_ms = summary(writeMs)
   out.change_to_event_ms = summary(all.map((s) => s.ms))
   if (instances > 1) {
     out.change_to_event_ms_same_instance = summary(all.filter((s) => s.instance === 0).map((s) => s.ms))

@@ -12,7 +12,8 @@ import {pg} from '../helpers/pg.js'
 import {changes, openFeed, rawTransport, type Feed, type RawTransport} from './feed-client.js'
 
 const POLL = {timeout: 60_000, interval: 20}
-const FEEDS = {heartbeatMs: 150, pollMs: 60_000}
+// A ring of 8 entries: most resumes read the journal (the path of a client away for long), some the ring.
+const FEEDS = {heartbeatMs: 150, pollMs: 60_000, ring: 8}
 
 describe.each(TRANSPORTS)(`exactly once, in order, across reconnects (%s${pg ? ', two PostgreSQL instances' : ''})`, (transport) => {
   let world: World

@@ -62,6 +62,26 @@ describe.each(TRANSPORTS)('private live feeds (%s)', (transport) => {
     again.close()
   })
 
+  it('filters by table and by record, and answers 400 for a bad record_id', async () => {
+    const multi = await call('POST', '/svc/dbs.json', {db: {name: 'Multi', code: 'multi', schema: {tables: {todo: {fields: {text: 'string'}}, done: {fields: {text: 'string'}}}}}})
+    expect(multi.status).toBe(201)
+    const todo = await openFeed(t, `/svc/dbs/multi/changes?table_name=todo`, auth())
+    const first = await call('POST', `/svc/dbs/multi/records.json`, {record: {table_name: 'todo', data: {text: 'a'}}})
+    expect(first.status).toBe(201)
+    const one = await openFeed(t, `/svc/dbs/multi/changes?record_id=${first.body.id}`, auth())
+    await expect.poll(() => one.comments, POLL).toBeGreaterThan(0)
+    const other = await call('POST', `/svc/dbs/multi/records.json`, {record: {table_name: 'done', data: {text: 'b'}}})
+    expect(other.status).toBe(201)
+    await call('PATCH', `/svc/dbs/multi/records/${other.body.id}.json`, {record: {table_name: 'done', data: {text: 'c'}}})
+    await call('PATCH', `/svc/dbs/multi/records/${first.body.id}.json`, {record: {table_name: 'todo', data: {text: 'd'}}})
+    await expect.poll(() => changes(todo).map((e) => `${e.event}:${e.data.id}`), POLL).toEqual([`create:${first.body.id}`, `update:${first.body.id}`])
+    await expect.poll(() => changes(one).map((e) => `${e.event}:${e.data.id}`), POLL).toEqual([`update:${first.body.id}`])
+    todo.close()
+    one.close()
+    const bad = await openFeed(t, `/svc/dbs/multi/changes?record_id=x`, auth())
+    expect(bad.status).toBe(400)
+  })
+
   it('answers 401 without a caller and 404 for another account\'s db', async () => {
     const anonymous = await openFeed(t, `/svc/dbs/${dbId}/changes`)
     expect(anonymous.status).toBe(401)

@@ -52,7 +52,7 @@ export function changeEvent(entry: FeedEntry, view: (row: Record<string, unknown
 export interface RecordFilter {
   accountId: number
   dbId: number
-  /** Only this table's records (a record moved out of it still sends its update: the client drops it). */
+  /** Only this table's records, by the table each change wrote (a record moved to another table is not seen leaving this one: docs/realtime.md). */
   tableName?: string
   recordId?: number
 }

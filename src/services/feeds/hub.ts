@@ -226,14 +226,17 @@ export function createFeedHub(store: Store, options: FeedHubOptions = {}): FeedH
         sub.cursor = Math.max(sub.cursor, head)
         return goLive(sub)
       }
-      const entries = await journal.after(sub.cursor, batch)
-      for (const e of entries) give(sub, e)
-      if (entries.length < batch && sub.cursor >= head) return goLive(sub)
-      if (entries.length < batch) {
-        // Caught up with the journal but not with the hub's reading (it is ahead: its ring covers the rest, next round).
-        sub.cursor = Math.max(sub.cursor, entries.at(-1)?.seq ?? sub.cursor)
-        if (rounds > 1000) throw new Error('feeds: a subscription could not catch up')
+      // Older than the ring: the account's own entries from the journal, up to a bookmark every entry
+      // below which has committed (positions are commit order), then the ring or the live reading.
+      const upTo = Math.max(head, ringFrom)
+      for (;;) {
+        const entries = await journal.afterInAccount(sub.s.accountId, sub.cursor, upTo, batch)
+        for (const e of entries) give(sub, e)
+        if (sub.closed) return
+        if (entries.length < batch) break
       }
+      sub.cursor = Math.max(sub.cursor, upTo)
+      if (rounds > 1000) throw new Error('feeds: a subscription could not catch up')
     }
   }
 
@@ -257,6 +260,8 @@ export function createFeedHub(store: Store, options: FeedHubOptions = {}): FeedH
         s.resync(RESYNC_REASONS.lagging, head)
       })
       if (!stopped) all.add(sub)
+      // A hub that has stopped (the server is stopping) ends the stream at once.
+      else queueMicrotask(() => s.ended?.())
       return {
         ready,
         position: () => (sub.live ? Math.max(sub.cursor, head) : sub.cursor),

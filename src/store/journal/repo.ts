@@ -130,6 +130,12 @@ export class SqlJournalRepo {
     return (await this.sql.all<EntryRow>('SELECT * FROM journal WHERE pos > ? ORDER BY pos LIMIT ?', [seq, limit])).map(toEntry)
   }
 
+  /** Entries of one account after `seq` up to `upTo` (both bookmarks), in journal order: a feed catching up reads its account's entries only. */
+  async afterInAccount(accountId: number, seq: number, upTo: number, limit: number): Promise<StoredEntry[]> {
+    return (await this.sql.all<EntryRow>('SELECT * FROM journal WHERE account_id = ? AND pos > ? AND pos <= ? ORDER BY pos LIMIT ?',
+      [accountId, seq, upTo, limit])).map(toEntry)
+  }
+
   /** The newest bookmark of the journal (every account), 0 when it is empty. */
   async head(): Promise<number> {
     const row = await this.sql.get<{pos: number | null}>('SELECT max(pos) AS pos FROM journal')
