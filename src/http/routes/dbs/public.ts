@@ -209,6 +209,8 @@ export function publicDbRoutes(deps: Deps) {
 
     const needed = neededVariables(config, name)
     let cookieKey = ''
+    /** The visitor came with a valid cookie (not one issued by this answer). */
+    let known = false
     // A feed's visitor is counted by their cookie (its quota), so a feed reads it whatever its scope needs.
     if (needed.has('cookie_key') || name === 'subscribe') {
       // Signed with a key of this origin: an id another origin issued (or tossed onto a parent domain) is not valid here.
@@ -216,6 +218,7 @@ export function publicDbRoutes(deps: Deps) {
       const scope = await visitorCookieScope(c, deps)
       const {secret, prefix} = scope
       cookieKey = await visitorCookieKey(c, deps, scope)
+      known = cookieKey !== ''
       if (!cookieKey) {
         // Absent, forged, altered or issued elsewhere: a new visitor.
         cookieKey = randomBytes(18).toString('base64url')
@@ -281,7 +284,7 @@ export function publicDbRoutes(deps: Deps) {
         return c.json(shape(updated))
       }
       case 'subscribe':
-        return subscribe(c, {db, options, scope, visitorKey: cookieKey || `ip:${ip}`, ip, tableName: str(params.table_name)})
+        return subscribe(c, {db, options, scope, visitorKey: known ? cookieKey : `ip:${ip}`, ip, tableName: str(params.table_name)})
       case 'delete': {
         const id = idParam(params.id)
         if (!(await repo.deleteRecord(account, db.id, id, scope))) throw notFound('record not found')
