@@ -226,3 +226,27 @@ for (const transport of ['in-process', 'http'] as const) {
     })
   })
 }
+
+describe('public subscribe and the public read budgets', {timeout: 60_000}, () => {
+  it('opening a feed is charged to the visitor\'s address: past the budget a 429, a member is not limited', async () => {
+    const world = await createWorld(undefined, {quotas: {public_read_ms_per_ip: 1, public_read_ms_per_visitor: 0, public_read_ms_per_db: 0}})
+    const t = await rawTransport('in-process', world.app)
+    try {
+      const r = await t.fetch('/svc/dbs.json', {method: 'POST', headers: {authorization: `Bearer ${world.users.admin!.token}`, 'content-type': 'application/json'},
+        body: JSON.stringify({db: {name: 'Open', code: 'openfeed', public_methods: {subscribe: true}}})})
+      expect(r.status).toBe(201)
+      const first = await openFeed(t, '/svc/db/openfeed/subscribe')
+      expect(first.status).toBe(200)
+      first.close()
+      const second = await openFeed(t, '/svc/db/openfeed/subscribe')
+      expect(second.status).toBe(429)
+      expect(second.headers.get('retry-after')).toBeTruthy()
+      const member = await openFeed(t, '/svc/db/openfeed/subscribe', {authorization: `Bearer ${world.users.admin!.token}`})
+      expect(member.status).toBe(200)
+      member.close()
+    } finally {
+      await t.close()
+      await world.close()
+    }
+  })
+})
