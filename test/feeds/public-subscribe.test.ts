@@ -5,6 +5,8 @@
 // cross-site page gets nothing; Last-Event-ID resumes exactly once; the per-visitor quota answers a
 // clear 429; a change of the db's public methods ends the stream.
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+import {createApp} from '../../src/http/app.js'
+import {createServices} from '../../src/services/index.js'
 import {createWorld, type World} from '../helpers/world.js'
 import {openFeed, rawTransport, visitorCookie, type Feed, type RawTransport} from './public-helpers.js'
 
@@ -246,6 +248,38 @@ describe('public subscribe and the public read budgets', {timeout: 60_000}, () =
       member.close()
     } finally {
       await t.close()
+      await world.close()
+    }
+  })
+})
+
+describe('public subscribe scoped by the signed-in user', {timeout: 60_000}, () => {
+  it('receives the user\'s own records, and ends once their sign-in is revoked', async () => {
+    const world = await createWorld()
+    const services = createServices(world.store, {feeds: {recheckMs: 100}})
+    const t = await rawTransport('in-process', createApp({...world.deps, services}))
+    const as = (login: string) => ({authorization: `Bearer ${world.users[login]!.token}`, 'content-type': 'application/json'})
+    try {
+      const r = await t.fetch('/svc/dbs.json', {method: 'POST', headers: as('admin'),
+        body: JSON.stringify({db: {name: 'Mine', code: 'mine', public_methods: {create: {auto_fields: {owner: '{user_id}'}}, subscribe: {scope_by: 'owner'}}}})})
+      expect(r.status).toBe(201)
+      const feed = await openFeed(t, '/svc/db/mine/subscribe', as('alice'))
+      const other = await openFeed(t, '/svc/db/mine/subscribe', as('admin'))
+      expect([feed.status, other.status]).toEqual([200, 200])
+      for (const login of ['alice', 'admin']) {
+        const c = await t.fetch('/svc/db/mine/create', {method: 'POST', headers: as(login), body: JSON.stringify({data: {by: login}})})
+        expect(c.status).toBe(201)
+      }
+      await expect.poll(() => feed.events.map((e) => e.data.data.by), POLL).toEqual(['alice'])
+      await expect.poll(() => other.events.map((e) => e.data.data.by), POLL).toEqual(['admin'])
+      const revoked = await t.fetch(`/svc/users/${world.users.alice!.id}/revoke_tokens.json`, {method: 'POST', headers: as('admin'), body: '{}'})
+      expect(revoked.status).toBe(200)
+      await expect.poll(() => feed.ended(), POLL).toBe(true)
+      expect(other.ended()).toBe(false)
+      other.close()
+    } finally {
+      await t.close()
+      await services.stop()
       await world.close()
     }
   })

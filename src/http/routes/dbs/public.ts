@@ -2,7 +2,7 @@ import {randomBytes} from 'node:crypto'
 import type {Context, MiddlewareHandler} from 'hono'
 import {setSignedCookie} from 'hono/cookie'
 import {
-  allowedSearchParams, type MethodOptions, methodOptions, neededVariables, publicData, type PublicMethod, type PublicMethods, scopeOf, type Visitor,
+  allowedSearchParams, type MethodOptions, methodOptions, neededVariables, publicData, type PublicMethod, type PublicMethods, scopeOf, scopeTemplate, type Visitor,
 } from '../../../core/dbs/public-methods.js'
 import {buildQuery, searchTable} from '../../../core/dbs/query.js'
 import {checkRecordSize, indexValues, validateData} from '../../../core/dbs/records.js'
@@ -284,7 +284,8 @@ export function publicDbRoutes(deps: Deps) {
         return c.json(shape(updated))
       }
       case 'subscribe':
-        return subscribe(c, {db, options, scope, visitorKey: known ? cookieKey : `ip:${ip}`, ip, tableName: str(params.table_name)})
+        return subscribe(c, {db, options, scope, visitorKey: known ? cookieKey : `ip:${ip}`, ip, tableName: str(params.table_name),
+          userScoped: !!s && /\{user_(id|name)\}/.test(scopeTemplate(config, name, s.field) ?? '')})
       case 'delete': {
         const id = idParam(params.id)
         if (!(await repo.deleteRecord(account, db.id, id, scope))) throw notFound('record not found')

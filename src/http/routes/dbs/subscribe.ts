@@ -9,6 +9,7 @@
  * methods ends the stream (the client reconnects; the new configuration decides).
  */
 import type {Context} from 'hono'
+import {getCookie} from 'hono/cookie'
 import {crossSiteWriteRefusal} from '../../../core/auth/cross-site.js'
 import {badRequest, forbidden, rateLimited} from '../../../core/errors.js'
 import {type MethodOptions, SUBSCRIBE_PARAMS} from '../../../core/dbs/public-methods.js'
@@ -22,6 +23,10 @@ import {SSE_HEADERS, SseStream} from '../../sse.js'
 import type {Subscription} from '../../../services/feeds/index.js'
 import type {DbView} from '../../../core/contract/dbs.js'
 import {JOURNAL_TABLES} from '../../../store/journal/tables.js'
+import {appSessionKind, READ_ONLY_TOKEN} from '../../../store/accounts/types.js'
+import {isHttps} from '../../client-ip.js'
+import {APP_SESSION_COOKIE} from '../../app-origin/routes.js'
+import {SESSION_COOKIE, sessionCookiePrefix} from '../../middleware/auth.js'
 import type {AppEnv, Deps} from '../../env.js'
 
 export interface SubscribeCall {
@@ -33,6 +38,8 @@ export interface SubscribeCall {
   ip: string
   /** The `table_name` parameter as sent (used only when the method allows it). */
   tableName?: string
+  /** The scope's value is the signed-in user's (`{user_id}`, `{user_name}`): re-checked while the feed is open. */
+  userScoped?: boolean
 }
 
 /** One client address may hold this many times a visitor's open feeds (a household or an office behind one address). */
@@ -52,6 +59,36 @@ export function crossSiteFeedRefusal(c: Context<AppEnv>): string | null {
     origin: c.req.header('origin'),
     referer: site === 'none' ? undefined : c.req.header('referer'),
   })
+}
+
+/**
+ * For a feed scoped by the signed-in user (`{user_id}`, `{user_name}`): how to ask again whether
+ * that sign-in still holds — the app's sign-in on its origin, a bearer token, a console session —
+ * so a revoked one stops receiving within `feeds.recheckMs`. Null without a user.
+ */
+function signInCheck(c: Context<AppEnv>, deps: Deps): (() => Promise<boolean>) | null {
+  const user = c.get('user')
+  if (!user) return null
+  const accounts = deps.store.accounts
+  const readOnly = !!c.get('readOnly')
+  const same = (p: {id: number; accountId: number} | null) => p !== null && p.id === user.id && p.accountId === user.accountId
+  switch (c.get('authVia')) {
+    case 'app': {
+      const app = c.get('hostedApp')
+      const raw = getCookie(c, APP_SESSION_COOKIE, isHttps(c, deps) ? 'host' : undefined)
+      return async () => !!app && !!raw && same(await accounts.authenticate(raw, appSessionKind(app.id, readOnly)))
+    }
+    case 'bearer': {
+      const token = c.get('token')
+      return async () => !!token && same(await accounts.authenticate(token, readOnly ? READ_ONLY_TOKEN : undefined))
+    }
+    case 'session': {
+      const session = getCookie(c, SESSION_COOKIE, sessionCookiePrefix(c, deps))
+      return async () => !!session && same(await accounts.authenticate(session, 'session'))
+    }
+    default:
+      return async () => same(await accounts.principal(user.id))
+  }
 }
 
 const recordView = (row: Record<string, unknown>) => JOURNAL_TABLES.record.view(row) as {id: number; data: unknown; created_at: string; updated_at: string}
@@ -87,6 +124,9 @@ export function publicSubscribe(deps: Deps) {
     }
 
     const matches = publicFeedMatcher({accountId: db.account_id, dbId: db.id, scope, tableName})
+    // A scope that is the signed-in user's holds only while that sign-in does.
+    const check = scope && scope.value !== '' && call.userScoped ? signInCheck(c, deps) : null
+    let recheck: NodeJS.Timeout | undefined
     const dbKey = String(db.id)
     let subscription: Subscription | undefined
     const stream = new SseStream({
@@ -95,10 +135,15 @@ export function publicSubscribe(deps: Deps) {
       overflowFrame: () => sseFrame({event: 'resync', id: subscription ? bookmarkOf(subscription.position()) : undefined, data: {reason: RESYNC_REASONS.slow}}),
       heartbeatId: () => (subscription ? bookmarkOf(subscription.position()) : undefined),
       onClose: () => {
+        clearInterval(recheck)
         subscription?.close()
         taken.release()
       },
     })
+    if (check) {
+      recheck = setInterval(() => void check().then((ok) => ok || stream.end(), () => undefined), feeds.recheckMs)
+      recheck.unref?.()
+    }
     if (resume === 'invalid') stream.write(sseFrame({event: 'resync', data: {reason: RESYNC_REASONS.invalid}}))
     try {
       const opened = feeds.hub.subscribe({
