@@ -69,7 +69,7 @@ describeWithChromium(`live public apps in Chromium [${PG_URL ? 'postgres' : 'sql
       } catch (error) {
         if (!/ECONNREFUSED|ECONNRESET|socket hang up/.test(String((error as Error).message) + String((error as {code?: string}).code))) throw error
       }
-      if (attempt > 600) throw new Error(`create ${message}: the server did not come back`)
+      if (attempt > 3000) throw new Error(`create ${message}: the server did not come back`)
       await new Promise((r) => setTimeout(r, 100))
     }
   }
