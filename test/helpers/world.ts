@@ -93,8 +93,8 @@ export async function createWorld(seed: Seed = DEFAULT_SEED, options: Partial<Om
   }
   for (const [name, modules] of Object.entries(seed.modules ?? {})) await store.accounts.setModules(accounts[name]!, modules)
   // Test upstreams (test/flows/stub.ts) listen on 127.0.0.1: the egress policy lets connectors reach it.
-  const {allowConnectorHosts = ['127.0.0.1'], flowLimits, renders, compiles, scheduler, ...deps} = options
-  const services = createServices(store, {allowConnectorHosts, flowLimits, renders, compiles, scheduler, quotas: deps.quotas, log: deps.log})
+  const {allowConnectorHosts = ['127.0.0.1'], flowLimits, renders, compiles, scheduler, feeds, ...deps} = options
+  const services = createServices(store, {allowConnectorHosts, flowLimits, renders, compiles, scheduler, feeds, quotas: deps.quotas, log: deps.log})
   const fullDeps: Deps = {store, services, systemPromptsDirs: [PACKAGE_SYSTEM_PROMPTS], ...deps}
   const app = createApp(fullDeps)
   return {

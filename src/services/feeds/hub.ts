@@ -189,7 +189,7 @@ export function createFeedHub(store: Store, options: FeedHubOptions = {}): FeedH
 
   const start = () => {
     started ??= (async () => {
-      unlisten = journal.signal.on(() => void read())
+      unlisten ??= journal.signal.on(() => void read())
       head = await journal.head()
       ringFrom = head
       const tick = () => {
@@ -197,11 +197,15 @@ export function createFeedHub(store: Store, options: FeedHubOptions = {}): FeedH
         poll = setTimeout(() => void read().finally(tick), Math.min(30_000, (options.pollMs ?? 1000) * (1 + Math.min(failures, 30)))).unref()
       }
       tick()
-    })()
+    })().catch((error) => {
+      // The journal could not be read (the database away at start): the next subscription tries again.
+      started = undefined
+      throw error
+    })
     return started
   }
 
-  /** Replays what followed `sub.cursor` (ring, else journal) until it has caught up, then joins the live set. */
+  /** Checks that the subscription's bookmark can be resumed from (else resync), then joins it. */
   const catchUp = async (sub: Sub) => {
     const after = sub.s.after
     if (after !== null) {
@@ -213,12 +217,17 @@ export function createFeedHub(store: Store, options: FeedHubOptions = {}): FeedH
         const newest = Math.max(head, await journal.head())
         const reason = known || after <= newest ? RESYNC_REASONS.retention : RESYNC_REASONS.unknown
         if (sub.closed) return
-        // On from the newest entry (a bookmark from the future is forgotten: what follows it here was never sent).
-        sub.cursor = after <= newest ? Math.max(after, head) : head
+        // On from the newest entry (the client reads its data again from there; a bookmark from the future is forgotten).
+        sub.cursor = newest
         sub.s.resync(reason, sub.cursor)
-        return goLive(sub)
+        return join(sub)
       }
     }
+    await join(sub)
+  }
+
+  /** Hands `sub` what followed its cursor (ring, else the journal) until it has caught up, then adds it to the live set. */
+  const join = async (sub: Sub) => {
     for (let rounds = 0; !sub.closed; rounds++) {
       if (sub.cursor >= ringFrom) {
         // The ring holds everything after the cursor up to head: hand it out and join, in one step.
@@ -248,6 +257,9 @@ export function createFeedHub(store: Store, options: FeedHubOptions = {}): FeedH
         await start()
         if (sub.closed) return
         if (s.after === null) {
+          // From now on, counted from the hub's own reading: it may lag behind the newest commit, so a
+          // few changes made just before may come too, but none made after the stream answered is missed
+          // (a client opens the feed, then reads its data).
           sub.cursor = head
           return goLive(sub)
         }
@@ -257,7 +269,12 @@ export function createFeedHub(store: Store, options: FeedHubOptions = {}): FeedH
         if (sub.closed) return
         options.log?.(`feeds: a subscription could not resume: ${(error as Error).message}`)
         drop(sub)
-        s.resync(RESYNC_REASONS.lagging, head)
+        // The client is told to read again, and its stream ends (it reconnects and tries again).
+        try {
+          s.resync(RESYNC_REASONS.lagging, head)
+        } finally {
+          s.ended?.()
+        }
       })
       if (!stopped) all.add(sub)
       // A hub that has stopped (the server is stopping) ends the stream at once.
