@@ -96,7 +96,7 @@ const recordView = (row: Record<string, unknown>) => JOURNAL_TABLES.record.view(
 export function publicSubscribe(deps: Deps) {
   const quotas = quotasOf(deps.quotas)
   return async (c: Context<AppEnv>, call: SubscribeCall): Promise<Response> => {
-    if (c.req.method !== 'GET' && c.req.method !== 'HEAD') throw badRequest('subscribe is read with GET (an EventSource), not POST')
+    if (c.req.method !== 'GET' && c.req.method !== 'HEAD') throw badRequest('subscribe is read with GET (an EventSource), not POST; from the command line: svc db watch')
     const refusal = crossSiteFeedRefusal(c)
     if (refusal) throw forbidden(refusal.replace('this request', 'this feed'))
     if (c.req.method === 'HEAD') return c.body(null, 200, SSE_HEADERS)
