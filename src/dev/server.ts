@@ -69,8 +69,11 @@ async function proxy(backend: Backend, req: IncomingMessage, res: ServerResponse
   const cookie = forwardedCookie(req.headers.cookie)
   if (cookie) headers.cookie = cookie
   const body = req.method === 'GET' || req.method === 'HEAD' ? undefined : await readBody(req)
+  // A page that goes away (a reload, a closed tab) ends the backend's request too: a live feed is not left open.
+  const gone = new AbortController()
+  res.once('close', () => gone.abort())
   try {
-    const answer = await backend.fetch(req.url!, {method: req.method, headers, body: body ? new Uint8Array(body) : undefined})
+    const answer = await backend.fetch(req.url!, {method: req.method, headers, body: body ? new Uint8Array(body) : undefined, signal: gone.signal})
     const out: Record<string, string | string[]> = {}
     answer.headers.forEach((v, k) => {
       if (!['content-encoding', 'content-length', 'transfer-encoding', 'connection', 'set-cookie'].includes(k)) out[k] = v
@@ -78,8 +81,27 @@ async function proxy(backend: Backend, req: IncomingMessage, res: ServerResponse
     const setCookies = answer.headers.getSetCookie()
     if (setCookies.length) out['set-cookie'] = setCookies
     res.writeHead(answer.status, out)
+    if (answer.body && (answer.headers.get('content-type') ?? '').startsWith('text/event-stream')) {
+      // A live feed (`subscribe`, docs/realtime.md): each event is passed on as it comes, never buffered.
+      res.flushHeaders()
+      const reader = answer.body.getReader()
+      try {
+        for (;;) {
+          const {done, value} = await reader.read()
+          if (done || res.destroyed) break
+          res.write(value)
+        }
+      } catch {
+        // the page went away, or the backend's stream broke: the page's EventSource reconnects
+      } finally {
+        void reader.cancel().catch(() => {})
+      }
+      res.end()
+      return
+    }
     res.end(Buffer.from(await answer.arrayBuffer()))
   } catch (error) {
+    if (res.headersSent) return void res.end()
     res.writeHead(502, {'content-type': 'application/json'})
     res.end(JSON.stringify({error: `backend unreachable: ${(error as Error).message}`}))
   }

@@ -2,9 +2,11 @@
 // a config of `method → true | options`, quick switches over it, and a plain-language summary
 // of what it lets anyone on the internet do.
 
-export const METHODS = ['list', 'get', 'search', 'create', 'update', 'delete']
-const VERBS = {list: 'list', get: 'read', search: 'search', create: 'create', update: 'change', delete: 'delete'}
-const THIRD = {list: 'lists', get: 'reads', search: 'searches', create: 'creates', update: 'changes', delete: 'deletes'}
+export const METHODS = ['list', 'get', 'search', 'create', 'update', 'delete', 'subscribe']
+/** The methods a one-off call can try: `subscribe` is a stream (an EventSource), not an answer. */
+export const CALLABLE = METHODS.filter((m) => m !== 'subscribe')
+const VERBS = {list: 'list', get: 'read', search: 'search', create: 'create', update: 'change', delete: 'delete', subscribe: 'follow live changes to'}
+const THIRD = {list: 'lists', get: 'reads', search: 'searches', create: 'creates', update: 'changes', delete: 'deletes', subscribe: 'follows live changes to'}
 const VARIABLES = {'{cookie_key}': "the visitor's browser key (a cookie)", '{ip}': "the visitor's address", '{user_id}': 'the signed-in user id (empty for others)', '{user_name}': 'the signed-in user name (empty for others)'}
 /** The field that holds who created a record when visitors see only their own. */
 export const OWNER_FIELD = 'visitor'

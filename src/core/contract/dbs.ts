@@ -5,7 +5,7 @@
  * with the messages the API has always answered. What only code can say stays in core/dbs: a
  * record against its db's own schema (records.ts), the table of a write, query parameters (query.ts).
  */
-import {AUTO_VARIABLES, autoVariables, PUBLIC_METHODS, scopeTemplate, SEARCH_PARAMS, type PublicMethods as MethodsConfig} from '../dbs/public-methods.js'
+import {AUTO_VARIABLES, autoVariables, PUBLIC_METHODS, scopeTemplate, SEARCH_PARAMS, SUBSCRIBE_PARAMS, type PublicMethods as MethodsConfig} from '../dbs/public-methods.js'
 import {columnFamily, FIELD_NAME, FIELD_TYPES, INDEX_COLUMNS, isFieldName, RESERVED_HINT, TABLE_NAME, type FieldType, type IndexColumn} from '../dbs/schema.js'
 import {isReservedName, shown} from '../safe-keys.js'
 import {JsonObject, z, Timestamp, Uuid, envelope} from './common.js'
@@ -152,6 +152,11 @@ export const PublicMethods = z.strictObject(
   {error: (issue) => issue.code === 'unrecognized_keys' ? unknownMethod((issue as {keys: string[]}).keys)
     : issue.code === 'invalid_type' ? 'must be an object mapping method names to true or options' : undefined},
 ).superRefine((config, ctx) => {
+  // A live feed takes only the table to follow (`q`, `sort` or a page mean nothing to a stream).
+  const sub = config.subscribe
+  if (typeof sub === 'object' && Array.isArray(sub.allowed_params) && !sub.allowed_params.every((p) => (SUBSCRIBE_PARAMS as readonly unknown[]).includes(p))) {
+    ctx.addIssue({code: 'custom', message: `must be an array of ${SUBSCRIBE_PARAMS.join(', ')} (the one parameter of subscribe)`, path: ['subscribe', 'allowed_params'], input: sub.allowed_params})
+  }
   for (const m of PUBLIC_METHODS) {
     const options = config[m]
     if (typeof options !== 'object' || typeof options.scope_by !== 'string') continue

@@ -352,7 +352,13 @@ const publicParams = z.object({
   method_name: z.enum(PUBLIC_METHOD_NAMES).openapi({param: {name: 'method_name', in: 'path'}}),
 })
 const publicResponses = {
-  200: json(z.union([z.array(PublicRecord), PublicRecord, PublicDeleted]), 'list/search: records; get/update: a record; delete: `{id, deleted}`'),
+  200: {
+    description: 'list/search: records; get/update: a record; delete: `{id, deleted}`; subscribe: an event stream (docs/realtime.md: `create`/`update` with the record as list answers it, `delete` with `{id, table_name}`, `resync`; `id:` a journal bookmark, `Last-Event-ID` resumes)',
+    content: {
+      'application/json': {schema: z.union([z.array(PublicRecord), PublicRecord, PublicDeleted])},
+      'text/event-stream': {schema: z.string()},
+    },
+  },
   201: json(PublicRecord, 'create: the record'),
   ...ERRORS,
   422: json(z.union([PublicFieldErrors, FieldErrors]), 'A required field is missing (`{error, fields}`) or a value is invalid (field map)'),

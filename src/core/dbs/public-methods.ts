@@ -6,11 +6,13 @@ import {SvcError} from '../errors.js'
 import type {Data} from './records.js'
 import {dict} from '../safe-keys.js'
 
-export const PUBLIC_METHODS = ['list', 'get', 'create', 'update', 'delete', 'search'] as const
+export const PUBLIC_METHODS = ['list', 'get', 'create', 'update', 'delete', 'search', 'subscribe'] as const
 export type PublicMethod = (typeof PUBLIC_METHODS)[number]
 export const AUTO_VARIABLES = ['ip', 'cookie_key', 'user_id', 'user_name'] as const
 export type AutoVariable = (typeof AUTO_VARIABLES)[number]
 export const SEARCH_PARAMS = ['q', 'limit', 'offset', 'sort', 'table_name'] as const
+/** The parameters of `subscribe` (a live feed, docs/realtime.md): only the table to follow. */
+export const SUBSCRIBE_PARAMS = ['table_name'] as const
 
 export interface MethodOptions {
   allowed_fields?: string[]
@@ -43,7 +45,7 @@ export function methodOptions(config: PublicMethods, method: string): MethodOpti
 export function scopeTemplate(config: PublicMethods, method: PublicMethod, field: string): string | undefined {
   const own = methodOptions(config, method)?.auto_fields?.[field]
   if (typeof own === 'string') return own
-  const order: PublicMethod[] = ['create', 'update', 'list', 'get', 'search', 'delete']
+  const order: PublicMethod[] = ['create', 'update', 'list', 'get', 'search', 'delete', 'subscribe']
   for (const m of order) {
     const value = config[m]
     if (isObject(value) && isObject(value.auto_fields) && typeof value.auto_fields[field] === 'string') return value.auto_fields[field] as string

@@ -9,8 +9,12 @@ import type {BudgetHit} from '../budgets.js'
 import {rateLimited, type SvcError} from '../errors.js'
 import type {Quotas} from '../quotas.js'
 
-/** Public methods that read (the writes have their own limits: SVC_DB_PUBLIC_WRITES and byte budgets). */
-export const PUBLIC_READS: ReadonlySet<string> = new Set(['list', 'search', 'get'])
+/**
+ * Public methods that read (the writes have their own limits: SVC_DB_PUBLIC_WRITES and byte budgets).
+ * `subscribe` is charged the time its feed took to open: the replay of what followed its
+ * Last-Event-ID (an old bookmark reads the journal from there), not the hours it then stays open.
+ */
+export const PUBLIC_READS: ReadonlySet<string> = new Set(['list', 'search', 'get', 'subscribe'])
 
 /** What a read is charged at least, in ms (a read answered from memory still parsed a request and wrote an answer). */
 export const MIN_READ_CHARGE_MS = 1

@@ -125,6 +125,8 @@ function publicTypes(methods: PublicMethods, table: TablePlan | undefined, decla
   const answer: Record<string, string> = {
     list: 'PublicRecord<Data>[]', search: 'PublicRecord<Data>[]', get: 'PublicRecord<Data>', create: 'PublicRecord<Data>',
     update: 'PublicRecord<Data>', delete: '{id: number; deleted: true}',
+    // A stream (docs/realtime.md): the data of one event — the record of a create or update, `{id, table_name}` of a delete.
+    subscribe: 'PublicRecord<Data> | {id: number; table_name: string | null}',
   }
   lines.push(doc2(indent, 'What each enabled method answers (the records are the visitor\'s scope when `scope_by` is set).'))
   lines.push(`${indent}export interface Answers {${enabled.map((m) => ` ${m}: ${answer[m]}`).join(';')}${enabled.length ? ' ' : ''}}`)

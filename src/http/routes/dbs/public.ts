@@ -2,7 +2,7 @@ import {randomBytes} from 'node:crypto'
 import type {Context, MiddlewareHandler} from 'hono'
 import {setSignedCookie} from 'hono/cookie'
 import {
-  allowedSearchParams, type MethodOptions, methodOptions, neededVariables, publicData, type PublicMethod, type PublicMethods, scopeOf, type Visitor,
+  allowedSearchParams, type MethodOptions, methodOptions, neededVariables, publicData, type PublicMethod, type PublicMethods, scopeOf, scopeTemplate, type Visitor,
 } from '../../../core/dbs/public-methods.js'
 import {buildQuery, searchTable} from '../../../core/dbs/query.js'
 import {checkRecordSize, indexValues, validateData} from '../../../core/dbs/records.js'
@@ -20,6 +20,7 @@ import {MAX_JSON_DEPTH, nestedDeeperThan} from '../../../core/json-depth.js'
 import {PUBLIC_READS} from '../../../core/dbs/public-reads.js'
 import {publicReadLimit} from './read-limit.js'
 import {VISITOR_COOKIE, visitorCookieKey, visitorCookieScope, visitorSecret} from './visitor-cookie.js'
+import {publicSubscribe} from './subscribe.js'
 
 export {VISITOR_COOKIE, visitorSecret}
 export const VISITOR_COOKIE_MAX_AGE = 30 * 24 * 3600
@@ -132,6 +133,7 @@ export function publicDbRoutes(deps: Deps) {
   const limit = rateLimiter(deps, deps.dbPublicWrites ?? writeLimitFromEnv())
   const readLimit = publicReadLimit(deps)
   const quotas = quotasOf(deps.quotas)
+  const subscribe = publicSubscribe(deps)
   /**
    * Charges a public write's bytes to the visitor's address and to the database (429 past either
    * budget), in the store's shared budgets: N instances over PostgreSQL share one budget.
@@ -207,12 +209,16 @@ export function publicDbRoutes(deps: Deps) {
 
     const needed = neededVariables(config, name)
     let cookieKey = ''
-    if (needed.has('cookie_key')) {
+    /** The visitor came with a valid cookie (not one issued by this answer). */
+    let known = false
+    // A feed's visitor is counted by their cookie (its quota), so a feed reads it whatever its scope needs.
+    if (needed.has('cookie_key') || name === 'subscribe') {
       // Signed with a key of this origin: an id another origin issued (or tossed onto a parent domain) is not valid here.
       // Over https a `__Host-` cookie, which no sibling host can set; the plain name is then not read.
       const scope = await visitorCookieScope(c, deps)
       const {secret, prefix} = scope
       cookieKey = await visitorCookieKey(c, deps, scope)
+      known = cookieKey !== ''
       if (!cookieKey) {
         // Absent, forged, altered or issued elsewhere: a new visitor.
         cookieKey = randomBytes(18).toString('base64url')
@@ -277,6 +283,9 @@ export function publicDbRoutes(deps: Deps) {
         if (!updated) throw notFound('record not found')
         return c.json(shape(updated))
       }
+      case 'subscribe':
+        return subscribe(c, {db, options, scope, visitorKey: known ? cookieKey : `ip:${ip}`, ip, tableName: str(params.table_name),
+          userScoped: !!s && /\{user_(id|name)\}/.test(scopeTemplate(config, name, s.field) ?? '')})
       case 'delete': {
         const id = idParam(params.id)
         if (!(await repo.deleteRecord(account, db.id, id, scope))) throw notFound('record not found')
