@@ -183,7 +183,7 @@ export interface FeedStreamSpec {
  * malformed one), heartbeats with the feed's position as `id:`, and gives everything back when the
  * stream ends (client abort, slow client, server stop, a failed re-check).
  */
-export function streamFeed(feeds: Feeds, spec: FeedStreamSpec): Response {
+export async function streamFeed(feeds: Feeds, spec: FeedStreamSpec): Promise<Response> {
   const slot = feeds.connections.acquire(spec.slots)
   if ('full' in slot) throw rateLimited(spec.full(slot.full), 5)
   let recheck: NodeJS.Timeout | undefined
@@ -223,5 +223,8 @@ export function streamFeed(feeds: Feeds, spec: FeedStreamSpec): Response {
     }, feeds.recheckMs)
     recheck.unref?.()
   }
+  // Answered once the feed has its place in the journal: a client that opens the feed and then reads
+  // its data misses no change made after the answer (the hub may still have been starting).
+  await subscription.ready
   return sseResponse(stream)
 }

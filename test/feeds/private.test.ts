@@ -91,3 +91,31 @@ describe.each(TRANSPORTS)('private live feeds (%s)', (transport) => {
     expect(foreign.status).toBe(404)
   })
 })
+
+describe.each(TRANSPORTS)('a private feed answered (%s)', (transport) => {
+  it('misses no write made right after its answer, even as the instance\'s first feed (its hub still starting)', async () => {
+    const world = await createWorld(undefined, {feeds: {heartbeatMs: 60_000, pollMs: 60_000}})
+    const t = await rawTransport(transport, world.app)
+    try {
+      const auth = {authorization: `Bearer ${world.users.admin!.token}`, 'content-type': 'application/json'}
+      const post = (path: string, body: unknown) => world.app.request(`http://localhost${path}`, {method: 'POST', headers: auth, body: JSON.stringify(body)})
+      const db = await (await post('/svc/dbs.json', {db: {name: 'Fresh', code: 'fresh'}})).json()
+      // The hub's first reading of the journal's head is slow (a busy database): a feed answered before
+      // that reading took its place would start after the write below and never send it.
+      const head = world.store.journal.head.bind(world.store.journal)
+      world.store.journal.head = async () => {
+        await new Promise((resolve) => setTimeout(resolve, 1000))
+        return head()
+      }
+      const feed = await openFeed(t, `/svc/dbs/${db.id}/changes`, auth)
+      expect(feed.status).toBe(200)
+      // No wait for a heartbeat: the answer itself is the promise that what follows is seen.
+      const created = await (await post(`/svc/dbs/${db.id}/records.json`, {record: {data: {text: 'right after'}}})).json()
+      await expect.poll(() => changes(feed).map((e) => [e.event, e.data?.id]), {timeout: 20_000, interval: 20}).toEqual([['create', created.id]])
+      feed.close()
+    } finally {
+      await t.close()
+      await world.close()
+    }
+  })
+})

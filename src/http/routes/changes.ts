@@ -89,7 +89,7 @@ export function changesRoutes(deps: Deps) {
 }
 
 /** Opens a private feed: the account's and the server's quota slots, and the caller checked again every `recheckMs`. */
-function openFeed(c: Context<AppEnv>, deps: Deps, perAccount: number, perServer: number, queueBytes: number, spec: FeedSpec): Response {
+function openFeed(c: Context<AppEnv>, deps: Deps, perAccount: number, perServer: number, queueBytes: number, spec: FeedSpec): Promise<Response> {
   const accountId = spec.user.accountId
   let user = spec.user
   const again = credentialsOf(c, deps)
