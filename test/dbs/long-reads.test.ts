@@ -75,6 +75,29 @@ describeBothTransports('long reads off the server\'s thread', undefined, (ctx, t
     expect(await answers()).toEqual(onServer)
   })
 
+  it("the history's filtered lists answer the same on the reader threads, and see a write answered", async () => {
+    const {call, world} = ctx()
+    const lists = ['/svc/history.json?door=api&limit=5', `/svc/history.json?kind=db&op=create&limit=3`, `/svc/history.json?kind=record&db=${dbId}&limit=2`]
+    const read = async () => Promise.all(lists.map(async (path) => (await call('GET', path)).json))
+    const onServer = await read()
+    expect(onServer[1].map((e: {id: string}) => e.id)).toEqual([String(multiId), String(dbId)])
+    world.store.readers().start({threads: 2})
+    try {
+      expect(await read()).toEqual(onServer)
+      const created = await call('POST', `/svc/dbs/${dbId}/records.json`, {body: {record: {data: {name: 'p-hist', n: 2, note: 'x'}}}})
+      const newest = await call('GET', `/svc/history.json?kind=record&db=${dbId}&limit=1`)
+      expect(newest.json.map((e: {id: string}) => e.id)).toEqual([String(created.json.id)])
+      await call('DELETE', `/svc/dbs/${dbId}/records/${created.json.id}.json`)
+      if (!pg && transport === 'in-process') {
+        // Through the account's lane of the reader threads: a pile of them past LANE_MAX is refused, not queued on the server's thread.
+        const pile = await Promise.all(Array.from({length: LANE_MAX + 8}, () => call('GET', '/svc/history.json?door=cli&limit=100')))
+        expect(pile.some((r) => r.status === 429)).toBe(true)
+      }
+    } finally {
+      await world.store.readers().stop()
+    }
+  })
+
   it.skipIf(pg || transport !== 'in-process')(`refuses an account's long reads past ${LANE_MAX} waiting (429); another account's still answers`, async () => {
     const {call, world} = ctx()
     const theirs = (await call('POST', '/svc/dbs.json', {as: 'mallory', body: {db: {name: 'Theirs', code: 'theirs'}}})).json

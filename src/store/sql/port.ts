@@ -175,3 +175,6 @@ export async function driveAsync<T>(body: TxBody<T>, exec: (step: SqlStep) => Pr
 
 /** Ids past the SQL integer range name no row (binding one would fail as out of range in PostgreSQL). */
 export const isRowId = (id: number) => Number.isSafeInteger(id) && id >= 0
+
+/** A read that may walk much of a table: on SQLite it runs on a reader thread when the server started them (sqlite/reader-pool.ts); `lane` is the account's. */
+export type LongRead = <R>(sql: string, params: unknown[], lane: string) => Promise<R[]>

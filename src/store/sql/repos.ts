@@ -9,15 +9,15 @@ import {JournalContext} from '../journal/writer.js'
 import type {JournalSignal} from '../journal/signal.js'
 import type {SearchUpkeep} from '../dbs/types.js'
 import type {Store} from '../types.js'
-import type {SqlPort} from './port.js'
+import type {LongRead, SqlPort} from './port.js'
 
-export function sqlRepos(sql: SqlPort, context: JournalContext, upkeep?: SearchUpkeep, signal?: JournalSignal): Pick<Store, 'accounts' | 'prompts' | 'dashboards' | 'apps' | 'flows' | 'journal'> {
+export function sqlRepos(sql: SqlPort, context: JournalContext, upkeep?: SearchUpkeep, signal?: JournalSignal, longRead?: LongRead): Pick<Store, 'accounts' | 'prompts' | 'dashboards' | 'apps' | 'flows' | 'journal'> {
   return {
     accounts: new SqlAccountsRepo(sql, context),
     prompts: new SqlPromptsRepo(sql, context),
     dashboards: new SqlDashboardsRepo(sql, context),
     apps: new SqlAppsRepo(sql, context),
     flows: new SqlFlowsRepo(sql, context),
-    journal: new SqlJournalRepo(sql, context, () => upkeep, signal),
+    journal: new SqlJournalRepo(sql, context, () => upkeep, signal, longRead),
   }
 }

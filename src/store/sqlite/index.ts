@@ -22,7 +22,7 @@ export function openSqliteStore(dataDir: string): Store {
   const search = sqliteDbsSearch(sql, db, readers)
   return {
     driver: 'sqlite',
-    ...sqlRepos(sql, context, search.upkeep, signal),
+    ...sqlRepos(sql, context, search.upkeep, signal, (select, params, lane) => readers.running ? readers.all(select, params, lane) : sql.all(select, params)),
     dbs: new SqlDbsRepo(sql, search, context),
     cluster: sqliteCluster(),
     dataDir: resolve(dataDir),
