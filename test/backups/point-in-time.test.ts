@@ -73,7 +73,7 @@ describe('point-in-time restore', () => {
     const api = (method: string, path: string, body?: unknown, token = admin.token) => call(world.app, token, method, path, body).then(ok)
     // Before T.
     const kept = (await api('POST', '/svc/prompts.json', {prompt: {name: 'Greet', code: 'greet', content: 'v1'}})).json
-    await api('PATCH', `/svc/prompts/${kept.id}.json`, {prompt: {content: 'v2 — at T'}})
+    await api('PATCH', `/svc/prompts/${kept.id}.json`, {prompt: {content: 'v2 — at T\n\ta tab, a \\ backslash, \r\n'}})
     const doomed = (await api('POST', '/svc/prompts.json', {prompt: {name: 'Doomed', code: 'doomed', content: 'deleted after T'}})).json
     const books = (await api('POST', '/svc/dbs.json', {db: {name: 'Books', code: 'books', schema: {fields: {title: 'string', pages: 'integer'}}}})).json
     const bookIds: number[] = []

@@ -164,6 +164,23 @@ export async function pgSnapshot(url: string): Promise<StoreSnapshot> {
   }
 }
 
+/** Rows in COPY's text format: tab-separated, `\\N` for null, backslash escapes (a null in `nullAsEmpty` columns is ''). */
+export function copyText(rows: CellValue[][], nullAsEmpty: ReadonlySet<number>): string {
+  let out = ''
+  for (const row of rows) {
+    for (let i = 0; i < row.length; i++) {
+      const v = row[i]
+      if (i) out += '\t'
+      if (v === null) out += nullAsEmpty.has(i) ? '' : '\\N'
+      else if (typeof v === 'number') out += String(v)
+      else out += /[\\\n\r\t]/.test(v) ? v.replace(/[\\\n\r\t]/g, (c) => COPY_ESCAPES[c]!) : v
+    }
+    out += '\n'
+  }
+  return out
+}
+const COPY_ESCAPES: Record<string, string> = {'\\': '\\\\', '\n': '\\n', '\r': '\\r', '\t': '\\t'}
+
 /** A loader into the PostgreSQL database at `url` (migrated by the caller first); one transaction. */
 export async function pgLoader(url: string): Promise<StoreLoader> {
   const client = await connect(url)
@@ -179,6 +196,15 @@ export async function pgLoader(url: string): Promise<StoreLoader> {
   }
   const tables = () => carriedTables(client)
   let deferred: string[] | undefined
+  // A restore's rows go in through one COPY a table (as pg_restore's do), streamed batch by batch.
+  let copy: {key: string; stream: import('pg-copy-streams').CopyStreamQuery; done: Promise<void>} | undefined
+  const endCopy = async () => {
+    if (!copy) return
+    const {stream, done} = copy
+    copy = undefined
+    stream.end()
+    await done
+  }
   return {
     driver: 'pg',
     async bulkLoad() {
@@ -215,8 +241,27 @@ export async function pgLoader(url: string): Promise<StoreLoader> {
     },
     async insert(table, rows, options) {
       if (!rows.length) return
-      const typeMap = await typeOf(table.name)
       const nullAsEmpty = new Set((EMPTY_AS_NULL[table.name] ?? []).map((c) => table.columns.indexOf(c)))
+      if (deferred && !options?.skipExisting) {
+        const key = `${table.name}(${table.columns.join(',')})`
+        if (copy?.key !== key) {
+          await endCopy()
+          const {from} = await import('pg-copy-streams')
+          // An identity column takes the value COPY is given (as INSERT's OVERRIDING SYSTEM VALUE); booleans read the archive's 0/1.
+          const stream = client.query(from(`COPY ${quote(table.name)} (${table.columns.map(quote).join(', ')}) FROM STDIN`))
+          const done = new Promise<void>((resolve, reject) => {
+            stream.on('finish', resolve)
+            stream.on('error', reject)
+          })
+          done.catch(() => {}) // awaited by the next write, endCopy() or commit
+          copy = {key, stream, done}
+        }
+        const text = copyText(rows, nullAsEmpty)
+        if (!copy.stream.write(text)) await Promise.race([new Promise((resolve) => copy!.stream.once('drain', resolve)), copy.done])
+        return
+      }
+      await endCopy()
+      const typeMap = await typeOf(table.name)
       // One array a column, unnested into rows: one parameter a column whatever the batch's size,
       // which PostgreSQL parses far faster than a VALUES list of a parameter a cell.
       const types = table.columns.map((c) => typeMap.get(c) ?? 'text')
@@ -231,6 +276,7 @@ export async function pgLoader(url: string): Promise<StoreLoader> {
     },
     async commit() {
       try {
+        await endCopy()
         if (deferred?.length) {
           // Deferred triggers (the journal's) fire now: an index cannot be made on a table with pending trigger events.
           await client.query('SET CONSTRAINTS ALL IMMEDIATE')
@@ -252,6 +298,8 @@ export async function pgLoader(url: string): Promise<StoreLoader> {
     },
     async rollback() {
       try {
+        copy?.stream.destroy()
+        copy = undefined
         await client.query('ROLLBACK')
       } catch {
         // the connection is gone: nothing was committed
