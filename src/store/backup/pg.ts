@@ -4,6 +4,7 @@
  * writing), through a cursor (bounded memory). A restore fills the database in one transaction,
  * parents first, then moves each identity counter past the restored ids.
  */
+import {StringDecoder} from 'node:string_decoder'
 import {accountFilter, type BackupSql} from './account.js'
 import {isCarried, parentsFirst, type AccountScope, type CellValue, type StoreLoader, type StoreSnapshot, type TableShape} from './types.js'
 
@@ -91,6 +92,24 @@ function cell(value: unknown, column: ColumnInfo): CellValue {
   throw new Error(`${column.name}: a value of type ${typeof value} cannot be carried`)
 }
 
+const COPY_UNESCAPES: Record<string, string> = {b: '\b', f: '\f', n: '\n', r: '\r', t: '\t', v: '\v'}
+
+/** One line of COPY's text format as an archive row (`\\N` null; backslash escapes; each value as its column's cell). */
+function copyRow(line: string, columns: ColumnInfo[], emptyAsNull: ReadonlySet<number>): CellValue[] {
+  const fields = line.split('\t')
+  if (fields.length !== columns.length) throw new Error(`COPY gave ${fields.length} values for ${columns.length} columns`)
+  return fields.map((field, i) => {
+    if (field === '\\N') return null
+    const text = field.includes('\\')
+      ? field.replace(/\\(x[0-9a-fA-F]{1,2}|[0-7]{1,3}|.)/g, (_, e: string) =>
+        e[0] === 'x' ? String.fromCharCode(parseInt(e.slice(1), 16)) : /^[0-7]/.test(e) ? String.fromCharCode(parseInt(e, 8)) : COPY_UNESCAPES[e] ?? e)
+      : field
+    if (text === '' && emptyAsNull.has(i)) return null
+    // Booleans are read as integers (selectExpression): their text is 0 or 1.
+    return columns[i]!.type === 'boolean' ? Number(text) : cell(text, columns[i]!)
+  })
+}
+
 async function primaryKey(client: Client, table: string): Promise<string[]> {
   const {rows} = await client.query(
     `SELECT a.attname AS name FROM pg_index i JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = ANY(i.indkey)
@@ -139,16 +158,39 @@ export async function pgSnapshot(url: string): Promise<StoreSnapshot> {
       const byName = new Map(info.map((c) => [c.name, c]))
       const columns = table.columns.map((name) => byName.get(name)!)
       const pk = await primaryKey(client, table.name)
+      const order = pk.length ? ` ORDER BY ${pk.map(quote).join(', ')}` : ''
+      const emptyAs = new Set((EMPTY_AS_NULL[table.name] ?? []).map((c) => table.columns.indexOf(c)))
+      if (!scope) {
+        // A whole table: one COPY out of the snapshot (as pg_dump reads), its text format parsed as it streams.
+        const {to} = await import('pg-copy-streams')
+        const stream = client.query(to(`COPY (SELECT ${columns.map(selectExpression).join(', ')} FROM ${quote(table.name)}${order}) TO STDOUT`))
+        const decoder = new StringDecoder('utf8')
+        let rest = ''
+        let batch: CellValue[][] = []
+        for await (const chunk of stream as AsyncIterable<Buffer>) {
+          rest += decoder.write(chunk)
+          let start = 0
+          for (let end = rest.indexOf('\n'); end !== -1; end = rest.indexOf('\n', start)) {
+            batch.push(copyRow(rest.slice(start, end), columns, emptyAs))
+            start = end + 1
+          }
+          rest = rest.slice(start)
+          if (batch.length >= batchSize) {
+            yield batch
+            batch = []
+          }
+        }
+        if (batch.length) yield batch
+        return
+      }
       const cursor = `svc_backup_${++cursors}`
       const {where, params} = scoped(table.name, scope)
-      await client.query(`DECLARE ${cursor} NO SCROLL CURSOR FOR SELECT ${columns.map(selectExpression).join(', ')} FROM ${quote(table.name)}${where}` +
-        (pk.length ? ` ORDER BY ${pk.map(quote).join(', ')}` : ''), params)
+      await client.query(`DECLARE ${cursor} NO SCROLL CURSOR FOR SELECT ${columns.map(selectExpression).join(', ')} FROM ${quote(table.name)}${where}${order}`, params)
       try {
         for (;;) {
           const {rows} = await client.query({text: `FETCH ${batchSize} FROM ${cursor}`, rowMode: 'array'})
           if (!rows.length) break
-          const emptyAsNull = new Set((EMPTY_AS_NULL[table.name] ?? []).map((c) => table.columns.indexOf(c)))
-          yield (rows as unknown[][]).map((row) => row.map((value, i) => (emptyAsNull.has(i) && value === '' ? null : cell(value, columns[i]))))
+          yield (rows as unknown[][]).map((row) => row.map((value, i) => (emptyAs.has(i) && value === '' ? null : cell(value, columns[i]))))
         }
       } finally {
         await client.query(`CLOSE ${cursor}`)
