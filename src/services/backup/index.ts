@@ -100,6 +100,13 @@ export async function backup(source: StoreTarget, file: string, options: BackupO
     let done = 0
     for (const table of tables) {
       const positions = secretPositions(table)
+      if (!positions.length && snapshot.lines) {
+        await writer.tableLines(table.name, table.columns, snapshot.lines(table, BATCH), (n) => {
+          done += n
+          options.onRows?.(done, table.name)
+        })
+        continue
+      }
       const batches = (async function* () {
         for await (const rows of snapshot.rows(table, BATCH)) yield guardSecrets(rows, positions, table.name, box)
       })()

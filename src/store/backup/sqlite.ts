@@ -94,6 +94,34 @@ export function sqliteSnapshot(dataDir: string): StoreSnapshot {
       }
       if (batch.length) yield batch
     },
+    async* lines(table, batchSize) {
+      const pk = columnsOf(db, table.name).filter((c) => c.pk > 0).map((c) => quote(c.name))
+      const json = `json_array(${table.columns.map(quote).join(', ')})`
+      if (pk.length !== 1) {
+        // A composite key (small tables): rows() in key order, each made a line the same way.
+        const all = db.prepare(`SELECT ${json} FROM ${quote(table.name)} ORDER BY ${pk.length ? pk.join(', ') : 'rowid'}`).pluck()
+        let batch: string[] = []
+        for (const line of all.iterate() as Iterable<string>) {
+          batch.push(line)
+          if (batch.length >= batchSize) {
+            yield batch
+            batch = []
+          }
+        }
+        if (batch.length) yield batch
+        return
+      }
+      // SQLite writes each row's JSON array itself (json_array: text escaped as JSON, integers exact, reals
+      // to 17 significant digits, as JSON.stringify would give them back); key ranges, a batch a driver call.
+      const first = db.prepare(`SELECT ${pk[0]}, ${json} FROM ${quote(table.name)} ORDER BY ${pk[0]} LIMIT ${batchSize}`).raw(true)
+      const next = db.prepare(`SELECT ${pk[0]}, ${json} FROM ${quote(table.name)} WHERE ${pk[0]} > ? ORDER BY ${pk[0]} LIMIT ${batchSize}`).raw(true)
+      let batch = first.all() as [unknown, string][]
+      while (batch.length) {
+        yield batch.map((r) => r[1])
+        if (batch.length < batchSize) break
+        batch = next.all(batch[batch.length - 1]![0]) as [unknown, string][]
+      }
+    },
     async close() {
       if (db.inTransaction) db.exec('COMMIT')
       db.close()
