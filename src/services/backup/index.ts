@@ -100,7 +100,8 @@ export async function backup(source: StoreTarget, file: string, options: BackupO
     let done = 0
     for (const table of tables) {
       const positions = secretPositions(table)
-      if (!positions.length && snapshot.lines) {
+      // (json_array/json_build_array take at most 100 arguments on PostgreSQL.)
+      if (!positions.length && snapshot.lines && table.columns.length <= 100) {
         await writer.tableLines(table.name, table.columns, snapshot.lines(table, BATCH), (n) => {
           done += n
           options.onRows?.(done, table.name)

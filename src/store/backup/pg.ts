@@ -196,6 +196,30 @@ export async function pgSnapshot(url: string): Promise<StoreSnapshot> {
         await client.query(`CLOSE ${cursor}`)
       }
     },
+    async* lines(table, batchSize) {
+      const info = await columnsOf(client, table.name)
+      const byName = new Map(info.map((c) => [c.name, c]))
+      const emptyAs = new Set(EMPTY_AS_NULL[table.name] ?? [])
+      const exprs = table.columns.map((name) => (emptyAs.has(name) ? `NULLIF(${quote(name)}, '')` : selectExpression(byName.get(name)!)))
+      const pk = await primaryKey(client, table.name)
+      // PostgreSQL writes each row's JSON array itself (json_build_array; text escaped as JSON, so no
+      // control character, no \x01 or \x02, is left in it): CSV with those as quote and delimiter
+      // then passes each line through COPY untouched.
+      const {to} = await import('pg-copy-streams')
+      const stream = client.query(to(`COPY (SELECT json_build_array(${exprs.join(', ')})::text FROM ${quote(table.name)}` +
+        `${pk.length ? ` ORDER BY ${pk.map(quote).join(', ')}` : ''}) TO STDOUT WITH (FORMAT csv, DELIMITER E'\\x02', QUOTE E'\\x01')`))
+      const decoder = new StringDecoder('utf8')
+      let rest = ''
+      for await (const chunk of stream as AsyncIterable<Buffer>) {
+        rest += decoder.write(chunk)
+        const end = rest.lastIndexOf('\n')
+        if (end === -1) continue
+        const lines = rest.slice(0, end).split('\n')
+        rest = rest.slice(end + 1)
+        for (let i = 0; i < lines.length; i += batchSize) yield lines.slice(i, i + batchSize)
+      }
+      if (rest) throw new Error(`COPY of ${table.name} ended inside a row`)
+    },
     async close() {
       try {
         await client.query('COMMIT')
