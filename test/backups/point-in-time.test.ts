@@ -136,6 +136,17 @@ describe('point-in-time restore', () => {
     expect(r.code, r.stderr).toBe(0)
     expect(r.stdout).toContain(`Restored the state at ${T}`)
     expect(await readsOf({dataDir: tempDir(), databaseUrl: db.url}, world)).toEqual(atT)
+    // The entries kept their positions (bookmarks); a write after the restore takes the next one.
+    const {app, close} = await appOver({dataDir: tempDir(), databaseUrl: db.url})
+    try {
+      const newest = (atT['admin /svc/history.json?limit=100'] as [number, {bookmark: string}[]])[1][0]!.bookmark
+      ok(await call(app, world.users.admin.token, 'POST', '/svc/prompts.json', {prompt: {name: 'After', code: 'after-restore', content: 'x'}}))
+      const [entry] = (await call(app, world.users.admin.token, 'GET', '/svc/history.json?limit=1')).json as {bookmark: string; summary: string}[]
+      expect(entry!.summary).toContain('after-restore')
+      expect(entry!.bookmark > newest).toBe(true)
+    } finally {
+      await close()
+    }
   })
 
   it('refuses a time the archive cannot answer, naming the range it can, and writes nothing', async () => {

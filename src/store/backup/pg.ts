@@ -262,6 +262,7 @@ export async function pgLoader(url: string): Promise<StoreLoader> {
   }
   const tables = () => carriedTables(client)
   let deferred: string[] | undefined
+  let journalPos = false
   // A restore's rows go in through one COPY a table (as pg_restore's do), streamed batch by batch.
   let copy: {key: string; stream: import('pg-copy-streams').CopyStreamQuery; done: Promise<void>} | undefined
   const endCopy = async () => {
@@ -281,6 +282,11 @@ export async function pgLoader(url: string): Promise<StoreLoader> {
         [(await tables()).map((t) => t.name)])
       for (const {name} of rows as {name: string}[]) await client.query(`DROP INDEX ${quote(name)}`)
       deferred = (rows as {def: string}[]).map((r) => r.def)
+      // The journal's entries keep the positions they hold (their bookmarks, in the order they
+      // committed at the source): the trigger that draws a position at commit (migration 70) is off
+      // while they go in, and its sequence moved past them at the end.
+      journalPos = (await client.query("SELECT 1 FROM pg_trigger WHERE tgrelid = to_regclass('journal') AND tgname = 'journal_pos'")).rows.length > 0
+      if (journalPos) await client.query('ALTER TABLE journal DISABLE TRIGGER journal_pos')
     },
     sql: portOf(client),
     async newIds(table, column, n) {
@@ -343,6 +349,11 @@ export async function pgLoader(url: string): Promise<StoreLoader> {
     async commit() {
       try {
         await endCopy()
+        if (journalPos) {
+          await client.query("UPDATE journal SET pos = nextval('journal_pos_seq') WHERE pos IS NULL")
+          await client.query("SELECT setval('journal_pos_seq', m) FROM (SELECT max(pos) AS m FROM journal) s WHERE m IS NOT NULL")
+          await client.query('ALTER TABLE journal ENABLE TRIGGER journal_pos')
+        }
         if (deferred?.length) {
           // Deferred triggers (the journal's) fire now: an index cannot be made on a table with pending trigger events.
           await client.query('SET CONSTRAINTS ALL IMMEDIATE')
