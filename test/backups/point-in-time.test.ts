@@ -4,8 +4,9 @@
 // back with its records, its code freed and taken meanwhile by a new db), and the API reads exactly
 // what it read at T, history included. A T the archive cannot answer is refused naming the range it
 // can, and nothing is written.
-import {existsSync} from 'node:fs'
+import {existsSync, readFileSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
+import {gunzipSync, gzipSync} from 'node:zlib'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import type {SvcApp} from '../../src/http/app.js'
 import {SETTLE_MS} from '../../src/services/backup/point-in-time.js'
@@ -160,6 +161,16 @@ describe('point-in-time restore', () => {
     const bad = await svc(['admin', 'restore', archive, '--data', dir, '--at', 'yesterday-ish'])
     expect(bad.code).not.toBe(0)
     expect(bad.stderr).toContain('--at: not a time')
+    // An edited archive (a version in its journal changed) is refused at its checksum, before the commit.
+    const lines = gunzipSync(readFileSync(archive)).toString('utf8').split('\n')
+    const i = lines.findIndex((l) => l.includes('v2 — at T'))
+    expect(i).toBeGreaterThan(0)
+    lines[i] = lines[i]!.replace('v2 — at T', 'v2 — edited')
+    const edited = join(files, 'edited.svcbak')
+    writeFileSync(edited, gzipSync(lines.join('\n')))
+    const tampered = await svc(['admin', 'restore', edited, '--data', dir, '--at', T])
+    expect(tampered.code).not.toBe(0)
+    expect(tampered.stderr).toContain('the archive is damaged: its checksum does not match')
     expect(existsSync(join(dir, 'svc.sqlite'))).toBe(false)
     if (world.databaseUrl) {
       const db = await createTestDatabase()

@@ -86,6 +86,7 @@ async function eachEntry(file: string, each: (row: JournalRow) => void): Promise
         const c = columns
         const [pos, kind, id, op, gone, state, at] = ['pos', 'kind', 'resource_id', 'op', 'gone', 'state', 'at'].map((n) => c.indexOf(n))
         for (const r of line.rows) {
+          if (!Object.hasOwn(JOURNAL_TABLES, String(r[kind!])) || typeof r[at!] !== 'string') throw damaged('a journal entry of an unknown kind or time')
           each({pos: Number(r[pos!]), kind: r[kind!] as JournalKind, id: String(r[id!]), op: String(r[op!]), gone: !!Number(r[gone!]),
             state: r[state!] as string | null, at: String(r[at!])})
         }
@@ -96,8 +97,20 @@ async function eachEntry(file: string, each: (row: JournalRow) => void): Promise
   }
 }
 
+const damaged = (detail: string) => new SvcError('usage', 0, `the archive is damaged: ${detail}; nothing was written`, undefined,
+  'use another archive (svc admin backup verify FILE checks one without restoring it)')
+
 /** The state a resource's entry says it had (the version written, or for a removal the version removed). */
-const parse = (state: string | null): StateRow | null => (state === null ? null : (JSON.parse(state) as StateRow))
+function parse(state: string | null): StateRow | null {
+  if (state === null) return null
+  try {
+    const row = JSON.parse(state) as unknown
+    if (row && typeof row === 'object' && !Array.isArray(row)) return row as StateRow
+  } catch {
+    // below
+  }
+  throw damaged('a journal entry holds no row')
+}
 
 function rangeMessage(range: PointInTimeRange): string {
   return range.from === null
@@ -110,6 +123,7 @@ function rangeMessage(range: PointInTimeRange): string {
  * before anything is written) when the archive cannot answer that time, naming the times it can.
  */
 export async function planPointInTime(file: string, header: ArchiveHeader, at: string): Promise<PointInTimePlan> {
+  if (!Number.isFinite(Date.parse(header.created_at))) throw damaged('its header has no time')
   const until = new Date(Date.parse(header.created_at) - SETTLE_MS).toISOString()
   const horizon = new Date(Date.parse(header.created_at) - RETENTION.days * 86_400_000).toISOString()
   if (!header.migrations.includes(70)) {
