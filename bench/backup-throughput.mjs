@@ -4,15 +4,21 @@
 // PostgreSQL (with PG_URL, a server where databases may be created): against `pg_dump -Fc` /
 // `pg_restore`; on SQLite also one account's `svc admin export` / `svc admin import`. Each on a db of RECORDS records with three indexed fields; the server's memory is
 // not involved (the commands run as their own processes); their peak RSS is reported.
+// Then, on each store, a served backup: `svc serve --backup-dir` over the same data, the p99 of
+// other requests (a page of records, the db, the caller) while its backup
+// runs against the same server's quiet p99 after it, and the server's peak memory.
+// `--served` runs only that part.
 import {execFileSync, spawnSync} from 'node:child_process'
-import {mkdtempSync, rmSync, statSync} from 'node:fs'
+import {mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join, resolve} from 'node:path'
+import {percentile, startServe} from './lib.js'
 
-const [records, pgUrl] = process.argv.slice(2)
+const servedOnly = process.argv.includes('--served')
+const [records, pgUrl] = process.argv.slice(2).filter((a) => !a.startsWith('--'))
 const n = Number(records)
 if (!n) {
-  console.error('usage: node bench/backup-throughput.mjs RECORDS [PG_URL]')
+  console.error('usage: node bench/backup-throughput.mjs RECORDS [PG_URL] [--served]')
   process.exit(2)
 }
 const root = resolve(new URL('..', import.meta.url).pathname)
@@ -29,12 +35,16 @@ function timed(cmd, args, env = {}) {
   return {s: (performance.now() - started) / 1000, rssMb: Math.round(rss)}
 }
 
+let token
+
 async function fill(store) {
   const {indexValues} = await import(`${dist}/core/dbs/records.js`)
   const {planSchema, tablePlan} = await import(`${dist}/core/dbs/schema.js`)
   const schema = {fields: {name: 'string', email: 'string', age: 'integer'}, indexed_fields: ['name', 'email', 'age']}
   const table = tablePlan(planSchema(schema), null)
   const account = await store.accounts.createAccount('bench')
+  const user = await store.accounts.addUser({login: 'bench', role: 'admin', accountId: account.id})
+  token = await store.accounts.createToken(user.id)
   const db = await store.dbs.create(account.id, {name: 'big', code: 'big', app_id: null, schema, public_methods: {}, fields: {}})
   for (let i = 0; i < n; i += 5000) {
     const batch = Array.from({length: Math.min(5000, n - i)}, (_, k) => {
@@ -44,6 +54,56 @@ async function fill(store) {
     await store.dbs.createRecords(account.id, db.id, batch)
   }
 }
+
+/** The server's resident memory now and its peak (MB), from /proc. */
+function memoryOf(pid) {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8')
+  const kb = (key) => Number(new RegExp(`${key}:\\s+(\\d+)`).exec(status)?.[1] ?? 0)
+  return {rss: Math.round(kb('VmRSS') / 1024), peak: Math.round(kb('VmHWM') / 1024)}
+}
+
+/**
+ * `svc serve` with a backup dir: its backup starts at once (the dir holds none). Four clients read
+ * the db in a loop; latencies are kept while the archive's .partial file exists, then for as long
+ * again once it is done (the quiet figure, the same server warmed up).
+ */
+async function served(label, args) {
+  const dir = join(work, `served-${label}`)
+  mkdirSync(dir)
+  const {url, server, stop} = await startServe(root, [...args, '--backup-dir', dir, '--backup-every', '1d'])
+  const paths = ['/svc/dbs/big/records.json?limit=20', '/svc/me.json', '/svc/dbs/big.json']
+  let phase = 'before'
+  const lat = {during: [], quiet: []}
+  let peakRss = 0
+  const clients = Array.from({length: 4}, async (_, c) => {
+    for (let i = c; phase !== 'done'; i++) {
+      const started = performance.now()
+      const res = await fetch(url + paths[i % paths.length], {headers: {authorization: `Bearer ${token}`}})
+      await res.arrayBuffer()
+      if (res.status !== 200) throw new Error(`${paths[i % paths.length]}: ${res.status}`)
+      const ms = performance.now() - started
+      if (phase === 'during' || phase === 'quiet') lat[phase].push(ms)
+    }
+  })
+  const files = () => readdirSync(dir)
+  const sampler = setInterval(() => (peakRss = Math.max(peakRss, memoryOf(server.pid).rss)), 50)
+  while (!files().some((f) => f.endsWith('.partial') || f.endsWith('.svcbak'))) await new Promise((r) => setTimeout(r, 5))
+  phase = 'during'
+  const began = performance.now()
+  while (!files().some((f) => f.endsWith('.svcbak'))) await new Promise((r) => setTimeout(r, 5))
+  const took = (performance.now() - began) / 1000
+  phase = 'quiet'
+  await new Promise((r) => setTimeout(r, Math.max(3000, took * 1000)))
+  const hwm = memoryOf(server.pid).peak
+  phase = 'done'
+  await Promise.all(clients)
+  clearInterval(sampler)
+  await stop()
+  const q = (a, p) => percentile(a, p).toFixed(1)
+  return `| ${label} | ${took.toFixed(2)} s | ${lat.during.length} | ${q(lat.during, 50)} / ${q(lat.during, 99)} ms | ${lat.quiet.length} | ${q(lat.quiet, 50)} / ${q(lat.quiet, 99)} ms | ` +
+    `${(percentile(lat.during, 99) / percentile(lat.quiet, 99)).toFixed(2)}× | ${peakRss} MB (VmHWM ${hwm} MB) |`
+}
+const servedRows = []
 
 const rows = []
 const mb = (file) => (statSync(file).size / 1e6).toFixed(1)
@@ -55,6 +115,11 @@ const rate = (t) => `${Math.round(n / t.s).toLocaleString('en')} rec/s`
   const store = openStore(data)
   await fill(store)
   await store.close()
+  servedRows.push(await served('SQLite', ['--data', data]))
+}
+
+if (!servedOnly) {
+  const data = join(work, 'sqlite')
   const archive = join(work, 'sqlite.svcbak')
   const b = timed(process.execPath, [bin, 'admin', 'backup', '--data', data, '--out', archive])
   const r = timed(process.execPath, [bin, 'admin', 'restore', archive, '--data', join(work, 'sqlite-restored')])
@@ -84,6 +149,8 @@ if (pgUrl) {
     const store = await openStoreAt({dataDir: join(work, 'pgdir'), databaseUrl: dbUrl(name)})
     await fill(store)
     await store.close()
+    servedRows.push(await served('PostgreSQL', ['--data', join(work, 'pgdir'), '--database-url', dbUrl(name)]))
+    if (servedOnly) throw new Error('served only')
     const archive = join(work, 'pg.svcbak')
     const dump = join(work, 'pg.dump')
     const b = timed(process.execPath, [bin, 'admin', 'backup', '--database-url', dbUrl(name), '--out', archive])
@@ -94,11 +161,17 @@ if (pgUrl) {
     rows.push(`| PostgreSQL | pg_dump -Fc | ${d.s.toFixed(2)} s (${rate(d)}) | ${mb(dump)} MB | ${d.rssMb} MB |`)
     rows.push(`| PostgreSQL | svc admin restore | ${r.s.toFixed(2)} s (${rate(r)}) | | ${r.rssMb} MB |`)
     rows.push(`| PostgreSQL | pg_restore | ${pr.s.toFixed(2)} s (${rate(pr)}) | | ${pr.rssMb} MB |`)
+  } catch (error) {
+    if (error.message !== 'served only') throw error
   } finally {
     for (const db of [name, `${name}_r`, `${name}_n`]) admin(`DROP DATABASE IF EXISTS ${db} WITH (FORCE)`)
   }
 }
 
+console.log(`| ${n.toLocaleString('en')} records, served | backup | requests during | p50 / p99 during | requests quiet | p50 / p99 quiet | p99 ratio | server's memory peak |`)
+console.log('|---|---|---|---|---|---|---|---|')
+for (const row of servedRows) console.log(row)
+console.log()
 console.log(`| ${n.toLocaleString('en')} records | tool | time | file | peak memory |`)
 console.log('|---|---|---|---|---|')
 for (const row of rows) console.log(row)

@@ -127,6 +127,24 @@ export class ArchiveWriter {
     return n
   }
 
+  /** A table whose rows come as their lines already (each a row's JSON array: StoreSnapshot.lines). */
+  async tableLines(name: string, columns: string[], batches: AsyncIterable<string[]>, onRows?: (n: number) => void): Promise<number> {
+    await this.line({table: name, columns})
+    let n = 0
+    for await (const batch of batches) {
+      const text = `${batch.join('\n')}\n`
+      this.pending.push(text)
+      this.pendingBytes += text.length
+      if (this.pendingBytes >= 256 * 1024) await this.flush()
+      n += batch.length
+      onRows?.(batch.length)
+    }
+    await this.line({end: name, rows: n})
+    this.counts[name] = n
+    this.total += n
+    return n
+  }
+
   /** Writes the manifest, flushes, and moves the finished file into place. */
   async finish(): Promise<ArchiveManifest> {
     await this.flush()

@@ -13,6 +13,7 @@ import {PACKAGE_ROOT} from '../../paths.js'
 import {dataFile, openStoreAt, type StoreTarget} from '../../store/index.js'
 import {SECRET_COLUMNS, type CellValue, type StoreLoader, type StoreSnapshot, type TableShape} from '../../store/backup/types.js'
 import {ARCHIVE_FORMAT, ARCHIVE_VERSION, ArchiveWriter, readArchive, type ArchiveHeader, type ArchiveManifest} from './archive.js'
+import {planPointInTime, pointInTimeTable, type PointInTimePlan} from './point-in-time.js'
 import {newSecretBox, openSecretBox, type SecretBox} from './secrets.js'
 
 const BATCH = 1000
@@ -78,10 +79,12 @@ export function guardSecrets(rows: CellValue[][], positions: number[], table: st
 export async function backup(source: StoreTarget, file: string, options: BackupOptions = {}): Promise<BackupResult> {
   const started = Date.now()
   const out = resolve(file)
+  // Read before the snapshot begins: every write the archive holds was made before it (a point in
+  // time is answered up to this moment, point-in-time.ts).
+  const createdAt = new Date().toISOString()
   const snapshot = await snapshotOf(source)
   const box = options.passphrase ? newSecretBox(options.passphrase) : undefined
   const writer = new ArchiveWriter(out)
-  const createdAt = new Date().toISOString()
   try {
     const header: ArchiveHeader = {
       format: ARCHIVE_FORMAT, version: ARCHIVE_VERSION, svc_version: svcVersion(), store: snapshot.driver,
@@ -97,6 +100,14 @@ export async function backup(source: StoreTarget, file: string, options: BackupO
     let done = 0
     for (const table of tables) {
       const positions = secretPositions(table)
+      // (json_array/json_build_array take at most 100 arguments on PostgreSQL.)
+      if (!positions.length && snapshot.lines && table.columns.length <= 100) {
+        await writer.tableLines(table.name, table.columns, snapshot.lines(table, BATCH), (n) => {
+          done += n
+          options.onRows?.(done, table.name)
+        })
+        continue
+      }
       const batches = (async function* () {
         for await (const rows of snapshot.rows(table, BATCH)) yield guardSecrets(rows, positions, table.name, box)
       })()
@@ -136,6 +147,8 @@ export interface RestoreOptions {
   onRows?: (rowsSoFar: number, table: string) => void
   /** The archive file's bytes read so far (a progress bar's measure: the row count is known only at the end). */
   onBytes?: (bytesRead: number) => void
+  /** Restore the state at this time (ISO 8601): the archive rolled back with its journal (docs/backups.md "Point in time"). */
+  at?: string
 }
 
 export interface RestoreResult {
@@ -147,6 +160,8 @@ export interface RestoreResult {
   secrets: 'restored' | 'left out'
   created_at: string
   duration_ms: number
+  /** With `at`: the time restored, and what the journal changed back. */
+  point_in_time?: {at: string; from: string; until: string; changed: Record<string, {version: number; absent: number}>; journal_entries_after: number}
 }
 
 export async function loaderOf(target: StoreTarget): Promise<StoreLoader> {
@@ -168,7 +183,7 @@ export async function loaderOf(target: StoreTarget): Promise<StoreLoader> {
  */
 export async function restore(file: string, target: StoreTarget, options: RestoreOptions = {}): Promise<RestoreResult> {
   const started = Date.now()
-  const lines = readArchive(resolve(file), BATCH, options.onBytes)
+  let lines = readArchive(resolve(file), BATCH, options.onBytes)
   const first = await lines.next()
   if (first.done || first.value.kind !== 'header') throw new SvcError('usage', 0, 'the archive is damaged: no header; nothing was written')
   const header = first.value.header
@@ -179,6 +194,14 @@ export async function restore(file: string, target: StoreTarget, options: Restor
   }
   // A wrong passphrase is told before the target is touched.
   const box = header.secrets && options.passphrase ? openSecretBox(header.secrets, options.passphrase) : undefined
+  // A point in time is planned (and a time the archive cannot answer refused) before the target is touched too.
+  let plan: PointInTimePlan | undefined
+  if (options.at !== undefined) {
+    await lines.return(undefined)
+    plan = await planPointInTime(resolve(file), header, options.at)
+    lines = readArchive(resolve(file), BATCH, options.onBytes)
+    await lines.next()
+  }
   const newSqliteFile = !target.databaseUrl && !existsSync(dataFile(target.dataDir))
   const loader = await loaderOf(target)
   let committed = false
@@ -204,6 +227,14 @@ export async function restore(file: string, target: StoreTarget, options: Restor
     let positions: number[] = []
     let done = 0
     let manifest: ArchiveManifest | undefined
+    let rollBack: ReturnType<typeof pointInTimeTable> | undefined
+    const insert = async (rows: CellValue[][]) => {
+      if (positions.length && header.secrets) {
+        if (box) rows = rows.map((row) => row.map((v, i) => (positions.includes(i) && typeof v === 'string' ? box.open(v) : v)))
+        else rows = guardSecrets(rows, positions, table!.name, undefined)
+      }
+      if (rows.length) await loader.insert(table!, rows)
+    }
     for await (const line of lines) {
       if (line.kind === 'table') {
         const shape = shapes.get(line.name)
@@ -213,15 +244,14 @@ export async function restore(file: string, target: StoreTarget, options: Restor
         }
         table = {name: line.name, columns: line.columns}
         positions = secretPositions(table)
+        rollBack = plan ? pointInTimeTable(plan, table.name, table.columns) : undefined
       } else if (line.kind === 'rows' && table) {
-        let rows = line.rows
-        if (positions.length && header.secrets) {
-          if (box) rows = rows.map((row) => row.map((v, i) => (positions.includes(i) && typeof v === 'string' ? box.open(v) : v)))
-          else rows = guardSecrets(rows, positions, table.name, undefined)
-        }
-        await loader.insert(table, rows)
+        await insert(rollBack ? rollBack.rows(line.rows) : line.rows)
         done += line.rows.length
         options.onRows?.(done, table.name)
+      } else if (line.kind === 'end' && table && rollBack) {
+        // Rows at T that the archive no longer holds (deleted since): from their journal entries.
+        await insert(rollBack.rest())
       } else if (line.kind === 'manifest') {
         manifest = line.manifest
       }
@@ -232,6 +262,7 @@ export async function restore(file: string, target: StoreTarget, options: Restor
     return {
       target: target.databaseUrl ? 'postgres' : target.dataDir, store: loader.driver, from_store: header.store, tables: manifest.tables,
       rows: manifest.rows, secrets: header.secrets && box ? 'restored' : 'left out', created_at: header.created_at, duration_ms: Date.now() - started,
+      ...(plan ? {point_in_time: {at: plan.at, from: plan.range.from!, until: plan.range.until, changed: plan.changed, journal_entries_after: plan.laterEntries}} : {}),
     }
   } catch (error) {
     if (!committed) {

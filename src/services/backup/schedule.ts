@@ -3,7 +3,7 @@
  * --backup-keep 14`): an archive every period into DIR, the oldest beyond N removed, a failure
  * logged loudly and retried at the next period, the last good backup's age answered by
  * GET /svc/health. Over PostgreSQL only the upkeep leader of the instances makes them.
- * The reads run in slices of rows with a turn of the event loop between (docs/backups.md).
+ * Each backup runs on a worker thread (./worker.ts): the server's thread only answers requests meanwhile (docs/backups.md).
  */
 import {readdir, stat, unlink} from 'node:fs/promises'
 import {mkdirSync} from 'node:fs'
@@ -54,6 +54,7 @@ export function createBackupSchedule(options: BackupScheduleOptions): BackupSche
   let timer: NodeJS.Timeout | undefined
   let running: Promise<void> | undefined
   let stopped = false
+  const stopping = new AbortController()
 
   const archives = async () => (await readdir(dir).catch(() => [] as string[])).filter((f) => NAME.test(f)).sort()
 
@@ -68,13 +69,15 @@ export function createBackupSchedule(options: BackupScheduleOptions): BackupSche
     try {
       mkdirSync(dir, {recursive: true})
       // Loaded at the first backup: every server (and every embedded CLI command) makes the services, few make backups.
-      const {backup} = await import('./index.js')
-      const result = await backup(options.target, file, {passphrase: options.passphrase})
+      // On a thread of its own: the server's thread only answers requests meanwhile.
+      const {backupInWorker} = await import('./worker.js')
+      const result = await backupInWorker(options.target, file, {passphrase: options.passphrase, signal: stopping.signal})
       lastOk = now()
       failing = false
       await prune()
       options.log?.(`Backup written: ${file} (${result.rows} rows, ${(result.duration_ms / 1000).toFixed(1)} s)`)
     } catch (error) {
+      if (stopping.signal.aborted) return // the server is stopping: the partial file is gone, nothing failed
       failing = true
       options.log?.(`BACKUP FAILED (${file}): ${(error as Error).message}; the next attempt is in ${Math.round(options.everyMs / 1000)} s`)
     }
@@ -103,6 +106,7 @@ export function createBackupSchedule(options: BackupScheduleOptions): BackupSche
     async stop() {
       stopped = true
       if (timer) clearTimeout(timer)
+      stopping.abort()
       await running
     },
     status: () => ({

@@ -4,6 +4,7 @@
  * writing), through a cursor (bounded memory). A restore fills the database in one transaction,
  * parents first, then moves each identity counter past the restored ids.
  */
+import {StringDecoder} from 'node:string_decoder'
 import {accountFilter, type BackupSql} from './account.js'
 import {isCarried, parentsFirst, type AccountScope, type CellValue, type StoreLoader, type StoreSnapshot, type TableShape} from './types.js'
 
@@ -91,6 +92,24 @@ function cell(value: unknown, column: ColumnInfo): CellValue {
   throw new Error(`${column.name}: a value of type ${typeof value} cannot be carried`)
 }
 
+const COPY_UNESCAPES: Record<string, string> = {b: '\b', f: '\f', n: '\n', r: '\r', t: '\t', v: '\v'}
+
+/** One line of COPY's text format as an archive row (`\\N` null; backslash escapes; each value as its column's cell). */
+function copyRow(line: string, columns: ColumnInfo[], emptyAsNull: ReadonlySet<number>): CellValue[] {
+  const fields = line.split('\t')
+  if (fields.length !== columns.length) throw new Error(`COPY gave ${fields.length} values for ${columns.length} columns`)
+  return fields.map((field, i) => {
+    if (field === '\\N') return null
+    const text = field.includes('\\')
+      ? field.replace(/\\(x[0-9a-fA-F]{1,2}|[0-7]{1,3}|.)/g, (_, e: string) =>
+        e[0] === 'x' ? String.fromCharCode(parseInt(e.slice(1), 16)) : /^[0-7]/.test(e) ? String.fromCharCode(parseInt(e, 8)) : COPY_UNESCAPES[e] ?? e)
+      : field
+    if (text === '' && emptyAsNull.has(i)) return null
+    // Booleans are read as integers (selectExpression): their text is 0 or 1.
+    return columns[i]!.type === 'boolean' ? Number(text) : cell(text, columns[i]!)
+  })
+}
+
 async function primaryKey(client: Client, table: string): Promise<string[]> {
   const {rows} = await client.query(
     `SELECT a.attname AS name FROM pg_index i JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = ANY(i.indkey)
@@ -139,20 +158,67 @@ export async function pgSnapshot(url: string): Promise<StoreSnapshot> {
       const byName = new Map(info.map((c) => [c.name, c]))
       const columns = table.columns.map((name) => byName.get(name)!)
       const pk = await primaryKey(client, table.name)
+      const order = pk.length ? ` ORDER BY ${pk.map(quote).join(', ')}` : ''
+      const emptyAs = new Set((EMPTY_AS_NULL[table.name] ?? []).map((c) => table.columns.indexOf(c)))
+      if (!scope) {
+        // A whole table: one COPY out of the snapshot (as pg_dump reads), its text format parsed as it streams.
+        const {to} = await import('pg-copy-streams')
+        const stream = client.query(to(`COPY (SELECT ${columns.map(selectExpression).join(', ')} FROM ${quote(table.name)}${order}) TO STDOUT`))
+        const decoder = new StringDecoder('utf8')
+        let rest = ''
+        let batch: CellValue[][] = []
+        for await (const chunk of stream as AsyncIterable<Buffer>) {
+          rest += decoder.write(chunk)
+          let start = 0
+          for (let end = rest.indexOf('\n'); end !== -1; end = rest.indexOf('\n', start)) {
+            batch.push(copyRow(rest.slice(start, end), columns, emptyAs))
+            start = end + 1
+          }
+          rest = rest.slice(start)
+          if (batch.length >= batchSize) {
+            yield batch
+            batch = []
+          }
+        }
+        if (batch.length) yield batch
+        return
+      }
       const cursor = `svc_backup_${++cursors}`
       const {where, params} = scoped(table.name, scope)
-      await client.query(`DECLARE ${cursor} NO SCROLL CURSOR FOR SELECT ${columns.map(selectExpression).join(', ')} FROM ${quote(table.name)}${where}` +
-        (pk.length ? ` ORDER BY ${pk.map(quote).join(', ')}` : ''), params)
+      await client.query(`DECLARE ${cursor} NO SCROLL CURSOR FOR SELECT ${columns.map(selectExpression).join(', ')} FROM ${quote(table.name)}${where}${order}`, params)
       try {
         for (;;) {
           const {rows} = await client.query({text: `FETCH ${batchSize} FROM ${cursor}`, rowMode: 'array'})
           if (!rows.length) break
-          const emptyAsNull = new Set((EMPTY_AS_NULL[table.name] ?? []).map((c) => table.columns.indexOf(c)))
-          yield (rows as unknown[][]).map((row) => row.map((value, i) => (emptyAsNull.has(i) && value === '' ? null : cell(value, columns[i]))))
+          yield (rows as unknown[][]).map((row) => row.map((value, i) => (emptyAs.has(i) && value === '' ? null : cell(value, columns[i]))))
         }
       } finally {
         await client.query(`CLOSE ${cursor}`)
       }
+    },
+    async* lines(table, batchSize) {
+      const info = await columnsOf(client, table.name)
+      const byName = new Map(info.map((c) => [c.name, c]))
+      const emptyAs = new Set(EMPTY_AS_NULL[table.name] ?? [])
+      const exprs = table.columns.map((name) => (emptyAs.has(name) ? `NULLIF(${quote(name)}, '')` : selectExpression(byName.get(name)!)))
+      const pk = await primaryKey(client, table.name)
+      // PostgreSQL writes each row's JSON array itself (json_build_array; text escaped as JSON, so no
+      // control character, no \x01 or \x02, is left in it): CSV with those as quote and delimiter
+      // then passes each line through COPY untouched.
+      const {to} = await import('pg-copy-streams')
+      const stream = client.query(to(`COPY (SELECT json_build_array(${exprs.join(', ')})::text FROM ${quote(table.name)}` +
+        `${pk.length ? ` ORDER BY ${pk.map(quote).join(', ')}` : ''}) TO STDOUT WITH (FORMAT csv, DELIMITER E'\\x02', QUOTE E'\\x01')`))
+      const decoder = new StringDecoder('utf8')
+      let rest = ''
+      for await (const chunk of stream as AsyncIterable<Buffer>) {
+        rest += decoder.write(chunk)
+        const end = rest.lastIndexOf('\n')
+        if (end === -1) continue
+        const lines = rest.slice(0, end).split('\n')
+        rest = rest.slice(end + 1)
+        for (let i = 0; i < lines.length; i += batchSize) yield lines.slice(i, i + batchSize)
+      }
+      if (rest) throw new Error(`COPY of ${table.name} ended inside a row`)
     },
     async close() {
       try {
@@ -163,6 +229,23 @@ export async function pgSnapshot(url: string): Promise<StoreSnapshot> {
     },
   }
 }
+
+/** Rows in COPY's text format: tab-separated, `\\N` for null, backslash escapes (a null in `nullAsEmpty` columns is ''). */
+export function copyText(rows: CellValue[][], nullAsEmpty: ReadonlySet<number>): string {
+  let out = ''
+  for (const row of rows) {
+    for (let i = 0; i < row.length; i++) {
+      const v = row[i]
+      if (i) out += '\t'
+      if (v === null) out += nullAsEmpty.has(i) ? '' : '\\N'
+      else if (typeof v === 'number') out += String(v)
+      else out += /[\\\n\r\t]/.test(v) ? v.replace(/[\\\n\r\t]/g, (c) => COPY_ESCAPES[c]!) : v
+    }
+    out += '\n'
+  }
+  return out
+}
+const COPY_ESCAPES: Record<string, string> = {'\\': '\\\\', '\n': '\\n', '\r': '\\r', '\t': '\\t'}
 
 /** A loader into the PostgreSQL database at `url` (migrated by the caller first); one transaction. */
 export async function pgLoader(url: string): Promise<StoreLoader> {
@@ -179,6 +262,16 @@ export async function pgLoader(url: string): Promise<StoreLoader> {
   }
   const tables = () => carriedTables(client)
   let deferred: string[] | undefined
+  let journalPos = false
+  // A restore's rows go in through one COPY a table (as pg_restore's do), streamed batch by batch.
+  let copy: {key: string; stream: import('pg-copy-streams').CopyStreamQuery; done: Promise<void>} | undefined
+  const endCopy = async () => {
+    if (!copy) return
+    const {stream, done} = copy
+    copy = undefined
+    stream.end()
+    await done
+  }
   return {
     driver: 'pg',
     async bulkLoad() {
@@ -189,6 +282,11 @@ export async function pgLoader(url: string): Promise<StoreLoader> {
         [(await tables()).map((t) => t.name)])
       for (const {name} of rows as {name: string}[]) await client.query(`DROP INDEX ${quote(name)}`)
       deferred = (rows as {def: string}[]).map((r) => r.def)
+      // The journal's entries keep the positions they hold (their bookmarks, in the order they
+      // committed at the source): the trigger that draws a position at commit (migration 70) is off
+      // while they go in, and its sequence moved past them at the end.
+      journalPos = (await client.query("SELECT 1 FROM pg_trigger WHERE tgrelid = to_regclass('journal') AND tgname = 'journal_pos'")).rows.length > 0
+      if (journalPos) await client.query('ALTER TABLE journal DISABLE TRIGGER journal_pos')
     },
     sql: portOf(client),
     async newIds(table, column, n) {
@@ -215,8 +313,27 @@ export async function pgLoader(url: string): Promise<StoreLoader> {
     },
     async insert(table, rows, options) {
       if (!rows.length) return
-      const typeMap = await typeOf(table.name)
       const nullAsEmpty = new Set((EMPTY_AS_NULL[table.name] ?? []).map((c) => table.columns.indexOf(c)))
+      if (deferred && !options?.skipExisting) {
+        const key = `${table.name}(${table.columns.join(',')})`
+        if (copy?.key !== key) {
+          await endCopy()
+          const {from} = await import('pg-copy-streams')
+          // An identity column takes the value COPY is given (as INSERT's OVERRIDING SYSTEM VALUE); booleans read the archive's 0/1.
+          const stream = client.query(from(`COPY ${quote(table.name)} (${table.columns.map(quote).join(', ')}) FROM STDIN`))
+          const done = new Promise<void>((resolve, reject) => {
+            stream.on('finish', resolve)
+            stream.on('error', reject)
+          })
+          done.catch(() => {}) // awaited by the next write, endCopy() or commit
+          copy = {key, stream, done}
+        }
+        const text = copyText(rows, nullAsEmpty)
+        if (!copy.stream.write(text)) await Promise.race([new Promise((resolve) => copy!.stream.once('drain', resolve)), copy.done])
+        return
+      }
+      await endCopy()
+      const typeMap = await typeOf(table.name)
       // One array a column, unnested into rows: one parameter a column whatever the batch's size,
       // which PostgreSQL parses far faster than a VALUES list of a parameter a cell.
       const types = table.columns.map((c) => typeMap.get(c) ?? 'text')
@@ -231,6 +348,12 @@ export async function pgLoader(url: string): Promise<StoreLoader> {
     },
     async commit() {
       try {
+        await endCopy()
+        if (journalPos) {
+          await client.query("UPDATE journal SET pos = nextval('journal_pos_seq') WHERE pos IS NULL")
+          await client.query("SELECT setval('journal_pos_seq', m) FROM (SELECT max(pos) AS m FROM journal) s WHERE m IS NOT NULL")
+          await client.query('ALTER TABLE journal ENABLE TRIGGER journal_pos')
+        }
         if (deferred?.length) {
           // Deferred triggers (the journal's) fire now: an index cannot be made on a table with pending trigger events.
           await client.query('SET CONSTRAINTS ALL IMMEDIATE')
@@ -252,6 +375,8 @@ export async function pgLoader(url: string): Promise<StoreLoader> {
     },
     async rollback() {
       try {
+        copy?.stream.destroy()
+        copy = undefined
         await client.query('ROLLBACK')
       } catch {
         // the connection is gone: nothing was committed

@@ -47,7 +47,7 @@ function portOf(db: Sqlite): BackupSql {
 function scoped(table: string, scope?: AccountScope): {where: string; params: CellValue[]} {
   if (!scope) return {where: '', params: []}
   const {where, params} = accountFilter(table, scope.accountId)
-  return {where: ` WHERE ${where}`, params}
+  return {where: ` WHERE (${where})`, params}
 }
 
 /** A read snapshot of the SQLite file of a data dir (which must exist). */
@@ -67,9 +67,24 @@ export function sqliteSnapshot(dataDir: string): StoreSnapshot {
     },
     async* rows(table, batchSize, scope) {
       const pk = columnsOf(db, table.name).filter((c) => c.pk > 0).sort((a, b) => a.pk - b.pk).map((c) => quote(c.name))
-      const order = pk.length ? pk.join(', ') : 'rowid'
       const {where, params} = scoped(table.name, scope)
-      const statement = db.prepare(`SELECT ${table.columns.map(quote).join(', ')} FROM ${quote(table.name)}${where} ORDER BY ${order}`).raw(true)
+      const select = `SELECT ${table.columns.map(quote).join(', ')} FROM ${quote(table.name)}`
+      const key = pk.length === 1 ? table.columns.map(quote).indexOf(pk[0]!) : -1
+      if (key >= 0 && !scope) {
+        // A whole table by key ranges, a batch a call: one step into the driver for a batch, not one for each row. (An account's
+        // rows stay one query: its filter could lead the planner to an index that sorts the rows again for every range.)
+        const first = db.prepare(`${select}${where} ORDER BY ${pk[0]} LIMIT ${batchSize}`).raw(true)
+        const next = db.prepare(`${select}${where ? `${where} AND` : ' WHERE'} ${pk[0]} > ? ORDER BY ${pk[0]} LIMIT ${batchSize}`).raw(true)
+        let batch = first.all(...params) as unknown[][]
+        while (batch.length) {
+          for (const row of batch) for (let i = 0; i < row.length; i++) if (typeof row[i] !== 'string' && typeof row[i] !== 'number' && row[i] !== null) row[i] = cell(row[i])
+          yield batch as CellValue[][]
+          if (batch.length < batchSize) break
+          batch = next.all(...params, batch[batch.length - 1]![key]) as unknown[][]
+        }
+        return
+      }
+      const statement = db.prepare(`${select}${where} ORDER BY ${pk.length ? pk.join(', ') : 'rowid'}`).raw(true)
       let batch: CellValue[][] = []
       for (const row of statement.iterate(...params) as Iterable<unknown[]>) {
         batch.push(row.map(cell))
@@ -79,6 +94,34 @@ export function sqliteSnapshot(dataDir: string): StoreSnapshot {
         }
       }
       if (batch.length) yield batch
+    },
+    async* lines(table, batchSize) {
+      const pk = columnsOf(db, table.name).filter((c) => c.pk > 0).map((c) => quote(c.name))
+      const json = `json_array(${table.columns.map(quote).join(', ')})`
+      if (pk.length !== 1) {
+        // A composite key (small tables): rows() in key order, each made a line the same way.
+        const all = db.prepare(`SELECT ${json} FROM ${quote(table.name)} ORDER BY ${pk.length ? pk.join(', ') : 'rowid'}`).pluck()
+        let batch: string[] = []
+        for (const line of all.iterate() as Iterable<string>) {
+          batch.push(line)
+          if (batch.length >= batchSize) {
+            yield batch
+            batch = []
+          }
+        }
+        if (batch.length) yield batch
+        return
+      }
+      // SQLite writes each row's JSON array itself (json_array: text escaped as JSON, integers exact, reals
+      // to 17 significant digits, as JSON.stringify would give them back); key ranges, a batch a driver call.
+      const first = db.prepare(`SELECT ${pk[0]}, ${json} FROM ${quote(table.name)} ORDER BY ${pk[0]} LIMIT ${batchSize}`).raw(true)
+      const next = db.prepare(`SELECT ${pk[0]}, ${json} FROM ${quote(table.name)} WHERE ${pk[0]} > ? ORDER BY ${pk[0]} LIMIT ${batchSize}`).raw(true)
+      let batch = first.all() as [unknown, string][]
+      while (batch.length) {
+        yield batch.map((r) => r[1])
+        if (batch.length < batchSize) break
+        batch = next.all(batch[batch.length - 1]![0]) as [unknown, string][]
+      }
     },
     async close() {
       if (db.inTransaction) db.exec('COMMIT')

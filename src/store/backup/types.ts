@@ -29,6 +29,12 @@ export interface StoreSnapshot {
   count(table: TableShape, scope?: AccountScope): Promise<number>
   /** The rows of a table in primary-key order, in batches (bounded memory); of one account with a scope. */
   rows(table: TableShape, batchSize: number, scope?: AccountScope): AsyncGenerator<CellValue[][]>
+  /**
+   * The rows of a whole table already as the archive's lines (each row's JSON array, made by the
+   * database: one string a row crosses into JavaScript, not one value a column), in batches; absent
+   * where the driver has no faster way than rows().
+   */
+  lines?(table: TableShape, batchSize: number): AsyncGenerator<string[]>
   /** Queries inside the snapshot (an export reads the account's name). */
   readonly sql: import('./account.js').BackupSql
   /** Ends the read transaction and closes the connection. */
