@@ -86,6 +86,7 @@ describe('point-in-time restore', () => {
     const page = (await api('POST', '/svc/apps.json', {app: {name: 'Page', url_code: 'page', app_engine: 'html', css_engine: 'none', source_code: '<h1>T</h1>'}})).json
     const weather = (await api('POST', '/svc/resources.json', {resource: {kind: 'svc/custom_connector', code: 'weather', name: 'Weather', url: 'https://api.example.com',
       fields: {methods: [{name: 'now', http_method: 'GET', path: '/now'}]}}})).json
+    const early = (await api('POST', '/svc/users.json', {user: {login: 'early'}})).json
     // T: the time of the last write before it, exactly (a write at T is in the state at T).
     T = ((await api('GET', '/svc/history.json?limit=1')).json as {at: string}[])[0]!.at
     atT = await readAll(world.app, world)
@@ -106,6 +107,10 @@ describe('point-in-time restore', () => {
     await api('POST', '/svc/apps.json', {app: {name: 'Later', url_code: 'later', app_engine: 'html', css_engine: 'none', source_code: '<p>later</p>'}})
     await api('PATCH', `/svc/resources/${weather.id}.json`, {resource: {name: 'Weather after T'}})
     await api('PATCH', `/svc/prompts/${(await api('GET', '/svc/prompts.json', undefined, mallory.token)).json[0].id}.json`, {prompt: {content: 'theirs after T'}}, mallory.token)
+    // A user and their token added after T: events in the journal (no token hash kept); the restore
+    // leaves their entries after T out and keeps the users' tables as the archive holds them.
+    await api('POST', '/svc/users.json', {user: {login: 'later'}})
+    await api('POST', `/svc/users/${early.user.id}/revoke_tokens.json`)
     // The archive answers up to a moment before it is made.
     const last = ((await api('GET', '/svc/history.json?limit=1')).json as {at: string}[])[0]!.at
     await clockPast(last, SETTLE_MS + 50)

@@ -19,7 +19,7 @@
  * never the journal itself.
  */
 import {SvcError} from '../../core/errors.js'
-import {RETENTION, type JournalKind} from '../../core/journal/types.js'
+import {isEventKind, RETENTION, type JournalKind} from '../../core/journal/types.js'
 import type {CellValue} from '../../store/backup/types.js'
 import {JOURNAL_TABLES, type StateRow} from '../../store/journal/tables.js'
 import {readArchive, type ArchiveHeader} from './archive.js'
@@ -87,6 +87,8 @@ async function eachEntry(file: string, each: (row: JournalRow) => void): Promise
         const [pos, kind, id, op, gone, state, at] = ['pos', 'kind', 'resource_id', 'op', 'gone', 'state', 'at'].map((n) => c.indexOf(n))
         for (const r of line.rows) {
           if (!Object.hasOwn(JOURNAL_TABLES, String(r[kind!])) || typeof r[at!] !== 'string') throw damaged('a journal entry of an unknown kind or time')
+          // Users and tokens are events (no token hash kept): they come back as the archive holds them, as the tables the journal does not record.
+          if (isEventKind(r[kind!] as JournalKind)) continue
           each({pos: Number(r[pos!]), kind: r[kind!] as JournalKind, id: String(r[id!]), op: String(r[op!]), gone: !!Number(r[gone!]),
             state: r[state!] as string | null, at: String(r[at!])})
         }
