@@ -8,6 +8,7 @@
  * A search stays exact meanwhile: its candidates are the index's matches plus every queued record,
  * and each candidate is checked against its current data.
  */
+import {mergeIndex} from './fts-merge.js'
 import {queuedWrite} from './group-commit.js'
 import type {Sqlite} from './connection.js'
 
@@ -102,7 +103,8 @@ export function indexWhenIdle(db: Sqlite): void {
 /** FTS5's default share of deleted entries past which it merges a segment again ('deletemerge'). */
 const DELETE_MERGE_DEFAULT = 10
 /** Leaf pages one merge step of the index writes after a purge ('merge'). Dropping an emptied segment is
- * one step whatever its size: ~0.27 s at 300,000 purged records, ~1.4 s at 1M (bench/notes/by-hand/5-db-delete-stall.md). */
+ * one step whatever its size (~0.4 s at 300,000 purged records, 1.4-2.4 s at 1M): fts-merge.ts runs the
+ * steps on a thread of their own. */
 const MERGE_STEP_PAGES = 100
 const purgesRunning = new WeakMap<Sqlite, number>()
 
@@ -114,10 +116,10 @@ const setDeleteMerge = (db: Sqlite, percent: number) =>
  * Holds back the index's delete-merges while a db's records are purged in slices. With them, each
  * slice's deletes pushed segments past 10 % deleted and FTS5 rewrote them in that slice's commit:
  * purging 100,000 records in slices of 1,000 took 21 s with single slices of 3.7 s, against 1.9 s
- * for one DELETE. Held, a slice takes 10-70 ms (1M records: 21 s in all, against 11 s). `release` restores
- * the setting (the last purge of this connection to end) and merges the emptied segments away in
- * steps of MERGE_STEP_PAGES pages with a turn of the event loop between, until FTS5 has nothing left
- * to merge or `signal` aborts. The setting is stored in the file: a server that dies in a purge
+ * for one DELETE. Held, a slice takes 10-70 ms (1M records: 21 s in all, against 11 s). `release`
+ * (the last purge of this connection to end) merges the emptied segments away in steps of
+ * MERGE_STEP_PAGES pages on a thread of their own (fts-merge.ts), until FTS5 has nothing left to
+ * merge or `signal` aborts, then restores the setting. The setting is stored in the file: a server that dies in a purge
  * leaves it held until the purge is finished (the next server start resumes it).
  */
 export async function holdDeleteMerges(db: Sqlite): Promise<{release(signal?: AbortSignal): Promise<void>}> {
@@ -134,17 +136,10 @@ export async function holdDeleteMerges(db: Sqlite): Promise<{release(signal?: Ab
       const left = purgesRunning.get(db)! - 1
       purgesRunning.set(db, left)
       if (left > 0 || !db.open) return
-      await setDeleteMerge(db, DELETE_MERGE_DEFAULT)
-      // FTS5 reports a step that found nothing to merge as fewer than 2 changes.
-      while (!signal?.aborted && db.open) {
-        const changed = await queuedWrite(db, () => {
-          const before = db.prepare('SELECT total_changes() AS n').get() as {n: number}
-          db.exec(`INSERT INTO db_records_fts (db_records_fts, rank) VALUES ('merge', ${MERGE_STEP_PAGES})`)
-          return (db.prepare('SELECT total_changes() AS n').get() as {n: number}).n - before.n
-        })
-        if (changed < 2) return
-        await new Promise((resolve) => setImmediate(resolve))
-      }
+      // The setting stays 0 for every other write until nothing is left to merge (fts-merge-step.ts);
+      // cut short (the server stops), it is restored all the same, as a purge left it before.
+      await mergeIndex(db, MERGE_STEP_PAGES, DELETE_MERGE_DEFAULT, signal)
+      if (!purgesRunning.get(db) && db.open) await setDeleteMerge(db, DELETE_MERGE_DEFAULT)
     },
   }
 }
