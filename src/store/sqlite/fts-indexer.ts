@@ -102,31 +102,39 @@ export function indexWhenIdle(db: Sqlite): void {
 
 /** FTS5's default share of deleted entries past which it merges a segment again ('deletemerge'). */
 const DELETE_MERGE_DEFAULT = 10
+/** FTS5's default for 'automerge': a level of this many segments is merged as writes add pages. */
+const AUTOMERGE_DEFAULT = 4
 /** Leaf pages one merge step of the index writes after a purge ('merge'). Dropping an emptied segment is
  * one step whatever its size (~0.4 s at 300,000 purged records, 1.4-2.4 s at 1M): fts-merge.ts runs the
  * steps on a thread of their own. */
 const MERGE_STEP_PAGES = 100
 const purgesRunning = new WeakMap<Sqlite, number>()
 
-const setDeleteMerge = (db: Sqlite, percent: number) =>
-  // A literal: FTS5 refuses a bound value here ('SQL logic error').
-  queuedWrite(db, () => db.exec(`INSERT INTO db_records_fts (db_records_fts, rank) VALUES ('deletemerge', ${Math.trunc(percent)})`))
+/** FTS5's merge settings, stored in the file (every connection reads them). */
+const setMerges = (db: Sqlite, deleteMerge: number, automerge: number) => queuedWrite(db, () => {
+  // Literals: FTS5 refuses a bound value here ('SQL logic error').
+  db.exec(`INSERT INTO db_records_fts (db_records_fts, rank) VALUES ('deletemerge', ${Math.trunc(deleteMerge)})`)
+  db.exec(`INSERT INTO db_records_fts (db_records_fts, rank) VALUES ('automerge', ${Math.trunc(automerge)})`)
+})
 
 /**
- * Holds back the index's delete-merges while a db's records are purged in slices. With them, each
- * slice's deletes pushed segments past 10 % deleted and FTS5 rewrote them in that slice's commit:
+ * Holds back the index's merges while a db's records are purged in slices. With delete-merges on,
+ * each slice's deletes pushed segments past 10 % deleted and FTS5 rewrote them in that slice's commit:
  * purging 100,000 records in slices of 1,000 took 21 s with single slices of 3.7 s, against 1.9 s
- * for one DELETE. Held, a slice takes 10-70 ms (1M records: 21 s in all, against 11 s). `release`
- * (the last purge of this connection to end) merges the emptied segments away in steps of
+ * for one DELETE. With automerge on, FTS5 counts each deleted record as a page written and spends
+ * that much merge work in the commit: the first slice of a 300,000-record purge took 0.3 s of CPU
+ * merging other segments. Held, a slice takes 10-45 ms (1M records: 21 s in all, against 11 s).
+ * `release` (the last purge of this connection to end) merges the emptied segments away in steps of
  * MERGE_STEP_PAGES pages on a thread of their own (fts-merge.ts), until FTS5 has nothing left to
- * merge or `signal` aborts, then restores the setting. The setting is stored in the file: a server that dies in a purge
- * leaves it held until the purge is finished (the next server start resumes it).
+ * merge or `signal` aborts, then restores the settings. They are stored in the file: a server that
+ * dies in a purge leaves them held until the purge is finished (the next server start resumes it);
+ * meanwhile new segments wait at level 0 (FTS5 still merges 16 of them: 'crisismerge').
  */
 export async function holdDeleteMerges(db: Sqlite): Promise<{release(signal?: AbortSignal): Promise<void>}> {
   const running = purgesRunning.get(db) ?? 0
   purgesRunning.set(db, running + 1)
   try {
-    if (running === 0) await setDeleteMerge(db, 0)
+    if (running === 0) await setMerges(db, 0, 0)
   } catch (error) {
     purgesRunning.set(db, purgesRunning.get(db)! - 1)
     throw error
@@ -136,10 +144,10 @@ export async function holdDeleteMerges(db: Sqlite): Promise<{release(signal?: Ab
       const left = purgesRunning.get(db)! - 1
       purgesRunning.set(db, left)
       if (left > 0 || !db.open) return
-      // The setting stays 0 for every other write until nothing is left to merge (fts-merge-step.ts);
-      // cut short (the server stops), it is restored all the same, as a purge left it before.
+      // The settings stay held for every other write until nothing is left to merge (fts-merge-step.ts);
+      // cut short (the server stops), they are restored all the same, as a purge left them before.
       await mergeIndex(db, MERGE_STEP_PAGES, DELETE_MERGE_DEFAULT, signal)
-      if (!purgesRunning.get(db) && db.open) await setDeleteMerge(db, DELETE_MERGE_DEFAULT)
+      if (!purgesRunning.get(db) && db.open) await setMerges(db, DELETE_MERGE_DEFAULT, AUTOMERGE_DEFAULT)
     },
   }
 }
