@@ -259,8 +259,9 @@ export class SqlDbsRepo implements DbsRepo {
   private async purge(dbId: number, signal?: AbortSignal): Promise<void> {
     const slice = `DELETE FROM db_records WHERE id IN (SELECT id FROM db_records WHERE db_id = ? LIMIT ${PURGE_SLICE})`
     const held = await this.search.upkeep?.purging()
+    const run = held?.run ?? ((sql: string, params: unknown[]) => this.sql.run(sql, params))
     try {
-      while ((await this.sql.run(slice, [dbId])) >= PURGE_SLICE) {
+      while ((await run(slice, [dbId])) >= PURGE_SLICE) {
         await new Promise((resolve) => setImmediate(resolve))
         if (signal?.aborted) return
       }

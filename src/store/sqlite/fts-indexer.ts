@@ -8,7 +8,7 @@
  * A search stays exact meanwhile: its candidates are the index's matches plus every queued record,
  * and each candidate is checked against its current data.
  */
-import {mergeIndex} from './fts-merge.js'
+import {type PurgeWriter, purgeWriter} from './fts-merge.js'
 import {queuedWrite} from './group-commit.js'
 import type {Sqlite} from './connection.js'
 
@@ -124,30 +124,41 @@ const setMerges = (db: Sqlite, deleteMerge: number, automerge: number) => queued
  * for one DELETE. With automerge on, FTS5 counts each deleted record as a page written and spends
  * that much merge work in the commit: the first slice of a 300,000-record purge took 0.3 s of CPU
  * merging other segments. Held, a slice takes 10-45 ms (1M records: 21 s in all, against 11 s).
- * `release` (the last purge of this connection to end) merges the emptied segments away in steps of
- * MERGE_STEP_PAGES pages on a thread of their own (fts-merge.ts), until FTS5 has nothing left to
- * merge or `signal` aborts, then restores the settings. They are stored in the file: a server that
+ * The slices (`run`) run on a thread of their own (fts-merge.ts), the server's writes held meanwhile:
+ * a slice's deletes add tombstones to every big segment, and now and then FTS5 rebuilds a segment's
+ * tombstone hash whole (one slice of 500 at 1M took 69 ms of CPU). `release` (the last purge of this
+ * connection to end) merges the emptied segments away in steps of MERGE_STEP_PAGES pages on that
+ * thread, until FTS5 has nothing left to merge or `signal` aborts, then restores the settings. They are stored in the file: a server that
  * dies in a purge leaves them held until the purge is finished (the next server start resumes it);
  * meanwhile new segments wait at level 0 (FTS5 still merges 16 of them: 'crisismerge').
  */
-export async function holdDeleteMerges(db: Sqlite): Promise<{release(signal?: AbortSignal): Promise<void>}> {
+export async function holdDeleteMerges(db: Sqlite): Promise<{run?(sql: string, params: unknown[]): Promise<number>; release(signal?: AbortSignal): Promise<void>}> {
   const running = purgesRunning.get(db) ?? 0
   purgesRunning.set(db, running + 1)
+  let writer: PurgeWriter | undefined
   try {
     if (running === 0) await setMerges(db, 0, 0)
+    writer = await purgeWriter(db)
   } catch (error) {
     purgesRunning.set(db, purgesRunning.get(db)! - 1)
+    await writer?.stop()
     throw error
   }
+  const thread = writer
   return {
+    run: thread.run,
     async release(signal) {
       const left = purgesRunning.get(db)! - 1
       purgesRunning.set(db, left)
-      if (left > 0 || !db.open) return
-      // The settings stay held for every other write until nothing is left to merge (fts-merge-step.ts);
-      // cut short (the server stops), they are restored all the same, as a purge left them before.
-      await mergeIndex(db, MERGE_STEP_PAGES, DELETE_MERGE_DEFAULT, signal)
-      if (!purgesRunning.get(db) && db.open) await setMerges(db, DELETE_MERGE_DEFAULT, AUTOMERGE_DEFAULT)
+      try {
+        if (left > 0 || !db.open) return
+        // The settings stay held for every other write until nothing is left to merge (fts-merge-step.ts);
+        // cut short (the server stops), they are restored all the same, as a purge left them before.
+        await thread.merge(MERGE_STEP_PAGES, DELETE_MERGE_DEFAULT, signal)
+        if (!purgesRunning.get(db) && db.open) await setMerges(db, DELETE_MERGE_DEFAULT, AUTOMERGE_DEFAULT)
+      } finally {
+        await thread.stop()
+      }
     },
   }
 }

@@ -27,28 +27,42 @@ import type {MergeReply, MergeRequest} from './fts-merge-worker.js'
 import {holdWrites, queuedWrite} from './group-commit.js'
 
 /**
- * Runs merge steps of `pages` leaf pages, each with FTS5's delete-merges at `deleteMerge` percent
- * (and 0 again once it commits: fts-merge-step.ts), until FTS5 finds nothing left to merge or
- * `signal` aborts. Returns whether it ran to the end.
+ * The thread of one purge: its slices (`run`) and the merge steps after (`merge`), each a
+ * transaction on the thread's own connection with this connection's writes held meanwhile; without
+ * a thread (none could start), the merge steps run on `db` itself and `run` is absent (the caller
+ * runs its slices on the server's connection, as before).
  */
-export async function mergeIndex(db: Sqlite, pages: number, deleteMerge: number, signal?: AbortSignal): Promise<boolean> {
-  const merger = await startMerger(db)
-  try {
-    while (!signal?.aborted && db.open) {
-      const changes = merger
-        ? await holdWrites(db, () => merger.step({pages, deleteMerge}))
-        : await queuedWrite(db, () => mergeStep(db, pages, deleteMerge))
-      if (changes < 2) return true
-      await new Promise((resolve) => setImmediate(resolve)) // the writes held meanwhile go first
-    }
-    return false
-  } finally {
-    await merger?.stop()
+export interface PurgeWriter {
+  run?(sql: string, params: unknown[]): Promise<number>
+  /**
+   * Runs merge steps of `pages` leaf pages, each with FTS5's delete-merges at `deleteMerge` percent
+   * (and 0 again once it commits: fts-merge-step.ts), until FTS5 finds nothing left to merge or
+   * `signal` aborts. Returns whether it ran to the end.
+   */
+  merge(pages: number, deleteMerge: number, signal?: AbortSignal): Promise<boolean>
+  stop(): Promise<void>
+}
+
+export async function purgeWriter(db: Sqlite): Promise<PurgeWriter> {
+  const thread = await startMerger(db)
+  const step = (pages: number, deleteMerge: number) => thread
+    ? holdWrites(db, () => thread.send({op: 'merge', pages, deleteMerge}))
+    : queuedWrite(db, () => mergeStep(db, pages, deleteMerge))
+  return {
+    run: thread && ((sql, params) => holdWrites(db, () => thread.send({op: 'run', sql, params}))),
+    async merge(pages, deleteMerge, signal) {
+      while (!signal?.aborted && db.open) {
+        if ((await step(pages, deleteMerge)) < 2) return true
+        await new Promise((resolve) => setImmediate(resolve)) // the writes held meanwhile go first
+      }
+      return false
+    },
+    stop: async () => thread?.stop(),
   }
 }
 
 interface Merger {
-  step(request: MergeRequest): Promise<number>
+  send(request: MergeRequest): Promise<number>
   stop(): Promise<void>
 }
 
@@ -83,7 +97,7 @@ async function startMerger(db: Sqlite): Promise<Merger | undefined> {
     else waiting.resolve(reply.changes)
   })
   return {
-    step: (request) => new Promise<number>((resolve, reject) => {
+    send: (request) => new Promise<number>((resolve, reject) => {
       pending = {resolve, reject}
       worker.postMessage(request)
     }),
