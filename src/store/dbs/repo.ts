@@ -35,8 +35,8 @@ export const REINDEX_SLICE = 250
  */
 export const USAGE_SLICE = 10_000
 /** Records one transaction of a db's purge removes, then a turn of the event loop for other requests.
- * On SQLite, with the full-text index's merges held back (SearchUpkeep.purging), slices of 1,000 took
- * 20-60 ms of the server's thread at 1M records, the first ones the most: 500 keeps them under ~30 ms. */
+ * On SQLite a slice runs on the purge's own thread (SearchUpkeep.purging) while the server's writes
+ * wait: slices of 1,000 took 20-60 ms at 1M records with the index's merges held, 500 about half. */
 export const PURGE_SLICE = 500
 /** Rows per INSERT of an import (SQLite binds at most 32,766 parameters, PostgreSQL 65,535). */
 const IMPORT_CHUNK = 500
