@@ -128,8 +128,9 @@ const setMerges = (db: Sqlite, deleteMerge: number, automerge: number) => queued
  * a slice's deletes add tombstones to every big segment, and now and then FTS5 rebuilds a segment's
  * tombstone hash whole (one slice of 500 at 1M took 69 ms of CPU). `release` (the last purge of this
  * connection to end) merges the emptied segments away in steps of MERGE_STEP_PAGES pages on that
- * thread, until FTS5 has nothing left to merge or `signal` aborts, then restores the settings. They are stored in the file: a server that
- * dies in a purge leaves them held until the purge is finished (the next server start resumes it);
+ * thread, until FTS5 has nothing left to merge or `signal` aborts, then restores the settings.
+ * They are stored in the file: a server that dies in a purge leaves them held until the purge is
+ * finished (the next server start resumes it);
  * meanwhile new segments wait at level 0 (FTS5 still merges 16 of them: 'crisismerge').
  */
 export async function holdDeleteMerges(db: Sqlite): Promise<{run?(sql: string, params: unknown[]): Promise<number>; release(signal?: AbortSignal): Promise<void>}> {

@@ -1,11 +1,9 @@
 /**
  * Worker thread of a db's purge on SQLite (src/store/sqlite/fts-merge.ts): its own connection to the
  * data file, running the purge's slices and then the trigram index's merge steps it is sent, one
- * transaction each. FTS5 drops a
- * segment whose every entry was deleted in one step whatever its size (0.4 s at 300,000 purged
- * records, 1.4-2.4 s at 1M): here it holds this thread and the file's write lock, not the server's
- * thread. The server holds its own writes meanwhile (group-commit.ts holdWrites), so none of them
- * waits for the lock in SQLite's busy handler, which would sleep on the server's thread.
+ * transaction each. Here they hold this thread and the file's write lock, not the server's thread.
+ * The server holds its own writes meanwhile (group-commit.ts holdWrites), so none of them waits for
+ * the lock in SQLite's busy handler, which would sleep on the server's thread.
  */
 import {createRequire} from 'node:module'
 import {parentPort, workerData} from 'node:worker_threads'

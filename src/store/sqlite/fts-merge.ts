@@ -1,19 +1,22 @@
 /**
- * The trigram index's merge steps after a purge, run off the server's thread (docs/reliability.md).
+ * A db's purge off the server's thread (SQLite; docs/reliability.md): its slices and the trigram
+ * index's merge steps after them run on a worker thread with a connection of its own.
  *
- * A db's purge deletes its records in slices with FTS5's delete-merges held back (fts-indexer.ts
+ * A db's purge deletes its records in slices with FTS5's merges held back (fts-indexer.ts
  * holdDeleteMerges); the index's segments then hold tombstones for every purged record, and merging
  * them away is FTS5's work: `INSERT INTO f(f, rank) VALUES ('merge', N)` writes at most about N leaf
  * pages a step, but it counts pages *written*, and a segment whose every entry was deleted writes
  * none: FTS5 reads it whole and drops it in one step (sqlite3.c fts5IndexMergeLevel). That step took
  * 0.4 s of the server's thread at 300,000 purged records and 1.4-2.4 s at 1M, and no FTS5 setting
  * makes it smaller (`usermerge`/`automerge` choose which levels merge, not how much of a dead
- * segment one step reads; 'secure-delete' during the purge made its slices 0.15-1.3 s each).
+ * segment one step reads; 'secure-delete' during the purge made its slices 0.15-1.3 s each). The
+ * slices themselves add tombstones to the big segments, and now and then FTS5 rebuilds a segment's
+ * tombstone hash whole (69 ms of CPU for one slice of 500 at 1M).
  *
- * So the steps run on a connection of their own in a worker thread: the step holds that thread and
- * the file's write lock, and the server's connection holds its writes meanwhile (holdWrites: they wait
- * without blocking the event loop, then run in their order). Reads go on beside it (WAL). Where no
- * worker can start (no file, or a worker that fails to open it), the steps run here as before.
+ * On the thread, a slice or a step holds that thread and the file's write lock, and the server's
+ * connection holds its writes meanwhile (holdWrites: they wait without blocking the event loop, then
+ * run in their order). Reads go on beside it (WAL). Where no worker can start (no file, or a worker
+ * that fails to open it), the slices and steps run on the server's connection as before.
  */
 import {once} from 'node:events'
 import {createRequire} from 'node:module'
