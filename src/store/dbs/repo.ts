@@ -28,6 +28,8 @@ const noLongerExists = () => validation({db: ['no longer exists']})
  * a 300,000-record db held it 12.4 s).
  */
 export const REINDEX_SLICE = 250
+/** The longest pause after a reindex slice on SQLite (the pause is as long as the slice took). */
+const REINDEX_PAUSE_MAX_MS = 50
 /**
  * Records one statement of a per-field count reads: a slice, then a turn of the event loop for
  * other requests (SQLite runs statements on the server's own thread: one statement over 1M
@@ -212,8 +214,14 @@ export class SqlDbsRepo implements DbsRepo {
       yield* q.run('UPDATE db_reindexes SET table_key = ?, after_id = 0 WHERE db_id = ?', [next.t, dbId])
       return true
     }
-    while (await this.sql.tx(slice)) {
-      await new Promise((resolve) => setImmediate(resolve))
+    // SQLite runs a slice on the server's thread: after each, a pause as long as it took (at most
+    // REINDEX_PAUSE_MAX_MS), so that other requests have the thread at least half the time. With one
+    // turn of the event loop between slices, a request (a few turns: read, handler, answer) waited for
+    // about a slice per turn, and another account's p50 went up 6x during a reindex (docs/benchmarks.md).
+    const paced = dialect.name === 'sqlite'
+    for (let started = performance.now(); await this.sql.tx(slice); started = performance.now()) {
+      const pause = paced ? Math.min(REINDEX_PAUSE_MAX_MS, Math.round(performance.now() - started)) : 0
+      await new Promise((resolve) => (pause > 0 ? setTimeout(resolve, pause) : setImmediate(resolve)))
       if (signal?.aborted) return
     }
   }
