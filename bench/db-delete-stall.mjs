@@ -1,10 +1,17 @@
-// How long deleting a big db holds the server's thread (SQLite runs statements on it): the longest
-// gap in the event loop while `dbs.delete` runs, and the delete's own time, store level.
+// How long purging a deleted big db holds the server's thread (SQLite runs statements on it), store
+// level: the db's delete (a mark) then `purgeDeleted` (what the journal's retention runs once the db
+// is past retention: its records in slices, then FTS5's merge of the emptied trigram segments).
 // `node bench/db-delete-stall.mjs RECORDS CHECKOUT...` (each CHECKOUT built: its dist/ is used), each
-// on a fresh SQLite data dir holding RECORDS records of a db with three indexed fields.
+// on a fresh SQLite data dir holding RECORDS records of account A's db with three indexed fields,
+// and a small db of account B. WAL checkpoints and reader threads run as in `svc serve`.
+// Measured while the purge runs: the longest gap between two turns of a 1 ms timer (wall), the
+// longest stretch of the main thread's own CPU between two turns (what a quiet machine would show),
+// and account B's requests meanwhile, one after the other: a record create and a list of its db,
+// alternately — their longest answer, and how many were answered. After the purge, B's search
+// must still find its records and A's are gone.
 import {spawnSync} from 'node:child_process'
-import {mkdtempSync, rmSync} from 'node:fs'
-import {tmpdir} from 'node:os'
+import {mkdtempSync, readFileSync, rmSync} from 'node:fs'
+import {loadavg, tmpdir} from 'node:os'
 import {join, resolve} from 'node:path'
 
 const [records, ...checkouts] = process.argv.slice(2)
@@ -17,13 +24,13 @@ if (!Number(records) || !checkouts.length) {
   console.error('usage: node bench/db-delete-stall.mjs RECORDS CHECKOUT...')
   process.exit(2)
 }
-console.log(`| ${records} records (SQLite) | longest event-loop gap | delete answered after |`)
-console.log('|---|---|---|')
+console.log(`| ${records} records (SQLite) | longest event-loop gap (CPU) | purge took | B's longest write / read during it | B's requests answered | load avg |`)
+console.log('|---|---|---|---|---|---|')
 for (const checkout of checkouts) {
-  const run = spawnSync(process.execPath, [process.argv[1], '--one', records, resolve(checkout, 'dist')], {encoding: 'utf8'})
+  const run = spawnSync(process.execPath, [process.argv[1], '--one', records, resolve(checkout, 'dist')], {encoding: 'utf8', maxBuffer: 1 << 24})
   if (run.status !== 0) throw new Error(run.stderr)
-  const r = JSON.parse(run.stdout)
-  console.log(`| ${checkout} | ${r.longestGapMs} ms | ${r.deleteMs} ms |`)
+  const r = JSON.parse(run.stdout.trim().split('\n').at(-1))
+  console.log(`| ${checkout} | ${r.longestGapMs} ms (${r.longestCpuMs} ms) | ${r.tookMs} ms | ${r.bWriteMaxMs} / ${r.bReadMaxMs} ms | ${r.bRequests} | ${r.load} |`)
 }
 
 async function measure(n, dist) {
@@ -31,39 +38,91 @@ async function measure(n, dist) {
   const {openStore} = await import(`${dist}/store/index.js`)
   const {indexValues} = await import(`${dist}/core/dbs/records.js`)
   const {planSchema, tablePlan} = await import(`${dist}/core/dbs/schema.js`)
+  const {buildQuery} = await import(`${dist}/core/dbs/query.js`)
   const s = openStore(dataDir)
+  const readers = s.readers?.()
+  let maintenance
   try {
     const schema = {fields: {name: 'string', email: 'string', age: 'integer'}, indexed_fields: ['name', 'email', 'age']}
     const table = tablePlan(planSchema(schema), null)
-    const account = await s.accounts.createAccount('bench')
-    const db = await s.dbs.create(account.id, {name: 'big', code: 'big', app_id: null, schema, public_methods: {}, fields: {}})
-    for (let i = 0; i < n; i += 5000) {
-      const batch = Array.from({length: Math.min(5000, n - i)}, (_, k) => {
-        const data = {name: `Person ${i + k}`, email: `user${i + k}@example.com`, age: (i + k) % 90, bio: 'lorem ipsum dolor sit amet'}
-        return {tableName: null, data, index: indexValues(table, data)}
-      })
-      await s.dbs.createRecords(account.id, db.id, batch)
+    const record = (i, who = 'user') => {
+      const data = {name: `Person ${i}`, email: `${who}${i}@example.com`, age: i % 90, bio: 'lorem ipsum dolor sit amet'}
+      return {tableName: null, data, index: indexValues(table, data)}
     }
-    // A timer every millisecond: the longest time between two of its turns is what another request
-    // waits at worst.
-    let last = performance.now()
-    let longest = 0
-    let running = true
-    const tick = () => {
-      const t = performance.now()
-      longest = Math.max(longest, t - last)
-      last = t
-      if (running) setTimeout(tick, 1)
-    }
-    setTimeout(tick, 1)
-    const t0 = performance.now()
-    await s.dbs.delete(account.id, db.id)
-    const deleteMs = Math.round(performance.now() - t0)
-    await new Promise((resolve) => setTimeout(resolve, 5)) // the turn after the delete ends its last gap
-    running = false
-    return {longestGapMs: Math.round(longest), deleteMs}
+    const a = await s.accounts.createAccount('bench-a')
+    const b = await s.accounts.createAccount('bench-b')
+    const big = await s.dbs.create(a.id, {name: 'big', code: 'big', app_id: null, schema, public_methods: {}, fields: {}})
+    const small = await s.dbs.create(b.id, {name: 'small', code: 'small', app_id: null, schema, public_methods: {}, fields: {}})
+    await s.dbs.createRecords(b.id, small.id, Array.from({length: 200}, (_, i) => record(i, 'bee')))
+    for (let i = 0; i < n; i += 5000) await s.dbs.createRecords(a.id, big.id, Array.from({length: Math.min(5000, n - i)}, (_, k) => record(i + k)))
+    maintenance = s.maintenance?.()
+    readers?.start({threads: 2})
+    await new Promise((resolve) => setTimeout(resolve, 1000)) // the threads open their connections
+    const spec = (input) => ({...buildQuery(input, table, true), tableName: null})
+    await s.dbs.delete(a.id, big.id)
+
+    // Account B meanwhile: a create, then a list, one after the other until the purge ends.
+    let purging = true
+    let bWriteMax = 0
+    let bReadMax = 0
+    let bRequests = 0
+    const bee = (async () => {
+      for (let i = 200; purging; i++) {
+        let t = performance.now()
+        await s.dbs.createRecord(b.id, small.id, record(i, 'bee'))
+        bWriteMax = Math.max(bWriteMax, performance.now() - t)
+        t = performance.now()
+        await s.dbs.query(b.id, small.id, spec({limit: '10'}))
+        bReadMax = Math.max(bReadMax, performance.now() - t)
+        bRequests += 2
+        await new Promise((resolve) => setTimeout(resolve, 5))
+      }
+    })()
+    const result = await stall(() => s.dbs.purgeDeleted())
+    purging = false
+    await bee
+    const found = await s.dbs.query(b.id, small.id, spec({q: 'bee10', limit: '100'}))
+    if (found.length < 11) throw new Error(`B's search found ${found.length} records after the purge`)
+    return {...result, bWriteMaxMs: Math.round(bWriteMax), bReadMaxMs: Math.round(bReadMax), bRequests, load: loadavg().map((x) => x.toFixed(1)).join(' ')}
   } finally {
+    await readers?.stop()
+    await maintenance?.stop()
     await s.close()
     rmSync(dataDir, {recursive: true, force: true})
   }
+}
+
+/** The main thread's CPU time so far in ms (Linux: /proc/self/task/PID/schedstat), or null elsewhere. */
+function threadCpuMs() {
+  try {
+    return Number(readFileSync(`/proc/self/task/${process.pid}/schedstat`, 'utf8').split(' ')[0]) / 1e6
+  } catch {
+    return null
+  }
+}
+
+/** Runs `op` while a timer ticks every millisecond: the longest wall gap and main-thread CPU stretch between two ticks. */
+async function stall(op) {
+  let last = performance.now()
+  let lastCpu = threadCpuMs()
+  let longest = 0
+  let longestCpu = 0
+  let running = true
+  const tick = () => {
+    const t = performance.now()
+    const cpu = threadCpuMs()
+    longest = Math.max(longest, t - last)
+    if (cpu !== null) longestCpu = Math.max(longestCpu, cpu - lastCpu)
+    last = t
+    lastCpu = cpu
+    if (running) setTimeout(tick, 1)
+  }
+  setTimeout(tick, 1)
+  const t0 = performance.now()
+  await op()
+  const tookMs = Math.round(performance.now() - t0)
+  await new Promise((resolve) => setTimeout(resolve, 5)) // the turn after the operation ends its last gap
+  running = false
+  await new Promise((resolve) => setTimeout(resolve, 5))
+  return {longestGapMs: Math.round(longest), longestCpuMs: Math.round(longestCpu), tookMs}
 }

@@ -10,6 +10,10 @@
 // pg needs SVC_BENCH_DATABASE_URL (a server URL, e.g. the one scripts/pg-test-cluster.sh prints): a
 // database is created on it and dropped after. FLOOD_QUOTA=NAME=N,... passes --quota to the server
 // (FLOOD_QUOTA=public_read_ms_per_ip=0,public_read_ms_per_db=0 measures without the read limits).
+// ROUNDS=K (default 1) interleaves: after the warm-up, K noisy rounds of REQUESTS/K each, and between
+// two of them a quiet round with the flooders stopped (SIGSTOP) and the manager's reindex finished, so
+// that a loaded machine's drift falls on both phases alike; the quiet figures are the first quiet
+// phase's and these rounds' requests together.
 import {spawn} from 'node:child_process'
 import {mkdtempSync, rmSync} from 'node:fs'
 import {loadavg, setPriority, tmpdir} from 'node:os'
@@ -149,11 +153,15 @@ async function runCase(n, dataDir, databaseUrl, seeded, records, requests, reind
         if (status !== 200) failed++
         xs.push(performance.now() - t)
       }
-      return {p50_ms: +percentile(xs, 50).toFixed(2), p99_ms: +percentile(xs, 99).toFixed(2), max_ms: +Math.max(...xs).toFixed(1), failed}
+      return summary(xs, failed)
     }
+    const summary = (xs, failed) => ({p50_ms: +percentile(xs, 50).toFixed(2), p99_ms: +percentile(xs, 99).toFixed(2), max_ms: +Math.max(...xs).toFixed(1), failed, xs})
+    const merge = (phases) => summary(phases.flatMap((p) => p.xs), phases.reduce((n, p) => n + p.failed, 0))
+    const rounds = Math.max(1, Number(process.env.ROUNDS ?? 1))
+    const per = Math.ceil(requests / rounds)
     await light(50)
-    const quiet = await light(requests)
-    log(`${n} flooder(s), quiet: ${JSON.stringify(quiet)}`)
+    let quiet = await light(per)
+    log(`${n} flooder(s), quiet: ${JSON.stringify({...quiet, xs: undefined})}`)
     const procs = Array.from({length: n}, () => {
       const p = spawn(process.execPath, [process.argv[1], '--flood', url, 'big', String(records)], {stdio: ['pipe', 'pipe', 'inherit']})
       p.out = ''
@@ -161,26 +169,52 @@ async function runCase(n, dataDir, databaseUrl, seeded, records, requests, reind
       return p
     })
     let reindexing = true
+    let paused = false
     let reindexes = 0
+    /** The manager's PATCH under way: it answers once its reindex is done. */
+    let inflight = Promise.resolve()
     const manager = reindex ? (async () => {
       const fields = [['name', 'email'], ['name', 'email', 'age']]
       while (reindexing) {
-        const status = await call('b', 'PATCH', `/svc/dbs/${seeded.b.db}.json`, {db: {schema: {fields: {name: 'string', email: 'string', age: 'integer'}, indexed_fields: fields[reindexes % 2]}}})
-        if (status === 200) reindexes++
+        if (paused) {
+          await new Promise((r) => setTimeout(r, 50))
+          continue
+        }
+        inflight = call('b', 'PATCH', `/svc/dbs/${seeded.b.db}.json`, {db: {schema: {fields: {name: 'string', email: 'string', age: 'integer'}, indexed_fields: fields[reindexes % 2]}}})
+        if ((await inflight) === 200) reindexes++
       }
     })() : Promise.resolve()
     // The flooders spend their bursts first (a minute's budget of an address at once): A is measured in the steady state.
     const warm = Number(process.env.FLOOD_WARM_MS ?? 15_000)
     await new Promise((r) => setTimeout(r, warm))
-    const noisy = await light(requests)
+    const noisyRounds = []
+    const quietRounds = [quiet]
+    for (let round = 0; round < rounds; round++) {
+      noisyRounds.push(await light(per))
+      if (round === rounds - 1) break
+      // A quiet round: the flooders stopped, the reindex under way finished, their last requests answered.
+      for (const p of procs) p.kill('SIGSTOP')
+      paused = true
+      await inflight.catch(() => undefined)
+      await new Promise((r) => setTimeout(r, 1000))
+      quietRounds.push(await light(per))
+      paused = false
+      for (const p of procs) p.kill('SIGCONT')
+      await new Promise((r) => setTimeout(r, 3000)) // the flood and the reindexes under way again
+    }
+    const noisy = merge(noisyRounds)
+    if (rounds > 1) quiet = merge(quietRounds)
     reindexing = false
+    paused = false
     for (const p of procs) p.stdin.end()
     await Promise.all([manager, ...procs.map((p) => new Promise((r) => (p.exitCode === null ? p.once('exit', r) : r())))])
     const statuses = {}
     for (const p of procs) for (const [s, c] of Object.entries(JSON.parse(p.out || '{}'))) statuses[s] = (statuses[s] ?? 0) + c
     const ratio = +(noisy.p99_ms / quiet.p99_ms).toFixed(2)
-    log(`${n} flooder(s), noisy: ${JSON.stringify(noisy)} flood answers: ${JSON.stringify(statuses)}${reindex ? `, reindexes ${reindexes}` : ''}; p99 ${ratio}×`)
-    return {quiet, noisy, flood_statuses: statuses, reindexes: reindex ? reindexes : undefined, p99_ratio: ratio, target_met: ratio <= 3}
+    log(`${n} flooder(s), noisy: ${JSON.stringify({...noisy, xs: undefined})} quiet: ${JSON.stringify({...quiet, xs: undefined})} flood answers: ${JSON.stringify(statuses)}${reindex ? `, reindexes ${reindexes}` : ''}; p99 ${ratio}×`)
+    delete quiet.xs
+    delete noisy.xs
+    return {quiet, noisy, load: loadavg().map((x) => +x.toFixed(2)), flood_statuses: statuses, reindexes: reindex ? reindexes : undefined, p99_ratio: ratio, target_met: ratio <= 3}
   } finally {
     await stop()
   }

@@ -28,15 +28,18 @@ const noLongerExists = () => validation({db: ['no longer exists']})
  * a 300,000-record db held it 12.4 s).
  */
 export const REINDEX_SLICE = 250
+/** The longest pause after a reindex slice on SQLite (the pause is as long as the slice took). */
+const REINDEX_PAUSE_MAX_MS = 50
 /**
  * Records one statement of a per-field count reads: a slice, then a turn of the event loop for
  * other requests (SQLite runs statements on the server's own thread: one statement over 1M
  * records held it 2.5 s).
  */
 export const USAGE_SLICE = 10_000
-/** Records one transaction of a db's delete removes (10-25 ms on SQLite with the full-text index's
- * delete-merges held back: SearchUpkeep.purging), then a turn of the event loop for other requests. */
-export const PURGE_SLICE = 1000
+/** Records one transaction of a db's purge removes, then a turn of the event loop for other requests.
+ * On SQLite a slice runs on the purge's own thread (SearchUpkeep.purging) while the server's writes
+ * wait: slices of 1,000 took 20-60 ms at 1M records with the index's merges held, 500 about half. */
+export const PURGE_SLICE = 500
 /** Rows per INSERT of an import (SQLite binds at most 32,766 parameters, PostgreSQL 65,535). */
 const IMPORT_CHUNK = 500
 /** The SQL types of an inserted record's values, in RECORD_INSERT_COLUMNS order. */
@@ -211,8 +214,14 @@ export class SqlDbsRepo implements DbsRepo {
       yield* q.run('UPDATE db_reindexes SET table_key = ?, after_id = 0 WHERE db_id = ?', [next.t, dbId])
       return true
     }
-    while (await this.sql.tx(slice)) {
-      await new Promise((resolve) => setImmediate(resolve))
+    // SQLite runs a slice on the server's thread: after each, a pause as long as it took (at most
+    // REINDEX_PAUSE_MAX_MS), so that other requests have the thread at least half the time. With one
+    // turn of the event loop between slices, a request (a few turns: read, handler, answer) waited for
+    // about a slice per turn, and another account's p50 went up 6x during a reindex (docs/benchmarks.md).
+    const paced = dialect.name === 'sqlite'
+    for (let started = performance.now(); await this.sql.tx(slice); started = performance.now()) {
+      const pause = paced ? Math.min(REINDEX_PAUSE_MAX_MS, Math.round(performance.now() - started)) : 0
+      await new Promise((resolve) => (pause > 0 ? setTimeout(resolve, pause) : setImmediate(resolve)))
       if (signal?.aborted) return
     }
   }
@@ -258,8 +267,9 @@ export class SqlDbsRepo implements DbsRepo {
   private async purge(dbId: number, signal?: AbortSignal): Promise<void> {
     const slice = `DELETE FROM db_records WHERE id IN (SELECT id FROM db_records WHERE db_id = ? LIMIT ${PURGE_SLICE})`
     const held = await this.search.upkeep?.purging()
+    const run = held?.run ?? ((sql: string, params: unknown[]) => this.sql.run(sql, params))
     try {
-      while ((await this.sql.run(slice, [dbId])) >= PURGE_SLICE) {
+      while ((await run(slice, [dbId])) >= PURGE_SLICE) {
         await new Promise((resolve) => setImmediate(resolve))
         if (signal?.aborted) return
       }

@@ -59,8 +59,11 @@ export interface SearchUpkeep {
   /** After an import's batch committed: indexes what is queued (in its own short transactions) before the import answers. */
   imported(): Promise<void>
   written(): void
-  /** Before a db's records are purged in slices: the index's costly upkeep of mass deletes held back until `release`. */
-  purging(): Promise<{release(signal?: AbortSignal): Promise<void>}>
+  /**
+   * Before a db's records are purged in slices: the index's costly upkeep of mass deletes held back
+   * until `release`. `run`, when given, runs one slice's statement (a write) off the server's thread.
+   */
+  purging(): Promise<{run?(sql: string, params: unknown[]): Promise<number>; release(signal?: AbortSignal): Promise<void>}>
 }
 
 export interface DbsRepo {

@@ -8,6 +8,7 @@
  * A search stays exact meanwhile: its candidates are the index's matches plus every queued record,
  * and each candidate is checked against its current data.
  */
+import {type PurgeWriter, purgeWriter} from './fts-merge.js'
 import {queuedWrite} from './group-commit.js'
 import type {Sqlite} from './connection.js'
 
@@ -101,49 +102,63 @@ export function indexWhenIdle(db: Sqlite): void {
 
 /** FTS5's default share of deleted entries past which it merges a segment again ('deletemerge'). */
 const DELETE_MERGE_DEFAULT = 10
+/** FTS5's default for 'automerge': a level of this many segments is merged as writes add pages. */
+const AUTOMERGE_DEFAULT = 4
 /** Leaf pages one merge step of the index writes after a purge ('merge'). Dropping an emptied segment is
- * one step whatever its size: ~0.27 s at 300,000 purged records, ~1.4 s at 1M (bench/notes/by-hand/5-db-delete-stall.md). */
+ * one step whatever its size (~0.4 s at 300,000 purged records, 1.4-2.4 s at 1M): fts-merge.ts runs the
+ * steps on a thread of their own. */
 const MERGE_STEP_PAGES = 100
 const purgesRunning = new WeakMap<Sqlite, number>()
 
-const setDeleteMerge = (db: Sqlite, percent: number) =>
-  // A literal: FTS5 refuses a bound value here ('SQL logic error').
-  queuedWrite(db, () => db.exec(`INSERT INTO db_records_fts (db_records_fts, rank) VALUES ('deletemerge', ${Math.trunc(percent)})`))
+/** FTS5's merge settings, stored in the file (every connection reads them). */
+const setMerges = (db: Sqlite, deleteMerge: number, automerge: number) => queuedWrite(db, () => {
+  // Literals: FTS5 refuses a bound value here ('SQL logic error').
+  db.exec(`INSERT INTO db_records_fts (db_records_fts, rank) VALUES ('deletemerge', ${Math.trunc(deleteMerge)})`)
+  db.exec(`INSERT INTO db_records_fts (db_records_fts, rank) VALUES ('automerge', ${Math.trunc(automerge)})`)
+})
 
 /**
- * Holds back the index's delete-merges while a db's records are purged in slices. With them, each
- * slice's deletes pushed segments past 10 % deleted and FTS5 rewrote them in that slice's commit:
+ * Holds back the index's merges while a db's records are purged in slices. With delete-merges on,
+ * each slice's deletes pushed segments past 10 % deleted and FTS5 rewrote them in that slice's commit:
  * purging 100,000 records in slices of 1,000 took 21 s with single slices of 3.7 s, against 1.9 s
- * for one DELETE. Held, a slice takes 10-70 ms (1M records: 21 s in all, against 11 s). `release` restores
- * the setting (the last purge of this connection to end) and merges the emptied segments away in
- * steps of MERGE_STEP_PAGES pages with a turn of the event loop between, until FTS5 has nothing left
- * to merge or `signal` aborts. The setting is stored in the file: a server that dies in a purge
- * leaves it held until the purge is finished (the next server start resumes it).
+ * for one DELETE. With automerge on, FTS5 counts each deleted record as a page written and spends
+ * that much merge work in the commit: the first slice of a 300,000-record purge took 0.3 s of CPU
+ * merging other segments. Held, a slice takes 10-45 ms (1M records: 21 s in all, against 11 s).
+ * The slices (`run`) run on a thread of their own (fts-merge.ts), the server's writes held meanwhile:
+ * a slice's deletes add tombstones to every big segment, and now and then FTS5 rebuilds a segment's
+ * tombstone hash whole (one slice of 500 at 1M took 69 ms of CPU). `release` (the last purge of this
+ * connection to end) merges the emptied segments away in steps of MERGE_STEP_PAGES pages on that
+ * thread, until FTS5 has nothing left to merge or `signal` aborts, then restores the settings.
+ * They are stored in the file: a server that dies in a purge leaves them held until the purge is
+ * finished (the next server start resumes it);
+ * meanwhile new segments wait at level 0 (FTS5 still merges 16 of them: 'crisismerge').
  */
-export async function holdDeleteMerges(db: Sqlite): Promise<{release(signal?: AbortSignal): Promise<void>}> {
+export async function holdDeleteMerges(db: Sqlite): Promise<{run?(sql: string, params: unknown[]): Promise<number>; release(signal?: AbortSignal): Promise<void>}> {
   const running = purgesRunning.get(db) ?? 0
   purgesRunning.set(db, running + 1)
+  let writer: PurgeWriter | undefined
   try {
-    if (running === 0) await setDeleteMerge(db, 0)
+    if (running === 0) await setMerges(db, 0, 0)
+    writer = await purgeWriter(db)
   } catch (error) {
     purgesRunning.set(db, purgesRunning.get(db)! - 1)
+    await writer?.stop()
     throw error
   }
+  const thread = writer
   return {
+    run: thread.run,
     async release(signal) {
       const left = purgesRunning.get(db)! - 1
       purgesRunning.set(db, left)
-      if (left > 0 || !db.open) return
-      await setDeleteMerge(db, DELETE_MERGE_DEFAULT)
-      // FTS5 reports a step that found nothing to merge as fewer than 2 changes.
-      while (!signal?.aborted && db.open) {
-        const changed = await queuedWrite(db, () => {
-          const before = db.prepare('SELECT total_changes() AS n').get() as {n: number}
-          db.exec(`INSERT INTO db_records_fts (db_records_fts, rank) VALUES ('merge', ${MERGE_STEP_PAGES})`)
-          return (db.prepare('SELECT total_changes() AS n').get() as {n: number}).n - before.n
-        })
-        if (changed < 2) return
-        await new Promise((resolve) => setImmediate(resolve))
+      try {
+        if (left > 0 || !db.open) return
+        // The settings stay held for every other write until nothing is left to merge (fts-merge-step.ts);
+        // cut short (the server stops), they are restored all the same, as a purge left them before.
+        await thread.merge(MERGE_STEP_PAGES, DELETE_MERGE_DEFAULT, signal)
+        if (!purgesRunning.get(db) && db.open) await setMerges(db, DELETE_MERGE_DEFAULT, AUTOMERGE_DEFAULT)
+      } finally {
+        await thread.stop()
       }
     },
   }

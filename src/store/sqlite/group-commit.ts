@@ -10,6 +10,36 @@ interface QueuedWrite {
   reject: (error: unknown) => void
 }
 
+/**
+ * Writes of this connection held back while another thread of this process writes the file
+ * (`holdWrites`): a write transaction started meanwhile would wait for its lock in SQLite's
+ * busy handler, which sleeps on the server's thread (busy_timeout).
+ */
+const writeHolds = new WeakMap<Sqlite, Promise<void>>()
+
+/** While writes are held (`holdWrites`), a promise that resolves once they may start again. */
+export function writesHeld(db: Sqlite): Promise<void> | undefined {
+  return writeHolds.get(db)
+}
+
+/**
+ * Runs `work` (a write on another connection of this process, in a worker thread) with this
+ * connection's writes held: group commits and the port's writes wait for it without blocking the
+ * event loop (reads go on: WAL), then run in their order. One hold at a time: a second waits for
+ * the first. Called between transactions (never inside one: a transaction body is synchronous).
+ */
+export async function holdWrites<T>(db: Sqlite, work: () => Promise<T>): Promise<T> {
+  for (let held = writeHolds.get(db); held; held = writeHolds.get(db)) await held
+  let open!: () => void
+  writeHolds.set(db, new Promise<void>((resolve) => (open = resolve)))
+  try {
+    return await work()
+  } finally {
+    writeHolds.delete(db)
+    open()
+  }
+}
+
 /** Writes waiting for the next group commit, per connection. */
 const writeQueues = new WeakMap<Sqlite, QueuedWrite[]>()
 /** A bound on one group commit, so that one transaction (and the write lock) stays short. */
@@ -41,6 +71,11 @@ const RETRY_WITH_SAVEPOINTS = Symbol('retry with savepoints')
 function commitQueued(db: Sqlite): void {
   const queue = writeQueues.get(db)
   if (!queue?.length) return
+  const held = writesHeld(db)
+  if (held) {
+    void held.then(() => commitQueued(db))
+    return
+  }
   const group = queue.splice(0, GROUP_COMMIT_MAX)
   if (queue.length) setImmediate(() => commitQueued(db))
   let outcomes: Outcome[]

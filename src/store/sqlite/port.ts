@@ -8,7 +8,7 @@ import {EpochEntries} from '../cache-entries.js'
 import {type Dialect, driveSync, type EpochCache, type SqlPort, type SqlStep, type TxBody, type TxSql, txSql} from '../sql/port.js'
 import {cacheEpoch, type Sqlite, writeTx} from './connection.js'
 import {mapSqliteError} from './errors.js'
-import {queuedWrite} from './group-commit.js'
+import {queuedWrite, writesHeld} from './group-commit.js'
 import type {JournalSignal} from '../journal/signal.js'
 
 const UNIQUE = new Set(['SQLITE_CONSTRAINT_UNIQUE', 'SQLITE_CONSTRAINT_PRIMARYKEY'])
@@ -61,14 +61,17 @@ export class SqlitePort implements SqlPort {
   }
 
   async run(sql: string, params: unknown[] = []): Promise<number> {
+    if (writesHeld(this.db)) await this.writable()
     return mapped(() => writeTx(this.db, () => this.db.prepare(sql).run(...params).changes))
   }
 
   async write<R>(sql: string, params: unknown[] = []): Promise<R | undefined> {
+    if (writesHeld(this.db)) await this.writable()
     return mapped(() => writeTx(this.db, () => this.db.prepare(sql).get(...params) as R | undefined))
   }
 
   async tx<T>(body: (q: TxSql) => TxBody<T>): Promise<T> {
+    if (writesHeld(this.db)) await this.writable()
     try {
       return mapped(() => writeTx(this.db, () => driveSync(body(txSql), (step) => this.exec(step))))
     } finally {
@@ -82,6 +85,15 @@ export class SqlitePort implements SqlPort {
 
   queuedRun(sql: string, params: unknown[] = []): Promise<number> {
     return queuedWrite(this.db, () => this.db.prepare(sql).run(...params).changes).catch(rejectMapped)
+  }
+
+  /**
+   * Resolves once this connection may start a write transaction: at once, unless another thread of
+   * this process holds the write lock (group-commit.ts holdWrites). Awaited in a loop: a hold may
+   * follow another.
+   */
+  private async writable(): Promise<void> {
+    for (let held = writesHeld(this.db); held; held = writesHeld(this.db)) await held
   }
 
   /** Runs one statement of a transaction body, synchronously. */
