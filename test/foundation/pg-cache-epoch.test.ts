@@ -98,7 +98,7 @@ describe.runIf(pg)('PostgreSQL cache epoch pushed by notifications', () => {
 
   it('a lost listening connection: the epoch is read per turn, then listening comes back', async () => {
     await listening()
-    await other.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query = 'LISTEN svc_cache_epoch' AND datname = current_database()")
+    await other.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query LIKE 'LISTEN svc%' AND datname = current_database()")
     await expect.poll(() => readTurns(3), {timeout: 5000, interval: 20}).toBe(3)
     await listening()
   })
