@@ -4,25 +4,10 @@
  * shared/spec/decisions.md "Live feeds": events `create`, `update`, `delete` with the record as the
  * records API shapes it (`{id, table_name}` for a delete), `resync`, and `id:` the journal bookmark.
  */
-import {bookmarkOf, seqOf, type Actor, type Door, type JournalEntry, type JournalKind, type JournalOp} from '../journal/types.js'
+import {bookmarkOf, seqOf, type JournalEntry, type StoredEntry} from '../journal/types.js'
 
-/** What this module reads of a journal entry (src/store/journal/repo.ts StoredEntry has these). */
-export interface FeedEntry {
-  seq: number
-  accountId: number
-  kind: JournalKind
-  id: string
-  parentId: string | null
-  op: JournalOp
-  gone: boolean
-  state: Record<string, unknown> | null
-  summary: string
-  door: Door
-  client: string | null
-  actor: Actor
-  requestId: string | null
-  at: string
-}
+/** A journal entry as the store reads it. */
+export type FeedEntry = StoredEntry
 
 export type ChangeName = 'create' | 'update' | 'delete'
 

@@ -4,7 +4,7 @@
  * with the change as the run's input. The changes are the journal's record entries (docs/history.md);
  * this module says which entry is which change and which trigger it starts. Pure: no I/O.
  */
-import type {Actor, Door, JournalKind, JournalOp} from '../journal/types.js'
+import type {StoredEntry} from '../journal/types.js'
 import {bookmarkOf} from '../journal/types.js'
 import type {DbTriggerCreate, DbTriggerPatch, DbTriggerView} from '../contract/flows.js'
 import {DB_CHANGE_OPS, type DbChangeOp} from './db-changes.js'
@@ -51,21 +51,8 @@ export function dbTriggerData(input: DbTriggerCreate | DbTriggerPatch, dbId: num
   }
 }
 
-/** A journal entry as the change service reads it (the store's StoredEntry has these members). */
-export interface ChangeEntry {
-  seq: number
-  accountId: number
-  kind: JournalKind
-  id: string
-  parentId: string | null
-  op: JournalOp
-  gone: boolean
-  state: Record<string, unknown> | null
-  door: Door
-  client: string | null
-  actor: Actor
-  at: string
-}
+/** A journal entry as the change service reads it (what it needs of the store's entry). */
+export type ChangeEntry = Omit<StoredEntry, 'summary' | 'requestId'>
 
 /**
  * The change an entry is, for triggers: a record's create, update or delete; a restore is an update

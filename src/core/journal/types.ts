@@ -32,6 +32,27 @@ export interface Actor {
   name: string | null
 }
 
+/** One journal entry as the store reads it (src/store/journal/repo.ts), and as the feeds and the db triggers take it. */
+export interface StoredEntry {
+  /** The bookmark: the entry's place in the order entries commit in (`pos`). */
+  seq: number
+  accountId: number
+  kind: JournalKind
+  id: string
+  parentId: string | null
+  op: JournalOp
+  /** The resource does not exist after this entry (a delete, or a restore to before it existed). */
+  gone: boolean
+  /** The row written, or for `gone` the row removed. */
+  state: Record<string, unknown> | null
+  summary: string
+  door: Door
+  client: string | null
+  actor: Actor
+  requestId: string | null
+  at: string
+}
+
 /** Who writes and through which door: what each journal entry of a request records. */
 export interface JournalWho {
   door: Door

@@ -3,33 +3,15 @@
  * Writes append to it themselves (writer.ts), in their own transactions.
  */
 import {isSvcError, notFound, validation} from '../../core/errors.js'
-import {type Door, EVENT_KINDS, type JournalKind, type JournalOp, type JournalWho} from '../../core/journal/types.js'
+import {type Door, EVENT_KINDS, type JournalKind, type JournalOp, type JournalWho, type StoredEntry} from '../../core/journal/types.js'
 import type {SearchUpkeep} from '../dbs/types.js'
 import {isRowId, type LongRead, type SqlPort, type TxBody, type TxSql} from '../sql/port.js'
 import {JOURNAL_TABLES, type StateRow} from './tables.js'
 import {JournalSignal} from './signal.js'
 import {appendEntry, JournalContext} from './writer.js'
 
-/** One entry as the store reads it. */
-export interface StoredEntry {
-  /** The bookmark: the entry's place in the order entries commit in (`pos`). */
-  seq: number
-  accountId: number
-  kind: JournalKind
-  id: string
-  parentId: string | null
-  op: JournalOp
-  /** The resource does not exist after this entry (a delete, or a restore to before it existed). */
-  gone: boolean
-  /** The row written, or for `gone` the row removed. */
-  state: StateRow | null
-  summary: string
-  door: Door
-  client: string | null
-  actor: {type: JournalWho['actor']['type']; id: string | null; name: string | null}
-  requestId: string | null
-  at: string
-}
+/** One entry as the store reads it (its type lives in core: the feeds and the db triggers take it too). */
+export type {StoredEntry} from '../../core/journal/types.js'
 
 export interface JournalFilter {
   kinds?: JournalKind[]
