@@ -4,7 +4,7 @@
 import {createRequire} from 'node:module'
 import type {Locator, Page} from 'playwright-core'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
-import {chromiumNotice, describeWithChromium, launchChromium} from '../helpers/browser.js'
+import {chromiumNotice, describeWithChromium, launchChromium, signInThroughForm} from '../helpers/browser.js'
 import {svc, svcServe} from '../helpers/cli.js'
 import {createWorld, overHttp, tempDir, type Transport, type World} from '../helpers/world.js'
 
@@ -48,10 +48,7 @@ const site = () => http.origin
 
 /** Signs in through the login form, then opens `hash` (a shared link). */
 async function signedIn(page: Page, hash: string, token = admin) {
-  await page.goto(`${site()}/`)
-  await page.fill('#token', token)
-  await page.click('button[type=submit]')
-  await page.waitForSelector('[data-testid=who]', {state: 'attached'})
+  await signInThroughForm(page, site(), token)
   await page.goto(`${site()}/${hash}`)
 }
 

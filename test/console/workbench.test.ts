@@ -7,7 +7,7 @@ import {join} from 'node:path'
 import {createRequire} from 'node:module'
 import type {Page} from 'playwright-core'
 import {afterAll, beforeAll, expect, it} from 'vitest'
-import {chromiumNotice, describeWithChromium, launchChromium} from '../helpers/browser.js'
+import {chromiumNotice, describeWithChromium, launchChromium, signInThroughForm} from '../helpers/browser.js'
 import {svc} from '../helpers/cli.js'
 import {createWorld, overHttp, type Transport, type World} from '../helpers/world.js'
 
@@ -51,10 +51,7 @@ chromiumNotice()
 
 /** Signs in through the login form, then opens `hash` (a shared link). */
 async function signedIn(page: Page, hash: string) {
-  await page.goto(`${http.origin}/`)
-  await page.fill('#token', token)
-  await page.click('button[type=submit]')
-  await page.waitForSelector('[data-testid=who]', {state: 'attached'})
+  await signInThroughForm(page, http.origin, token)
   await page.goto(`${http.origin}/${hash}`)
 }
 const firstCell = (page: Page, column: string) => page.evaluate((c) => {

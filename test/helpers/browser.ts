@@ -123,3 +123,24 @@ export async function launchChromium(options: {bypassCSP?: boolean; thirdPartyCo
     },
   }
 }
+
+/**
+ * Signs in through the console's login form at `origin` with `token`. Sign-in attempts are limited per
+ * client address (10 at once, 10 a minute: src/http/routes/login.ts), and a file of browser tests
+ * signs in more often than that on a fast machine: a refusal is waited out as it says, then retried.
+ */
+export async function signInThroughForm(page: import('playwright-core').Page, origin: string, token: string): Promise<void> {
+  for (let attempt = 0; ; attempt++) {
+    await page.goto(`${origin}/`)
+    await page.fill('#token', token)
+    await page.click('button[type=submit]')
+    // The console (signed in), the form again with its error, or the 429's JSON as the browser shows it.
+    const outcome = page.locator('[data-testid=who], p.err, body > pre').first()
+    await outcome.waitFor({state: 'attached'})
+    if ((await outcome.getAttribute('data-testid')) === 'who') return
+    const said = (await page.locator('body').textContent()) ?? ''
+    const wait = /too many sign-in attempts; retry in (\d+) s/.exec(said)
+    if (!wait || attempt >= 10) throw new Error(`sign-in refused: ${said}`)
+    await new Promise((resolve) => setTimeout(resolve, (Number(wait[1]) + 1) * 1000))
+  }
+}
