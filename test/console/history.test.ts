@@ -6,7 +6,7 @@
 // width, dark mode, axe. Fixtures are written through the HTTP API, the agent's with X-Svc-Door.
 import type {Locator, Page} from 'playwright-core'
 import {afterAll, beforeAll, expect, it} from 'vitest'
-import {chromiumNotice, describeWithChromium, launchChromium} from '../helpers/browser.js'
+import {chromiumNotice, describeWithChromium, launchChromium, signInThroughForm} from '../helpers/browser.js'
 import {createWorld, overHttp, type Transport, type World} from '../helpers/world.js'
 import {createRequire} from 'node:module'
 
@@ -38,10 +38,7 @@ const poll = <T>(fn: () => T | Promise<T>) => expect.poll(fn, {timeout: 120_000,
 const site = () => http.origin
 
 async function signedIn(page: Page, hash: string) {
-  await page.goto(`${site()}/`)
-  await page.fill('#token', admin)
-  await page.click('button[type=submit]')
-  await page.waitForSelector('[data-testid=who]', {state: 'attached'})
+  await signInThroughForm(page, site(), admin)
   await page.goto(`${site()}/${hash}`)
 }
 

@@ -9,7 +9,7 @@ import type {AddressInfo} from 'node:net'
 import {serve} from '@hono/node-server'
 import type {Page} from 'playwright-core'
 import {afterAll, beforeAll, expect, it} from 'vitest'
-import {chromiumNotice, describeWithChromium, launchChromium} from '../helpers/browser.js'
+import {chromiumNotice, describeWithChromium, launchChromium, signInThroughForm} from '../helpers/browser.js'
 import {createWorld, overHttp, type Transport, type World} from '../helpers/world.js'
 
 let world: World
@@ -57,10 +57,7 @@ chromiumNotice()
 const poll = <T>(fn: () => T | Promise<T>) => expect.poll(fn, {timeout: 120_000, interval: 100})
 
 async function signedIn(page: Page, hash: string, origin = http.origin) {
-  await page.goto(`${origin}/`)
-  await page.fill('#token', admin)
-  await page.click('button[type=submit]')
-  await page.waitForSelector('[data-testid=who]', {state: 'attached'})
+  await signInThroughForm(page, origin, admin)
   await page.goto(`${origin}/${hash}`)
 }
 
