@@ -14,7 +14,7 @@ import {chromiumNotice, describeWithChromium, launchChromium} from '../helpers/b
 import {ROOT} from '../helpers/cli.js'
 import {createTestDatabase, openTestStore, PG_URL} from '../helpers/pg.js'
 import {fetchWithHost, tempDir} from '../helpers/world.js'
-import {freePort, serveOn, type Served} from './public-helpers.js'
+import {serveOn, type Served} from './public-helpers.js'
 
 chromiumNotice()
 
@@ -81,9 +81,9 @@ describeWithChromium(`live public apps in Chromium [${PG_URL ? 'postgres' : 'sql
     const admin = await store.accounts.addUser({accountId: account.id, login: 'admin', role: 'admin'})
     token = await store.accounts.createToken(admin.id)
     await store.close()
-    port = await freePort()
+    server = await serveOn(0, dataDir, database?.url)
+    port = server.port
     main = `http://127.0.0.1:${port}`
-    server = await serveOn(port, dataDir, database?.url)
     await api('POST', '/svc/dbs.json', {db: JSON.parse(read('dbs/live_guestbook.json'))})
     await api('POST', '/svc/apps.json', {app: {...JSON.parse(read('apps/live-guestbook/app.json')), source_code: read('apps/live-guestbook/App.svelte')}})
     // The same page over a db scoped by the visitor's address.

@@ -123,21 +123,31 @@ export function visitorCookie(headers: Headers): string {
   return m[1]!
 }
 
-export async function freePort(): Promise<number> {
-  const s = createServer()
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', () => r()))
-  const port = (s.address() as AddressInfo).port
-  await new Promise<void>((r) => s.close(() => r()))
-  return port
-}
-
 export interface Served {
   child: ChildProcess
+  /** The port it listens on (the one asked for, or the one the system gave for 0). */
+  port: number
   stop(): Promise<void>
 }
 
-/** `svc serve` on a fixed port (a restart keeps the pages' addresses). */
-export function serveOn(port: number, dataDir: string, databaseUrl: string | undefined): Promise<Served> {
+/**
+ * `svc serve` on a port: 0 lets the system choose (no race with other test files for a port picked
+ * beforehand); a restart asks for the port of the first start, so the pages' addresses stay. The port
+ * was just let go by the server stopped before, yet another process may hold it for a moment: a
+ * refused listen is tried again for a while.
+ */
+export async function serveOn(port: number, dataDir: string, databaseUrl: string | undefined): Promise<Served> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await serveOnce(port, dataDir, databaseUrl)
+    } catch (err) {
+      if (port === 0 || attempt >= 50 || !/EADDRINUSE/.test(String(err))) throw err
+      await new Promise((done) => setTimeout(done, 200))
+    }
+  }
+}
+
+function serveOnce(port: number, dataDir: string, databaseUrl: string | undefined): Promise<Served> {
   return new Promise((resolve, reject) => {
     const args = [BIN, 'serve', '--port', String(port), '--data', dataDir, '--quiet', ...(databaseUrl ? ['--database-url', databaseUrl] : [])]
     const child = spawn(process.execPath, args, {env: cliEnv()})
@@ -154,11 +164,13 @@ export function serveOn(port: number, dataDir: string, databaseUrl: string | und
     child.stderr.on('data', (d) => (out += d))
     child.stdout.on('data', (d) => {
       out += d
-      if (/Listening on/.test(out)) {
+      const listening = /Listening on http:\/\/[^\s:]+:(\d+)/.exec(out)
+      if (listening) {
         clearTimeout(timer)
         child.off('exit', onExit)
         resolve({
           child,
+          port: Number(listening[1]),
           stop: () => new Promise((done) => {
             if (child.exitCode !== null || child.signalCode !== null) return done()
             child.once('exit', () => done())

@@ -8,7 +8,7 @@ import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {BIN, cliEnv, svc} from '../helpers/cli.js'
 import {createTestDatabase, openTestStore, PG_URL} from '../helpers/pg.js'
 import {tempDir} from '../helpers/world.js'
-import {freePort, serveOn, type Served} from './public-helpers.js'
+import {serveOn, type Served} from './public-helpers.js'
 
 const POLL = {timeout: 60_000, interval: 100}
 
@@ -47,9 +47,9 @@ describe(`svc db watch [${PG_URL ? 'postgres' : 'sqlite'}]`, {timeout: 240_000},
     const admin = await store.accounts.addUser({accountId: account.id, login: 'admin', role: 'admin'})
     token = await store.accounts.createToken(admin.id)
     await store.close()
-    port = await freePort()
+    server = await serveOn(0, dataDir, database?.url)
+    port = server.port
     url = `http://127.0.0.1:${port}`
-    server = await serveOn(port, dataDir, database?.url)
     const created = await svc(['db', 'create', 'Notes', '--code', 'notes', '--schema', '{"fields":{"title":"string"}}', ...target()])
     expect(created.code, created.stderr).toBe(0)
   }, 120_000)
