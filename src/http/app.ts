@@ -10,7 +10,7 @@ import {refuseCrossSiteWrites} from './middleware/cross-site-writes.js'
 import {consoleCsp} from './middleware/security-headers.js'
 import {securityHeaders} from './middleware/security-headers.js'
 import {appOrigin} from './app-origin/routes.js'
-import {appsFrameSrc, parseAppsUrl} from './app-origin/hosts.js'
+import {appLabelOf, appsFrameSrc, parseAppsUrl} from './app-origin/hosts.js'
 import {loginRoutes} from './routes/login.js'
 import {mcpRoutes} from './routes/mcp.js'
 import {readOnlyRequests, readOnlyTokens} from './middleware/read-only.js'
@@ -75,6 +75,8 @@ export function createApp(deps: Deps) {
   // Writes carried by a cookie come from the origin's own page, never from a navigation or another site.
   app.use('/svc/db/:db_code/:method_name', refuseCrossSiteWrites((c) => PUBLIC_WRITES.has(c.req.param('method_name') ?? '')))
   app.on('POST', '/svc/apps/:id/action/:name', refuseCrossSiteWrites(() => true))
+  // On an app origin the members' writes to its db's records (src/http/app-origin/routes.ts) too.
+  app.use('/svc/dbs/*', refuseCrossSiteWrites((c) => c.req.method !== 'GET' && c.req.method !== 'HEAD' && appLabelOf(c, deps) !== null))
   app.use('*', readOnlyRequests)
   app.use('*', appOrigin(deps))
   app.use('*', identify(deps))

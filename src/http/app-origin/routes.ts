@@ -1,15 +1,18 @@
 /**
  * The app origins (hosts.ts). A request whose host names an app is answered here and never reaches
  * the console or the private API: the app's page and assets, the engine libraries, its account's
- * public db methods and public connector methods, the app's own actions, and the sign-in handover.
- * Everything else is 404. The console session and bearer tokens are never looked at; the only
- * credential is an app-scoped cookie (`svc_app_session`, token kind `app:<id>`) that names this
- * app, minted from a one-use handover token the main origin's `/a/:key` gives a member.
+ * public db methods and public connector methods, the app's own actions, the sign-in handover, and
+ * for the app's signed-in members the private records API and feed of the db the app declares
+ * (`/svc/dbs/<its id or code>/records…|search.json|changes`, with the permission the main origin
+ * gives that user). Everything else is 404. The console session and bearer tokens are never looked
+ * at; the only credential is an app-scoped cookie (`svc_app_session`, token kind `app:<id>`) that
+ * names this app, minted from a one-use handover token the main origin's `/a/:key` gives a member.
  */
 import type {Context, MiddlewareHandler} from 'hono'
 import {getCookie, setCookie} from 'hono/cookie'
 import {contextUser, escapeHtml, renderShell, type SvcAppContext} from '../../core/apps/shell.js'
 import {assetType} from '../../core/apps/assets.js'
+import {unauthorized} from '../../core/errors.js'
 import {engineSpec} from '../../engines/index.js'
 import {appSessionKind, handoverKind} from '../../store/accounts/types.js'
 import type {AppRecord} from '../../store/apps/types.js'
@@ -99,12 +102,33 @@ function markVisit(c: Context<AppEnv>, deps: Deps, app: AppRecord) {
 const page = (title: string, body: string) =>
   `<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title></head><body>${body}</body></html>\n`
 
+/**
+ * The members' routes of the private records API and feed that answer on an app origin, for the
+ * app's own db: `[db key, kind]` of the path, or null. Same paths as on the main origin.
+ */
+export function membersRoute(method: string, path: string): string | null {
+  const read = method === 'GET' || method === 'HEAD'
+  const m = /^\/svc\/dbs\/([^/]+)\/(records\.json|records\/[^/]+\.json|search\.json|changes)$/.exec(path)
+  if (!m) return null
+  const [, key, rest] = m
+  const ok = rest === 'records.json' ? read || method === 'POST'
+    : rest!.startsWith('records/') ? read || method === 'PATCH' || method === 'DELETE'
+      : read
+  if (!ok) return null
+  try {
+    return decodeURIComponent(key!)
+  } catch {
+    return null
+  }
+}
+
 /** Routes of the main API that also answer on an app origin (the rest is 404 there). */
-function allowedThrough(c: Context<AppEnv>, app: AppRecord): 'db' | 'action' | 'connector' | 'lib' | null {
+function allowedThrough(c: Context<AppEnv>, app: AppRecord): 'db' | 'records' | 'action' | 'connector' | 'lib' | null {
   const path = new URL(c.req.url).pathname
   const method = c.req.method
   const read = method === 'GET' || method === 'HEAD'
   if ((read || method === 'POST') && /^\/svc\/db\/[^/]+\/[^/]+$/.test(path)) return 'db'
+  if (membersRoute(method, path) !== null) return 'records'
   if ((read || method === 'POST') && /^\/svc\/connector\/[^/]+\/[^/]+$/.test(path)) return 'connector'
   if (read && /^\/_svc\/lib\/[^/]+$/.test(path)) return 'lib'
   const action = /^\/svc\/apps\/([^/]+)\/action\/[^/]+(\/status)?$/.exec(path)
@@ -171,8 +195,21 @@ export function appOrigin(deps: Deps): MiddlewareHandler<AppEnv> {
     if (!through) return c.json({error: 'not found'}, 404)
     // The app-scoped sign-in counts for the app's own actions and db methods only.
     if (through === 'connector' || through === 'lib') c.set('user', null)
+    // The private records API and feed of the app's own db, for its signed-in members only (as the
+    // main origin answers them to that user): anyone else a 401 (nothing looked up), another db a 404.
+    if (through === 'records') {
+      if (!c.get('user')) throw unauthorized()
+      if (!(await declaresDb(deps, app, membersRoute(method, path)!))) return c.json({error: 'database not found'}, 404)
+    }
     return next()
   }
+}
+
+/** Whether `key` (a db id or code, as the main routes take it) names the db the app declares, in its account. */
+async function declaresDb(deps: Deps, app: AppRecord, key: string): Promise<boolean> {
+  if (!app.db_code || key.length === 0 || key.length > 64) return false
+  const db = await deps.store.dbs.get(app.account_id, key, {count: false})
+  return db !== null && db.code === app.db_code
 }
 
 async function appPage(c: Context<AppEnv>, deps: Deps, app: AppRecord) {

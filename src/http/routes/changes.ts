@@ -17,13 +17,15 @@ import {canReadVersion} from '../../core/journal/access.js'
 import {bookmarkOf, JOURNAL_KINDS, type JournalKind} from '../../core/journal/types.js'
 import {badRequest} from '../../core/errors.js'
 import {quotasOf} from '../../core/quotas.js'
-import {READ_ONLY_TOKEN} from '../../store/accounts/types.js'
+import {appSessionKind, READ_ONLY_TOKEN} from '../../store/accounts/types.js'
 import type {StoredEntry} from '../../store/journal/repo.js'
 import {createRouter} from '../router.js'
 import type {AppEnv, Deps} from '../env.js'
 import {requireUser, SESSION_COOKIE, sessionCookiePrefix} from '../middleware/auth.js'
 import {dbLoader, flatQuery, loadedDb} from './dbs/shared.js'
 import {streamFeed} from '../sse.js'
+import {APP_SESSION_COOKIE} from '../app-origin/routes.js'
+import {isHttps} from '../client-ip.js'
 
 /** What a feed route gives `openFeed`: who reads, what it carries, how an entry reads as an event. */
 interface FeedSpec {
@@ -58,11 +60,15 @@ export function changesRoutes(deps: Deps) {
     }
     const matches = recordMatcher({accountId, dbId: db.id, tableName, recordId})
     const dbId = String(db.id)
+    // On an app's origin (a member of the app, for its declared db only: src/http/app-origin/routes.ts)
+    // any change of the app ends the feed: the browser reconnects from its last event, and the origin
+    // checks again that the app is active and still declares this db.
+    const appId = c.get('hostedApp')?.id
     return openFeed(c, deps, quotas.feeds_per_account, quotas.feeds_per_server, quotas.feed_queue_bytes, {
       user: requireUser(c),
       match: (e) => matches(e),
       frame: (e) => once(recordFrames, e, () => sseFrame(changeEvent(e, view))),
-      ends: (e) => e.kind === 'db' && e.id === dbId && e.gone,
+      ends: (e) => (e.kind === 'db' && e.id === dbId && e.gone) || (appId !== undefined && e.kind === 'app' && e.id === appId),
     })
   })
 
@@ -127,6 +133,14 @@ function credentialsOf(c: Context<AppEnv>, deps: Deps): () => Promise<Principal 
   if (via === 'session') {
     const session = getCookie(c, SESSION_COOKIE, sessionCookiePrefix(c, deps))
     return async () => (session ? accounts.authenticate(session, 'session') : null)
+  }
+  const hosted = c.get('hostedApp')
+  if (via === 'app' && hosted) {
+    // A member on the app's origin (src/http/app-origin/routes.ts): their app sign-in still valid (a
+    // change of the app itself ends the feed: see the route).
+    const session = getCookie(c, APP_SESSION_COOKIE, isHttps(c, deps) ? 'host' : undefined)
+    const kind = appSessionKind(hosted.id, !!c.get('readOnly'))
+    return async () => (session ? accounts.authenticate(session, kind) : null)
   }
   return () => accounts.principal(user.id)
 }
