@@ -196,10 +196,11 @@ export function appOrigin(deps: Deps): MiddlewareHandler<AppEnv> {
     // The app-scoped sign-in counts for the app's own actions and db methods only.
     if (through === 'connector' || through === 'lib') c.set('user', null)
     // The private records API and feed of the app's own db, for its signed-in members only (as the
-    // main origin answers them to that user): anyone else a 401 (nothing looked up), another db a 404.
+    // main origin answers them to that user): another db is a 404 for anyone (as every route the
+    // origin does not answer), the app's db a 401 to anyone not signed in on this origin.
     if (through === 'records') {
+      if (!(await declaresDb(deps, app, membersRoute(method, path)!))) return c.json({error: 'not found'}, 404)
       if (!c.get('user')) throw unauthorized()
-      if (!(await declaresDb(deps, app, membersRoute(method, path)!))) return c.json({error: 'database not found'}, 404)
     }
     return next()
   }
