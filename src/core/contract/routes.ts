@@ -28,6 +28,11 @@ const QUERY_NUL = json(FieldErrors, 'A query parameter (name or value) holding a
 /** The origin an app is served from (its own, not the API's): cookies there are the app's own. */
 const APP_SERVER = {url: 'http://{code}.localhost:{port}', description: 'An app\'s own origin', variables: {code: {default: 'app'}, port: {default: '8080'}}}
 const APP_ORIGIN: Record<string, string[]>[] = [{}, {app_session: []}]
+/**
+ * The records routes and the feed a member of an app may also call on the app's origin, for the db
+ * the app declares (docs/security.md "Apps on their own origin"): there the app sign-in is the credential.
+ */
+const MEMBERS: Record<string, string[]>[] = [...PRIVATE, {app_session: []}]
 
 const body = <S extends z.ZodType>(schema: S, description?: string) =>
   ({description, required: false, content: {'application/json': {schema}}}) as {description?: string; required: false; content: {'application/json': {schema: S}}}
@@ -405,12 +410,12 @@ export const dbRoutes = {
     responses: {200: json(DbPlan, 'The plan'), ...WRITE_ERRORS},
   }),
   listRecords: createRoute({
-    ...operation('listRecords'), tags: ['records'], security: PRIVATE, summary: 'Records, newest first',
+    ...operation('listRecords'), tags: ['records'], security: MEMBERS, summary: 'Records, newest first',
     request: {params: dbParam, query: RecordsQuery},
     responses: {200: json(z.array(Record_), 'Records'), ...WRITE_ERRORS},
   }),
   createRecord: createRoute({
-    ...operation('createRecord'), tags: ['records'], security: PRIVATE, summary: 'Create a record (checked against the db schema)',
+    ...operation('createRecord'), tags: ['records'], security: MEMBERS, summary: 'Create a record (checked against the db schema)',
     request: {params: dbParam, body: body(RecordBody)},
     responses: {201: tagged('Created'), ...WRITE_ERRORS},
   }),
@@ -422,22 +427,22 @@ export const dbRoutes = {
     responses: {200: json(ImportResult, 'dry_run=1: nothing written'), 201: json(ImportResult, 'How many were inserted'), ...WRITE_ERRORS},
   }),
   getRecord: createRoute({
-    ...operation('getRecord'), tags: ['records'], security: PRIVATE, summary: 'A record',
+    ...operation('getRecord'), tags: ['records'], security: MEMBERS, summary: 'A record',
     request: {params: recordParams},
     responses: {200: tagged('The record'), ...ERRORS},
   }),
   updateRecord: createRoute({
-    ...operation('updateRecord'), tags: ['records'], security: PRIVATE, summary: 'Change a record (data merged over the stored one)',
+    ...operation('updateRecord'), tags: ['records'], security: MEMBERS, summary: 'Change a record (data merged over the stored one)',
     request: {params: recordParams, headers: IfMatch, body: body(RecordPatchBody)},
     responses: {200: tagged('The full record'), 412: Stale, ...WRITE_ERRORS},
   }),
   deleteRecord: createRoute({
-    ...operation('deleteRecord'), tags: ['records'], security: PRIVATE, summary: 'Delete a record',
+    ...operation('deleteRecord'), tags: ['records'], security: MEMBERS, summary: 'Delete a record',
     request: {params: recordParams, headers: IfMatch},
     responses: {204: noContent, 412: Stale, ...ERRORS},
   }),
   searchRecords: createRoute({
-    ...operation('searchRecords'), tags: ['records'], security: PRIVATE, summary: 'Search, filter and sort records (flat shape)',
+    ...operation('searchRecords'), tags: ['records'], security: MEMBERS, summary: 'Search, filter and sort records (flat shape)',
     request: {params: dbParam, query: SearchQuery},
     responses: {200: json(z.array(FlatRecord), 'Matching records'), ...WRITE_ERRORS},
   }),
@@ -616,7 +621,7 @@ const LastEventId = z.object({'last-event-id': z.string().optional().openapi({
 const FEED_ERRORS = {...ERRORS, 429: json(ErrorBody, 'Too many live feeds open for the account or on the server (quotas `feeds_per_account`, `feeds_per_server`); `Retry-After`')}
 export const feedRoutes = {
   watchDbChanges: createRoute({
-    ...operation('watchDbChanges'), tags: ['dbs'], security: PRIVATE,
+    ...operation('watchDbChanges'), tags: ['dbs'], security: MEMBERS,
     summary: 'The db\'s record changes as they happen (Server-Sent Events: `create`, `update`, `delete` with the record as the records API shapes it, `{id, table_name}` for a delete; `resync`)',
     request: {
       params: dbParam, headers: LastEventId,
