@@ -1,12 +1,14 @@
 /**
  * `svc app dev DIR`: a Vite dev server (HMR) over the folder's source file, in the same HTML shell
  * as `/a/`, with `window.SvcAppContext` of the backend's user. `/svc/db/*`, `/svc/apps/:id/action/*`,
- * `/svc/connector/*` and `/_svc/lib/*` go to the backend through `Backend.fetch` (so an embedded
- * backend is called in-process). `--push` sends the source to the backend on save (debounced).
+ * `/svc/connector/*`, `/_svc/lib/*` and the members' records routes and feed of the app's own db
+ * (`/svc/dbs/<db_code>/records…|search.json|changes`) go to the backend through `Backend.fetch` (so an
+ * embedded backend is called in-process). `--push` sends the source to the backend on save (debounced).
  */
 import type {IncomingMessage, ServerResponse} from 'node:http'
 import {performance} from 'node:perf_hooks'
 import {Client, type Backend} from '../client/backend.js'
+import {membersRoute} from '../core/apps/members.js'
 import {contextUser, renderShell, type ContextUser, type SvcAppContext} from '../core/apps/shell.js'
 import type {AppView} from '../core/contract/apps.js'
 import {isSvcError} from '../core/errors.js'
@@ -134,6 +136,14 @@ export async function startDevServer(options: DevOptions): Promise<DevServer> {
   const spec = engineSpec(engine)
   const me = await client.call('getMe')
   let app: AppView | null = await findApp(client, project).catch(() => null)
+  /**
+   * A members' route of the db the folder's app.json declares, by its code (the records API and the
+   * feed the deployed app's members call on its origin: src/core/apps/members.ts), else false.
+   */
+  const membersOwnDb = (method: string, path: string) => {
+    const db = typeof project.db_code === 'string' ? project.db_code.trim() : ''
+    return db !== '' && membersRoute(method, path) === db
+  }
   // The page's context is the folder's app.json (what the next push makes the app), before the first push too.
   const context = (): SvcAppContext => ({
     user: contextUser(me),
@@ -256,7 +266,7 @@ export async function startDevServer(options: DevOptions): Promise<DevServer> {
       }
       server.middlewares.use(async (req: IncomingMessage, res: ServerResponse, next: () => void) => {
         const path = (req.url ?? '/').split('?')[0]!
-        if (PROXIED.some((re) => re.test(path))) {
+        if (PROXIED.some((re) => re.test(path)) || membersOwnDb(req.method ?? 'GET', path)) {
           // The backend gets the developer's token: only this server's own page may have it called (request-guard.ts).
           const refusal = path.startsWith('/_svc/lib/') ? null : devRequestRefusal(req.headers)
           if (!refusal) return void proxy(backend, req, res)

@@ -12,6 +12,7 @@ import type {Context, MiddlewareHandler} from 'hono'
 import {getCookie, setCookie} from 'hono/cookie'
 import {contextUser, escapeHtml, renderShell, type SvcAppContext} from '../../core/apps/shell.js'
 import {assetType} from '../../core/apps/assets.js'
+import {membersRoute} from '../../core/apps/members.js'
 import {unauthorized} from '../../core/errors.js'
 import {engineSpec} from '../../engines/index.js'
 import {appSessionKind, handoverKind} from '../../store/accounts/types.js'
@@ -101,26 +102,6 @@ function markVisit(c: Context<AppEnv>, deps: Deps, app: AppRecord) {
 
 const page = (title: string, body: string) =>
   `<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title></head><body>${body}</body></html>\n`
-
-/**
- * The members' routes of the private records API and feed that answer on an app origin, for the
- * app's own db: `[db key, kind]` of the path, or null. Same paths as on the main origin.
- */
-export function membersRoute(method: string, path: string): string | null {
-  const read = method === 'GET' || method === 'HEAD'
-  const m = /^\/svc\/dbs\/([^/]+)\/(records\.json|records\/[^/]+\.json|search\.json|changes)$/.exec(path)
-  if (!m) return null
-  const [, key, rest] = m
-  const ok = rest === 'records.json' ? read || method === 'POST'
-    : rest!.startsWith('records/') ? read || method === 'PATCH' || method === 'DELETE'
-      : read
-  if (!ok) return null
-  try {
-    return decodeURIComponent(key!)
-  } catch {
-    return null
-  }
-}
 
 /** Routes of the main API that also answer on an app origin (the rest is 404 there). */
 function allowedThrough(c: Context<AppEnv>, app: AppRecord): 'db' | 'records' | 'action' | 'connector' | 'lib' | null {
