@@ -165,7 +165,8 @@ describe.each(TRANSPORTS)('members of an app on its origin: the app\'s db throug
   it('only the app\'s own db, and only its records routes: another db by id or code, the db itself, import, the db list are 404', async () => {
     for (const path of [`/svc/dbs/${otherId}/records.json`, '/svc/dbs/secrets/records.json', '/svc/dbs/secrets/search.json', `/svc/dbs/${otherId}/records/1.json`,
       '/svc/dbs/secrets/changes', '/svc/dbs/nope/records.json', '/svc/dbs/99999999/records.json', `/svc/dbs/${teamId}.json`, '/svc/dbs/team.json',
-      '/svc/dbs.json', '/svc/dbs/team/usage.json', '/svc/history.json', '/svc/changes']) {
+      '/svc/dbs.json', '/svc/dbs/team/usage.json', '/svc/history.json', '/svc/changes',
+      '/svc/dbs/secr%65ts/records.json', '/svc/dbs/team%2Fx/records.json', '/svc/dbs/%E0%A4%A/records.json', '/svc/dbs/%2e%2e/records.json']) {
       // Signed in or not: a route the origin does not answer (never a 401 that would tell the db is there).
       for (const cookie of [cookies.admin, undefined]) {
         const r = await team('GET', path, {cookie})
@@ -173,6 +174,8 @@ describe.each(TRANSPORTS)('members of an app on its origin: the app\'s db throug
         expect(r.json).toEqual({error: 'not found'})
       }
     }
+    // The app's db named with an escaped character is the app's db (as the main routes decode it).
+    expect((await team('GET', '/svc/dbs/te%61m/records.json', {cookie: cookies.admin})).status).toBe(200)
     const imported = await team('POST', '/svc/dbs/team/import.json', {cookie: cookies.admin, body: {records: [{data: {text: 'x'}}]}})
     expect(imported.status).toBe(404)
     const wrongDb = await team('POST', '/svc/dbs/secrets/records.json', {cookie: cookies.admin, body: {record: {data: {text: 'x'}}}})

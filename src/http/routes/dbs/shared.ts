@@ -42,7 +42,12 @@ export function dbLoader(deps: Deps, options: {can?: Action; count?: boolean} = 
   return async (c, next) => {
     const user = options.can ? requireCan(c, options.can) : requireUser(c)
     const key = c.req.param('db_id') !== undefined ? param(c, 'db_id') : param(c, 'id')
-    loadedDb.set(c, await loadDb(deps, user.accountId, key, options.count))
+    const loaded = await loadDb(deps, user.accountId, key, options.count)
+    // On an app's origin only the db the app declares, in its account (src/http/app-origin/routes.ts
+    // lets only its members' routes through; checked again on the db the route actually loaded).
+    const hosted = c.get('hostedApp')
+    if (hosted && (hosted.account_id !== loaded.accountId || !hosted.db_code || loaded.db.code !== hosted.db_code)) throw notFound('not found')
+    loadedDb.set(c, loaded)
     await next()
   }
 }
