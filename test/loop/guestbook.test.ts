@@ -9,13 +9,13 @@ import {mkdirSync, readFileSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {chromiumNotice, itWithChromium, launchChromium} from '../helpers/browser.js'
-import {BIN, cliEnv, svc} from '../helpers/cli.js'
+import {BIN, cliEnv, svc, killOnExit} from '../helpers/cli.js'
 import {tempDir} from '../helpers/world.js'
 
 /** Starts a long-running `svc` command; resolves when a line matches `ready`; collects its output. */
 function start(args: string[], ready: RegExp): Promise<{child: ChildProcess; match: RegExpExecArray; output: () => string; stop(): Promise<void>}> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], {env: cliEnv()})
+    const child = killOnExit(spawn(process.execPath, [BIN, ...args], {env: cliEnv()}))
     let out = ''
     const timer = setTimeout(() => reject(new Error(`svc ${args[0]} did not start: ${out}`)), 90_000)
     const stop = async () => {
