@@ -4,16 +4,16 @@ import {mkdirSync, readFileSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {chromiumNotice, itWithChromium, launchChromium, withChromium} from '../helpers/browser.js'
-import {BIN, cliEnv, svc, svcServe, type ServeProcess} from '../helpers/cli.js'
+import {BIN, cliEnv, svc, svcServe, type ServeProcess, killOnExit} from '../helpers/cli.js'
 import {tempDir} from '../helpers/world.js'
 
 /** Starts `svc app dev` and resolves with its URL; collects stdout lines. */
 function startDev(args: string[]): Promise<{url: string; child: ChildProcess; lines: () => string[]}> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, 'app', 'dev', ...args], {env: cliEnv()})
+    const child = killOnExit(spawn(process.execPath, [BIN, 'app', 'dev', ...args], {env: cliEnv()}))
     let out = ''
     let err = ''
-    const timer = setTimeout(() => reject(new Error(`svc app dev did not start: ${out}${err}`)), 45_000)
+    const timer = setTimeout(() => reject(new Error(`svc app dev did not start: ${out}${err}`)), 90_000)
     child.stdout.on('data', (d) => {
       out += d
       const m = /Dev server: (http:\/\/\S+)/.exec(out)
@@ -57,7 +57,7 @@ describe('svc app dev: Vite HMR in the app shell, --push to the embedded backend
     expect(db.code, db.stderr + db.stdout).toBe(0)
     dev = await startDev([dir, '--port', '0', '--push', '--data', data])
     if (withChromium) chrome = await launchChromium()
-  }, 90_000)
+  }, 180_000)
 
   afterAll(async () => {
     await chrome?.close()
@@ -84,10 +84,10 @@ describe('svc app dev: Vite HMR in the app shell, --push to the embedded backend
   })
 
   it('--json prints a ready event with the URL, then one JSON object per line', async () => {
-    const child = spawn(process.execPath, [BIN, 'app', 'dev', dir, '--port', '0', '--json', '--data', data], {env: cliEnv()})
+    const child = killOnExit(spawn(process.execPath, [BIN, 'app', 'dev', dir, '--port', '0', '--json', '--data', data], {env: cliEnv()}))
     let out = ''
     const ready = await new Promise<{event: string; url: string}>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no ready event: ${out}`)), 45_000)
+      const timer = setTimeout(() => reject(new Error(`no ready event: ${out}`)), 90_000)
       child.stdout.on('data', (d) => {
         out += d
         if (out.includes('\n')) {
@@ -115,7 +115,7 @@ describe('svc app dev: Vite HMR in the app shell, --push to the embedded backend
     writeFileSync(source, readFileSync(source, 'utf8').replace('Clicked {count} times', 'Pressed {count} times'))
     await page.getByRole('button', {name: /^Pressed \d+ times$/}).waitFor({timeout: 20_000})
     expect(await page.evaluate(() => (window as any).__svcMarker)).toBe('still here')
-    await expect.poll(() => dev!.lines().some((l) => /^updated in \d+ ms$/.test(l)), {timeout: 10_000}).toBe(true)
+    await expect.poll(() => dev!.lines().some((l) => /^updated in \d+ ms$/.test(l)), {timeout: 30_000}).toBe(true)
     await expect.poll(() => dev!.lines().some((l) => /^pushed in \d+ ms/.test(l)), {timeout: 20_000}).toBe(true)
     const got = await svc(['app', 'get', 'counter', '--data', data, '--json'])
     expect(got.json.source_code).toContain('Pressed {count} times')
@@ -221,7 +221,7 @@ describe('svc app dev against a remote backend (--url --token)', {timeout: 120_0
     const created = await svc(['app', 'create', '--template', 'react', '--name', 'Board', '--dir', dir, ...remote, '--json'])
     expect(created.code, created.stderr + created.stdout).toBe(0)
     dev = await startDev([dir, '--port', '0', ...remote])
-  }, 90_000)
+  }, 180_000)
 
   afterAll(async () => {
     if (dev && dev.child.exitCode === null) {
