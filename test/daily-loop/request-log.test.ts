@@ -17,7 +17,7 @@ describe('svc serve logs: --log-format json, X-Request-Id on every answer', () =
     server = await svcServe(world.dataDir, ['--log-format', 'json', ...dbArgs()])
     server.child.stdout!.on('data', (d: Buffer) => (stdout += d.toString()))
     human = await svcServe(world.dataDir, dbArgs())
-  }, 60_000)
+  }, 180_000)
   afterAll(async () => {
     await server?.stop()
     await human?.stop()

@@ -105,5 +105,5 @@ describe('apps beside the console (svc serve --public-url --apps-url)', () => {
     } finally {
       await server.stop()
     }
-  }, 60_000)
+  }, 120_000)
 })

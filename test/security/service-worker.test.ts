@@ -106,7 +106,7 @@ describeWithChromium('service workers and a url_code that changes hands, in Chro
     world = await createWorld()
     http = await overHttp(world.app)
     main = `http://localhost:${new URL(http.origin).port}`
-  }, 60_000)
+  }, 180_000)
 
   afterAll(async () => {
     await http?.close()
