@@ -11,6 +11,8 @@
 import {spawn, type ChildProcess} from 'node:child_process'
 import {afterAll} from 'vitest'
 import {Console} from 'node:console'
+import {mkdtempSync} from 'node:fs'
+import {tmpdir} from 'node:os'
 import {createRequire} from 'node:module'
 import {join} from 'node:path'
 import {Readable, Writable} from 'node:stream'
@@ -44,9 +46,17 @@ export interface CliOptions {
 export function cliEnv(extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {...process.env}
   for (const key of Object.keys(env)) if (key.startsWith('SVC_') || key === 'NODE_ENV') delete env[key]
-  const merged: NodeJS.ProcessEnv = {...env, NO_COLOR: '1', ...extra}
+  // Profiles and credentials (`svc login`) in a folder of this test file unless the test gives its
+  // own: never ~/.config/svc, which every test file (and the developer) would share.
+  const merged: NodeJS.ProcessEnv = {...env, NO_COLOR: '1', SVC_CONFIG_DIR: fileConfigDir(), ...extra}
   for (const key of Object.keys(merged)) if (merged[key] === undefined) delete merged[key]
   return merged
+}
+
+let configDirOfFile: string | undefined
+/** An empty config folder for this test file's commands, made at first use. */
+function fileConfigDir(): string {
+  return (configDirOfFile ??= mkdtempSync(join(tmpdir(), 'svc-config-')))
 }
 
 function result(code: number, stdout: string, stderr: string): CliResult {
