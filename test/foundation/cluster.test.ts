@@ -148,7 +148,7 @@ describe.runIf(pg)('PostgreSQL (instances over one database)', () => {
     const runner = a.runner
     await adminQuery(`SELECT pg_terminate_backend(pid) FROM pg_locks WHERE locktype = 'advisory' AND objid = $1::oid AND granted`, [runner.slice(3)])
     let alive = false
-    for (let i = 0; i < 100 && !alive; i++) {
+    for (let i = 0; i < 600 && !alive; i++) { // up to a minute: a loaded machine
       await new Promise((r) => setTimeout(r, 100))
       alive = await b.instanceAlive(a.runner)
     }
