@@ -346,6 +346,10 @@ export async function startDevServer(options: DevOptions): Promise<DevServer> {
     }
     throw error
   }
+  // The source and the project file are watched before the URL is given: a save right after the
+  // start is seen. (Vite's watcher adds them asynchronously; on a loaded machine that can take
+  // longer than the start's remaining steps.)
+  await watchingFiles(server.watcher, [loaded.sourceFile, join(loaded.dir, loaded.legacy ? LEGACY_PROJECT_FILE : PROJECT_FILE)], {basename, dirname})
   const address = server.httpServer?.address()
   const boundPort = typeof address === 'object' && address ? address.port : port
   const host = options.host ?? '127.0.0.1'
@@ -358,4 +362,18 @@ export async function startDevServer(options: DevOptions): Promise<DevServer> {
       await rm(root, {recursive: true, force: true})
     },
   }
+}
+
+/**
+ * Resolves once `watcher` (chokidar, as Vite gives it) watches each of `files`: chokidar lists a
+ * file under its folder in getWatched() in the same step as it starts the file's fs.watch. Gives up
+ * after `timeoutMs` (a file chokidar cannot watch directly is watched through its folder, and is
+ * never listed): the server starts anyway, as it did before this wait.
+ */
+async function watchingFiles(watcher: {getWatched(): Record<string, string[]>} | undefined, files: string[],
+  path: {basename(p: string): string; dirname(p: string): string}, timeoutMs = 10_000): Promise<void> {
+  if (!watcher) return
+  const watched = (file: string) => (watcher.getWatched()[path.dirname(file)] ?? []).includes(path.basename(file))
+  const deadline = Date.now() + timeoutMs
+  while (!files.every(watched) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10))
 }

@@ -297,13 +297,9 @@ describe('svc app dev: a js source a browser would refuse is a warning in the te
     try {
       const report = () => dev.lines().join('\n')
       await expect.poll(() => /warning: source_code line 2, column 1: Cannot use import statement outside a module/.test(report()), {timeout: 20_000}).toBe(true)
-      // Saved again until the dev server reports it: its file watcher may not be watching yet when the
-      // start's warning is printed (a loaded machine), and a save before that is not seen.
-      await expect.poll(() => {
-        const seen = /warning: source_code line 1, column 7: /.test(report())
-        if (!seen) writeFileSync(source, 'const n: number = 1\n')
-        return seen
-      }, {timeout: 20_000}).toBe(true)
+      // Saved once, right after the start: the dev server gives its URL only once it watches the source.
+      writeFileSync(source, 'const n: number = 1\n')
+      await expect.poll(() => /warning: source_code line 1, column 7: /.test(report()), {timeout: 30_000}).toBe(true)
       expect(readFileSync(source, 'utf8')).toBe('const n: number = 1\n')
     } finally {
       const exited = new Promise((done) => dev.child.once('exit', done))
