@@ -120,7 +120,7 @@ describeWithChromium('a hostile app in a real browser (Chromium)', {timeout: 120
   })
 
   const done = async (page: Page) => {
-    await page.locator('#state', {hasText: 'done'}).waitFor({timeout: 20_000})
+    await page.locator('#state', {hasText: 'done'}).waitFor({timeout: 60_000})
     return page.evaluate(() => (window as unknown as {__results: any}).__results)
   }
 

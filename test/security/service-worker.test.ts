@@ -114,7 +114,7 @@ describeWithChromium('service workers and a url_code that changes hands, in Chro
   })
 
   const results = async (page: import('playwright-core').Page) => {
-    await page.locator('#state', {hasText: 'done'}).waitFor({timeout: 20_000})
+    await page.locator('#state', {hasText: 'done'}).waitFor({timeout: 60_000})
     return page.evaluate(() => (window as unknown as {__results: any}).__results)
   }
 
