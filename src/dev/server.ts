@@ -243,7 +243,7 @@ export async function startDevServer(options: DevOptions): Promise<DevServer> {
        */
       const projectChanged = async (vite: any) => {
         try {
-          const next = await readProject(options.dir)
+          const next = await readProjectAsSaved(options.dir)
           if (next.project.app_engine !== engine) return log(`app.json: app_engine is now ${next.project.app_engine}: restart svc app dev to use it`)
           if (next.sourceFile !== loaded.sourceFile) return log(`app.json: the source is now ${basename(next.sourceFile)}: restart svc app dev to use it`)
           project = {...next.project, url_code: app?.url_code ?? next.project.url_code}
@@ -376,4 +376,21 @@ async function watchingFiles(watcher: {getWatched(): Record<string, string[]>} |
   const watched = (file: string) => (watcher.getWatched()[path.dirname(file)] ?? []).includes(path.basename(file))
   const deadline = Date.now() + timeoutMs
   while (!files.every(watched) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10))
+}
+
+/**
+ * readProject, read again a few times over 200 ms while it fails: a save empties the file before
+ * writing it, and the change event can be handled in between (on a loaded machine); the write's own
+ * event may then never come (the watcher drops events of a file within 5 ms of one another, and one
+ * whose modification time it has already seen). A file that stays invalid is reported as before.
+ */
+async function readProjectAsSaved(dir: string): ReturnType<typeof readProject> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await readProject(dir)
+    } catch (error) {
+      if (attempt >= 4) throw error
+      await new Promise((resolve) => setTimeout(resolve, 50))
+    }
+  }
 }
