@@ -12,6 +12,10 @@ export default defineConfig({
     // 20-40). A timeout is no assertion (speed goals live in bench/); a hung test still fails.
     testTimeout: 120_000,
     hookTimeout: 180_000,
+    // expect.poll without its own timeout (vitest's default: 1 s) waits this long: a condition a
+    // Chromium page or a spawned server reaches in 100 ms here takes seconds under CI's load. A poll
+    // ends as soon as its condition holds, so a generous bound costs nothing when it does.
+    expect: {poll: {timeout: 30_000}},
     // With SVC_TEST_DATABASE_URL: the migrated template database each world is cloned from.
     globalSetup: ['test/helpers/pg-setup.ts'],
     // Two cores here: a few files at a time keeps CLI and browser tests from starving each other.

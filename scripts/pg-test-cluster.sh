@@ -47,7 +47,7 @@ start() {
   as_owner test -w "$dir" || { echo "pg-test-cluster: the cluster's owner cannot write $dir (a parent folder is closed to it); use a folder right under /tmp" >&2; exit 1; }
   local bin port
   bin="$(bindir)"
-  port="${SVC_PG_TEST_PORT:-$(node -e "const s=require('net').createServer().listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})")}"
+  port="${SVC_PG_TEST_PORT:-$(free_port)}"
   as_owner "$bin/initdb" --no-sync -A trust -U postgres -E UTF8 --locale=C.UTF-8 -D "$dir/data" >"$dir/initdb.log" 2>&1 \
     || { cat "$dir/initdb.log" >&2; exit 1; }
   echo "$port" >"$dir/port"
@@ -63,6 +63,26 @@ up() {
     "-c listen_addresses=127.0.0.1 -p $(cat "$dir/port") -c unix_socket_directories=$dir -c max_connections=400 \
      $unsafe -c shared_buffers=256MB" >/dev/null \
     || { cat "$dir/server.log" >&2; exit 1; }
+}
+
+# A free port below the system's ephemeral range: the port is written down now and listened on
+# later (after initdb; again after each `down`/`up`), and a port the system hands out (listen(0) of a
+# test server, the local end of a connection) could be taken by another test meanwhile; one below
+# that range is only ever taken by asking for it by number.
+free_port() {
+  node -e "
+    const net = require('net')
+    let low = 32768
+    try { low = Number(require('fs').readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]) || low } catch {}
+    const from = Math.max(1024, Math.min(10000, low - 1000))
+    const attempt = (left) => {
+      const port = from + Math.floor(Math.random() * (low - from))
+      const s = net.createServer()
+      s.once('error', () => (left > 0 ? attempt(left - 1) : process.exit(1)))
+      s.listen(port, '127.0.0.1', () => s.close(() => console.log(port)))
+    }
+    attempt(200)
+  "
 }
 
 stop() {

@@ -253,7 +253,7 @@ export async function startDevServer(options: DevOptions): Promise<DevServer> {
        */
       const projectChanged = async (vite: any) => {
         try {
-          const next = await readProject(options.dir)
+          const next = await readProjectAsSaved(options.dir)
           if (next.project.app_engine !== engine) return log(`app.json: app_engine is now ${next.project.app_engine}: restart svc app dev to use it`)
           if (next.sourceFile !== loaded.sourceFile) return log(`app.json: the source is now ${basename(next.sourceFile)}: restart svc app dev to use it`)
           project = {...next.project, url_code: app?.url_code ?? next.project.url_code}
@@ -356,6 +356,10 @@ export async function startDevServer(options: DevOptions): Promise<DevServer> {
     }
     throw error
   }
+  // The source and the project file are watched before the URL is given: a save right after the
+  // start is seen. (Vite's watcher adds them asynchronously; on a loaded machine that can take
+  // longer than the start's remaining steps.)
+  await watchingFiles(server.watcher, [loaded.sourceFile, join(loaded.dir, loaded.legacy ? LEGACY_PROJECT_FILE : PROJECT_FILE)], {basename, dirname})
   const address = server.httpServer?.address()
   const boundPort = typeof address === 'object' && address ? address.port : port
   const host = options.host ?? '127.0.0.1'
@@ -367,5 +371,36 @@ export async function startDevServer(options: DevOptions): Promise<DevServer> {
       await server.close()
       await rm(root, {recursive: true, force: true})
     },
+  }
+}
+
+/**
+ * Resolves once `watcher` (chokidar, as Vite gives it) watches each of `files`: chokidar lists a
+ * file under its folder in getWatched() in the same step as it starts the file's fs.watch. Gives up
+ * after `timeoutMs` (a file chokidar cannot watch directly is watched through its folder, and is
+ * never listed): the server starts anyway, as it did before this wait.
+ */
+async function watchingFiles(watcher: {getWatched(): Record<string, string[]>} | undefined, files: string[],
+  path: {basename(p: string): string; dirname(p: string): string}, timeoutMs = 10_000): Promise<void> {
+  if (!watcher) return
+  const watched = (file: string) => (watcher.getWatched()[path.dirname(file)] ?? []).includes(path.basename(file))
+  const deadline = Date.now() + timeoutMs
+  while (!files.every(watched) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10))
+}
+
+/**
+ * readProject, read again a few times over 200 ms while it fails: a save empties the file before
+ * writing it, and the change event can be handled in between (on a loaded machine); the write's own
+ * event may then never come (the watcher drops events of a file within 5 ms of one another, and one
+ * whose modification time it has already seen). A file that stays invalid is reported as before.
+ */
+async function readProjectAsSaved(dir: string): ReturnType<typeof readProject> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await readProject(dir)
+    } catch (error) {
+      if (attempt >= 4) throw error
+      await new Promise((resolve) => setTimeout(resolve, 50))
+    }
   }
 }

@@ -7,7 +7,7 @@ import {openApp} from '../helpers/app-origin.js'
 import {createWorld, inProcess} from '../helpers/world.js'
 
 // Compiles are slow on a busy 2-core machine.
-vi.setConfig({testTimeout: 90_000})
+vi.setConfig({testTimeout: 120_000})
 
 const SVELTE = `<script>
   let count = $state(0)

@@ -44,14 +44,14 @@ describeWithChromium('served apps in a real browser (Chromium)', {timeout: 90_00
         if (!r.url().startsWith(http.origin) && !(url.hostname.endsWith('.localhost') && url.port === port)) external.push(r.url())
       })
       await page.goto(`${http.origin}/a/${created.json.url_code}`)
-      await page.getByText('Hello visitor').waitFor({timeout: 10_000})
+      await page.getByText('Hello visitor').waitFor({timeout: 60_000})
       await page.getByRole('button', {name: 'Clicked 0 times'}).click()
-      await page.getByRole('button', {name: 'Clicked 1 times'}).waitFor({timeout: 5_000})
+      await page.getByRole('button', {name: 'Clicked 1 times'}).waitFor({timeout: 30_000})
       if (engine !== 'js' && engine !== 'html') {
-        await page.getByText('Doubled: 2').waitFor({timeout: 5_000})
+        await page.getByText('Doubled: 2').waitFor({timeout: 30_000})
         // `p-6` on <main>: server-compiled (tailwind) or generated offline in the page (tailwind_all); nothing with none.
         const padding = () => page.locator('main').evaluate((el) => getComputedStyle(el).paddingTop)
-        await expect.poll(padding, {timeout: 5_000, message: css}).toBe(css === 'none' ? '0px' : '24px')
+        await expect.poll(padding, {timeout: 30_000, message: css}).toBe(css === 'none' ? '0px' : '24px')
       }
       expect(errors).toEqual([])
       expect(external).toEqual([])
@@ -73,7 +73,7 @@ describeWithChromium('served apps in a real browser (Chromium)', {timeout: 90_00
         if (r.url().includes('/_svc/lib/')) libs.push(`${r.status()} ${new URL(r.url()).pathname}`)
       })
       await page.goto(`${http.origin}/a/${created.json.id}`)
-      await page.locator('canvas').first().waitFor({state: 'attached', timeout: 15_000})
+      await page.locator('canvas').first().waitFor({state: 'attached', timeout: 60_000})
       expect(errors).toEqual([])
       expect(libs).toEqual([`200 /_svc/lib/${engine === 'phaser' ? 'phaser.esm.min.js' : 'kaplay.mjs'}`])
       await page.close()
@@ -91,7 +91,7 @@ describeWithChromium('served apps in a real browser (Chromium)', {timeout: 90_00
     expect(new URL(page.url()).pathname).toBe('/svc/login')
     await page.fill('input[name=token]', world.users.alice!.token)
     await page.click('button[type=submit]')
-    await page.getByText('Hello alice').waitFor({timeout: 10_000})
+    await page.getByText('Hello alice').waitFor({timeout: 60_000})
     // Handed over to the app's own origin, signed in there with a cookie of that origin only.
     expect(new URL(page.url()).host).toBe(`${created.json.url_code}.localhost:${new URL(http.origin).port}`)
     expect(new URL(page.url()).pathname).toBe('/')

@@ -4,16 +4,16 @@ import {mkdirSync, readFileSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {chromiumNotice, itWithChromium, launchChromium, withChromium} from '../helpers/browser.js'
-import {BIN, cliEnv, svc, svcServe, type ServeProcess} from '../helpers/cli.js'
+import {BIN, cliEnv, svc, svcServe, type ServeProcess, killOnExit} from '../helpers/cli.js'
 import {tempDir} from '../helpers/world.js'
 
 /** Starts `svc app dev` and resolves with its URL; collects stdout lines. */
 function startDev(args: string[]): Promise<{url: string; child: ChildProcess; lines: () => string[]}> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, 'app', 'dev', ...args], {env: cliEnv()})
+    const child = killOnExit(spawn(process.execPath, [BIN, 'app', 'dev', ...args], {env: cliEnv()}))
     let out = ''
     let err = ''
-    const timer = setTimeout(() => reject(new Error(`svc app dev did not start: ${out}${err}`)), 45_000)
+    const timer = setTimeout(() => reject(new Error(`svc app dev did not start: ${out}${err}`)), 90_000)
     child.stdout.on('data', (d) => {
       out += d
       const m = /Dev server: (http:\/\/\S+)/.exec(out)
@@ -37,7 +37,7 @@ async function openDevPage(context: BrowserContext, url: string) {
   const page = await context.newPage()
   const connected = new Promise<void>((resolve) => page.on('console', (m) => m.text().includes('[vite] connected') && resolve()))
   await page.goto(url)
-  await page.getByText('Hello Ada').waitFor({timeout: 20_000})
+  await page.getByText('Hello Ada').waitFor({timeout: 60_000})
   await connected
   return page
 }
@@ -57,7 +57,7 @@ describe('svc app dev: Vite HMR in the app shell, --push to the embedded backend
     expect(db.code, db.stderr + db.stdout).toBe(0)
     dev = await startDev([dir, '--port', '0', '--push', '--data', data])
     if (withChromium) chrome = await launchChromium()
-  }, 90_000)
+  }, 180_000)
 
   afterAll(async () => {
     await chrome?.close()
@@ -84,10 +84,10 @@ describe('svc app dev: Vite HMR in the app shell, --push to the embedded backend
   })
 
   it('--json prints a ready event with the URL, then one JSON object per line', async () => {
-    const child = spawn(process.execPath, [BIN, 'app', 'dev', dir, '--port', '0', '--json', '--data', data], {env: cliEnv()})
+    const child = killOnExit(spawn(process.execPath, [BIN, 'app', 'dev', dir, '--port', '0', '--json', '--data', data], {env: cliEnv()}))
     let out = ''
     const ready = await new Promise<{event: string; url: string}>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no ready event: ${out}`)), 45_000)
+      const timer = setTimeout(() => reject(new Error(`no ready event: ${out}`)), 90_000)
       child.stdout.on('data', (d) => {
         out += d
         if (out.includes('\n')) {
@@ -113,10 +113,10 @@ describe('svc app dev: Vite HMR in the app shell, --push to the embedded backend
     await page.evaluate(() => ((window as any).__svcMarker = 'still here'))
     const source = join(dir, 'App.svelte')
     writeFileSync(source, readFileSync(source, 'utf8').replace('Clicked {count} times', 'Pressed {count} times'))
-    await page.getByRole('button', {name: /^Pressed \d+ times$/}).waitFor({timeout: 20_000})
+    await page.getByRole('button', {name: /^Pressed \d+ times$/}).waitFor({timeout: 60_000})
     expect(await page.evaluate(() => (window as any).__svcMarker)).toBe('still here')
-    await expect.poll(() => dev!.lines().some((l) => /^updated in \d+ ms$/.test(l)), {timeout: 10_000}).toBe(true)
-    await expect.poll(() => dev!.lines().some((l) => /^pushed in \d+ ms/.test(l)), {timeout: 20_000}).toBe(true)
+    await expect.poll(() => dev!.lines().some((l) => /^updated in \d+ ms$/.test(l)), {timeout: 30_000}).toBe(true)
+    await expect.poll(() => dev!.lines().some((l) => /^pushed in \d+ ms/.test(l)), {timeout: 60_000}).toBe(true) // a compile on the backend: many seconds under load
     const got = await svc(['app', 'get', 'counter', '--data', data, '--json'])
     expect(got.json.source_code).toContain('Pressed {count} times')
     await page.close()
@@ -195,13 +195,13 @@ describe('svc app dev: Vite HMR in the app shell, --push to the embedded backend
     const source = join(dir, 'App.svelte')
     writeFileSync(source, readFileSync(source, 'utf8').replace('</main>', '</mian>'))
     const overlay = page.locator('#svc-dev-error')
-    await overlay.waitFor({state: 'attached', timeout: 20_000})
+    await overlay.waitFor({state: 'attached', timeout: 60_000})
     expect(await overlay.textContent()).toContain('App.svelte')
     expect(await overlay.textContent()).not.toContain('vite.config')
-    await expect.poll(() => dev!.lines().some((l) => /compile error in App\.svelte:\d+:\d+/.test(l)), {timeout: 20_000}).toBe(true)
+    await expect.poll(() => dev!.lines().some((l) => /compile error in App\.svelte:\d+:\d+/.test(l)), {timeout: 60_000}).toBe(true)
     // The message itself, not only the link to the rule (issue 30).
     expect(dev!.lines().find((l) => l.startsWith('compile error in App.svelte'))).toMatch(/^compile error in App\.svelte:\d+:\d+: .*attempted to close/)
-    await expect.poll(() => dev!.lines().some((l) => /^push refused: source_code line \d+, column \d+/.test(l)), {timeout: 20_000}).toBe(true)
+    await expect.poll(() => dev!.lines().some((l) => /^push refused: source_code line \d+, column \d+/.test(l)), {timeout: 60_000}).toBe(true)
     await page.close()
   })
 })
@@ -221,7 +221,7 @@ describe('svc app dev against a remote backend (--url --token)', {timeout: 120_0
     const created = await svc(['app', 'create', '--template', 'react', '--name', 'Board', '--dir', dir, ...remote, '--json'])
     expect(created.code, created.stderr + created.stdout).toBe(0)
     dev = await startDev([dir, '--port', '0', ...remote])
-  }, 90_000)
+  }, 180_000)
 
   afterAll(async () => {
     if (dev && dev.child.exitCode === null) {
@@ -270,9 +270,9 @@ describe('svc app dev against a remote backend (--url --token)', {timeout: 120_0
     expect(code).toContain('useState(0)')
     expect(code).not.toContain('<number>')
     writeFileSync(source, 'export default function App() {\n  const x = 1\n  return <p>{x</p>\n}\n')
-    await expect.poll(async () => (await module()).status, {timeout: 20_000}).toBe(500)
+    await expect.poll(async () => (await module()).status, {timeout: 60_000}).toBe(500)
     const report = () => dev!.lines().join('\n')
-    await expect.poll(() => /compile error in App\.jsx:3:\d+: \S/.test(report()), {timeout: 20_000}).toBe(true)
+    await expect.poll(() => /compile error in App\.jsx:3:\d+: \S/.test(report()), {timeout: 60_000}).toBe(true)
     const at = report().lastIndexOf('compile error in App.jsx')
     const printed = report().slice(at)
     expect(printed).not.toMatch(/Transform failed/)
@@ -296,14 +296,10 @@ describe('svc app dev: a js source a browser would refuse is a warning in the te
     const dev = await startDev([dir, '--port', '0', '--data', data])
     try {
       const report = () => dev.lines().join('\n')
-      await expect.poll(() => /warning: source_code line 2, column 1: Cannot use import statement outside a module/.test(report()), {timeout: 20_000}).toBe(true)
-      // Saved again until the dev server reports it: its file watcher may not be watching yet when the
-      // start's warning is printed (a loaded machine), and a save before that is not seen.
-      await expect.poll(() => {
-        const seen = /warning: source_code line 1, column 7: /.test(report())
-        if (!seen) writeFileSync(source, 'const n: number = 1\n')
-        return seen
-      }, {timeout: 20_000}).toBe(true)
+      await expect.poll(() => /warning: source_code line 2, column 1: Cannot use import statement outside a module/.test(report()), {timeout: 60_000}).toBe(true)
+      // Saved once, right after the start: the dev server gives its URL only once it watches the source.
+      writeFileSync(source, 'const n: number = 1\n')
+      await expect.poll(() => /warning: source_code line 1, column 7: /.test(report()), {timeout: 30_000}).toBe(true)
       expect(readFileSync(source, 'utf8')).toBe('const n: number = 1\n')
     } finally {
       const exited = new Promise((done) => dev.child.once('exit', done))

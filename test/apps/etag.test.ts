@@ -8,7 +8,7 @@ import {beforeCall} from '../helpers/meanwhile.js'
 import {describeBothTransports} from '../helpers/scenarios.js'
 
 // Compiles are slow on a busy 2-core machine.
-vi.setConfig({testTimeout: 90_000})
+vi.setConfig({testTimeout: 120_000})
 
 const url = (id: string) => `/svc/apps/${id}.json`
 // Sources of a compiling engine (kaboom): a js app is used as written and never compiles.

@@ -15,7 +15,7 @@ vi.mock('../../src/compile/index.js', async (importOriginal) => {
   }
 })
 
-vi.setConfig({testTimeout: 90_000})
+vi.setConfig({testTimeout: 120_000})
 
 const SOURCE = `<script>let n = $state(0)</script>\n<button class="p-4" onclick={() => n++}>n {n}</button>\n`
 

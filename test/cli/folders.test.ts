@@ -5,7 +5,7 @@ import {spawn} from 'node:child_process'
 import {existsSync, readFileSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {beforeAll, describe, expect, it} from 'vitest'
-import {BIN, cliEnv, svc} from '../helpers/cli.js'
+import {BIN, cliEnv, svc, killOnExit} from '../helpers/cli.js'
 import {tempDir} from '../helpers/world.js'
 
 describe('app folders and workspace sync', {timeout: 180_000}, () => {
@@ -146,7 +146,7 @@ describe('workspace commands take the folder as an argument', {timeout: 180_000}
   })
 
   it('dev DIR watches that folder', async () => {
-    const child = spawn(process.execPath, [BIN, 'dev', 'my-ws', '--no-app-dev', '--data', data], {cwd: work, env: cliEnv()})
+    const child = killOnExit(spawn(process.execPath, [BIN, 'dev', 'my-ws', '--no-app-dev', '--data', data], {cwd: work, env: cliEnv()}))
     let out = ''
     const watching = await new Promise<boolean>((resolve) => {
       child.stdout.on('data', (d) => {

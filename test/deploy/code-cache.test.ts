@@ -103,6 +103,6 @@ describe('V8 code caches of the start', () => {
     if (process.platform === 'linux' && !/microsoft/i.test(readFileSync('/proc/version', 'utf8'))) {
       expect(r.stderr).not.toMatch(/wsl-utils|is-wsl|is-docker|powershell-utils/)
     }
-  }, 60_000)
+  }, 120_000)
 })
 

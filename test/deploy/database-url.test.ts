@@ -35,7 +35,7 @@ describe('a data dir recorded as a PostgreSQL server\'s (database.json)', () => 
     expect(list.code, list.stderr).toBe(2)
     expect(list.stderr).toContain('--database-url')
     expect(existsSync(join(data, 'svc.sqlite'))).toBe(false)
-  }, 60_000)
+  }, 120_000)
 
   it('--sqlite says a SQLite database is meant; --sqlite with --database-url is a usage error', async () => {
     const both = await svc(['admin', 'user', 'add', 'bob', '--data', data, '--sqlite', '--database-url', 'postgres://u:p@127.0.0.1:9/x'])
@@ -78,7 +78,7 @@ describe.runIf(pg)('svc serve --database-url and the data dir (PostgreSQL)', () 
     if (u.password) expect(text).not.toContain(u.password)
     if (u.username) expect(text).not.toContain(`${u.username}@`)
     expect(existsSync(join(data, 'svc.sqlite'))).toBe(false)
-  }, 60_000)
+  }, 120_000)
 
   it('an admin command given that dir without the URL refuses; with it, its token works on the server', async () => {
     const forgot = await svc(['admin', 'user', 'add', 'bob', '--data', data])
@@ -91,7 +91,7 @@ describe.runIf(pg)('svc serve --database-url and the data dir (PostgreSQL)', () 
     servers.push(server)
     const me = await fetch(`${server.url}/svc/me.json`, {headers: {authorization: `Bearer ${r.json.token}`}})
     expect(me.status).toBe(200)
-  }, 60_000)
+  }, 120_000)
 
   it('--database-url on the command line wins over a saved remote profile', async () => {
     const created = await svc(['db', 'create', 'Only in PostgreSQL', '--code', 'pgonly', '--data', data, '--database-url', url, '--json'])

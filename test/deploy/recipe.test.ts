@@ -6,7 +6,7 @@ import {spawn} from 'node:child_process'
 import {readFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
-import {BIN, ROOT, cliEnv, svc} from '../helpers/cli.js'
+import {BIN, ROOT, cliEnv, svc, killOnExit} from '../helpers/cli.js'
 import {tempDir} from '../helpers/world.js'
 
 const doc = readFileSync(join(ROOT, 'docs', 'deploy.md'), 'utf8')
@@ -27,7 +27,7 @@ const flag = (words: string[], name: string) => {
 /** A spawned `svc serve`: its URL once listening, everything it wrote before that, and stop(). */
 function serve(args: string[], env: Record<string, string> = {}): Promise<{url?: string; output: string; stop(): Promise<void>}> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [BIN, ...args], {env: cliEnv(env)})
+    const child = killOnExit(spawn(process.execPath, [BIN, ...args], {env: cliEnv(env)}))
     let output = ''
     let done = false
     const stop = () => new Promise<void>((stopped) => {
@@ -110,12 +110,12 @@ describe('svc serve --public-url without --apps-url', () => {
     expect(server.url, server.output).toBeDefined()
     expect(server.output).toMatch(/warning: .*--apps-url/i)
     expect(server.output).toContain('localhost')
-  }, 60_000)
+  }, 120_000)
 
   it('says nothing with a loopback --public-url (apps on *.localhost work there)', async () => {
     const server = await serve(['serve', '--port', '0', '--data', tempDir(), '--public-url', 'http://localhost:4000'])
     await server.stop()
     expect(server.url, server.output).toBeDefined()
     expect(server.output).not.toContain('--apps-url')
-  }, 60_000)
+  }, 120_000)
 })

@@ -116,8 +116,9 @@ describe('svc connector | flow | cron | app action (embedded and remote)', {time
     const seen = stub.requests.length
     const pending = run(['app', 'action', appId, 'slow', '--url', server.url, '--token', token])
     await stub.waitForRequest('/api/slow', seen)
-    // Held past the action's wait (1.5 s), so the command sees `pending` first.
-    await new Promise((r) => setTimeout(r, 2500))
+    // Held until the command got `pending` (past the action's wait, 1.5 s) and polls for the status:
+    // a fixed hold could end before a server starved by a loaded machine has answered.
+    await expect.poll(() => server.output().includes(`GET /svc/apps/${appId}/action/slow/status`), {timeout: 60_000, interval: 50}).toBe(true)
     stub.release()
     const slow = await pending
     expect(slow.code, slow.stderr).toBe(0)

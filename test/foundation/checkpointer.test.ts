@@ -45,7 +45,7 @@ it.skipIf(pg)('records created over HTTP reach the database file while the serve
   })))
   expect(created.map((r) => r.status)).toEqual(Array(50).fill(201))
   let inFile: number | null = null
-  for (let attempt = 0; attempt < 100 && inFile !== 50; attempt++) {
+  for (let attempt = 0; attempt < 600 && inFile !== 50; attempt++) { // up to a minute: a loaded machine
     await new Promise((r) => setTimeout(r, 100))
     inFile = recordsInMainFile(data)
   }

@@ -9,7 +9,10 @@
 //   app dev) and env that only a new process can honour (NODE_OPTIONS, FORCE_COLOR) always spawn.
 // - `svcServe(dataDir)` starts a real `svc serve --port 0`.
 import {spawn, type ChildProcess} from 'node:child_process'
+import {afterAll} from 'vitest'
 import {Console} from 'node:console'
+import {mkdtempSync} from 'node:fs'
+import {tmpdir} from 'node:os'
 import {createRequire} from 'node:module'
 import {join} from 'node:path'
 import {Readable, Writable} from 'node:stream'
@@ -43,9 +46,17 @@ export interface CliOptions {
 export function cliEnv(extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {...process.env}
   for (const key of Object.keys(env)) if (key.startsWith('SVC_') || key === 'NODE_ENV') delete env[key]
-  const merged: NodeJS.ProcessEnv = {...env, NO_COLOR: '1', ...extra}
+  // Profiles and credentials (`svc login`) in a folder of this test file unless the test gives its
+  // own: never ~/.config/svc, which every test file (and the developer) would share.
+  const merged: NodeJS.ProcessEnv = {...env, NO_COLOR: '1', SVC_CONFIG_DIR: fileConfigDir(), ...extra}
   for (const key of Object.keys(merged)) if (merged[key] === undefined) delete merged[key]
   return merged
+}
+
+let configDirOfFile: string | undefined
+/** An empty config folder for this test file's commands, made at first use. */
+function fileConfigDir(): string {
+  return (configDirOfFile ??= mkdtempSync(join(tmpdir(), 'svc-config-')))
 }
 
 function result(code: number, stdout: string, stderr: string): CliResult {
@@ -61,7 +72,7 @@ function result(code: number, stdout: string, stderr: string): CliResult {
 /** Runs the real `svc` binary (built dist) in a new process and collects its output. */
 export function svcProcess(args: string[], options: CliOptions = {}): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], {cwd: options.cwd, env: cliEnv(options.env)})
+    const child = killOnExit(spawn(process.execPath, [BIN, ...args], {cwd: options.cwd, env: cliEnv(options.env)}))
     let stdout = ''
     let stderr = ''
     child.stdout.on('data', (d) => (stdout += d))
@@ -218,18 +229,52 @@ export interface ServeProcess {
   stop(signal?: NodeJS.Signals): Promise<number | null>
 }
 
+/**
+ * Processes a test file spawned that are still running when the file ends (after its own afterAll
+ * hooks): killed then, so a server a failed test (or a forgotten afterAll) left behind does not
+ * live on into later files, holding ports, data dirs, PostgreSQL connections and CPU. (vitest ends
+ * a file's worker without its 'exit' event: a process.on('exit') handler would not run.)
+ */
+const running = new Set<ChildProcess>()
+
+/** Kills `child` (SIGKILL) if it still runs when the test file ends. Returns it. */
+export function killOnExit<T extends ChildProcess>(child: T): T {
+  running.add(child)
+  child.once('exit', () => running.delete(child))
+  return child
+}
+
+async function killLeftovers(): Promise<void> {
+  const left = [...running].filter((child) => child.exitCode === null && child.signalCode === null)
+  running.clear()
+  await Promise.all(left.map((child) => new Promise<void>((done) => {
+    child.once('exit', () => done())
+    if (!child.kill('SIGKILL')) done()
+  })))
+}
+
+// In a test file: registered when the file imports this module, so it runs after the file's own afterAll hooks.
+if (process.env.VITEST_WORKER_ID !== undefined) {
+  try {
+    afterAll(killLeftovers)
+  } catch {
+    // Imported outside a file's collection.
+  }
+}
+
 /** Starts `svc serve --port 0` over a data dir and waits for its `Listening on` line. */
 export function svcServe(dataDir: string, extraArgs: string[] = [], options: CliOptions = {}): Promise<ServeProcess> {
   return new Promise((resolve, reject) => {
     // Test upstreams (test/flows/stub.ts) listen on 127.0.0.1: the egress policy must let connectors reach it.
-    const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--data', dataDir, '--allow-connector-hosts', '127.0.0.1', ...extraArgs], {
+    const child = killOnExit(spawn(process.execPath, [BIN, 'serve', '--port', '0', '--data', dataDir, '--allow-connector-hosts', '127.0.0.1', ...extraArgs], {
       cwd: options.cwd, env: cliEnv(options.env),
-    })
+    }))
     let out = ''
+    // Generous: a start of 0.5 s on a quiet machine takes many seconds under CI's load.
     const timer = setTimeout(() => {
       child.kill('SIGKILL')
       reject(new Error(`svc serve did not start: ${out}`))
-    }, options.timeoutMs ?? 30_000)
+    }, options.timeoutMs ?? 90_000)
     const onData = (d: Buffer) => {
       out += d.toString()
       const m = /Listening on (http:\/\/[^\s"]+)/.exec(out)

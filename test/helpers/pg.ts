@@ -10,8 +10,12 @@ import type {Store} from '../../src/store/index.js'
 export const PG_URL = process.env.SVC_TEST_DATABASE_URL?.trim() || undefined
 /** Whether this run is the PostgreSQL half (for `describe.skipIf(pg)` on SQLite internals, `runIf(pg)` on PostgreSQL ones). */
 export const pg = PG_URL !== undefined
-/** The template every test database is cloned from (migrated once per run). */
-export const TEMPLATE_DB = 'svc_template'
+/**
+ * The template every test database is cloned from (migrated once per run by test/helpers/pg-setup.ts,
+ * which names it after the run: two runs on one cluster, as several people share one, would
+ * otherwise drop and rebuild each other's template while the other clones it).
+ */
+export const TEMPLATE_DB = process.env.SVC_TEST_TEMPLATE_DB || 'svc_template'
 
 /** `postgres://…/NAME` on the same server as `url`. */
 export function databaseUrl(name: string, url = PG_URL!): string {

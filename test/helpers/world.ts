@@ -134,6 +134,11 @@ export async function overHttp(app: SvcApp): Promise<Transport> {
   })
   // What `svc serve` adds around the app: the JSON answers of the HTTP server itself (a 431).
   answerClientErrors(server as import('node:http').Server)
+  // Idle connections kept longer than any pause of a loaded test process: fetch closes its idle
+  // sockets after 4 s by a timer, and a test process stalled past Node's 5 s would otherwise send
+  // its next request on a socket the server has just closed ("other side closed").
+  ;(server as import('node:http').Server).keepAliveTimeout = 120_000
+  ;(server as import('node:http').Server).headersTimeout = 130_000
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
   return {
     name: 'http',

@@ -9,13 +9,13 @@ import {mkdirSync, readFileSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {chromiumNotice, itWithChromium, launchChromium} from '../helpers/browser.js'
-import {BIN, cliEnv, svc} from '../helpers/cli.js'
+import {BIN, cliEnv, svc, killOnExit} from '../helpers/cli.js'
 import {tempDir} from '../helpers/world.js'
 
 /** Starts a long-running `svc` command; resolves when a line matches `ready`; collects its output. */
 function start(args: string[], ready: RegExp): Promise<{child: ChildProcess; match: RegExpExecArray; output: () => string; stop(): Promise<void>}> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], {env: cliEnv()})
+    const child = killOnExit(spawn(process.execPath, [BIN, ...args], {env: cliEnv()}))
     let out = ''
     const timer = setTimeout(() => reject(new Error(`svc ${args[0]} did not start: ${out}`)), 90_000)
     const stop = async () => {
@@ -145,19 +145,19 @@ describe('the guestbook walk (issue 39)', {timeout: 300_000}, () => {
       const sign = async (page: typeof a, message: string) => {
         await page.getByLabel('message').fill(message)
         await page.getByRole('button', {name: 'Sign'}).click()
-        await page.getByText(message).waitFor({timeout: 20_000})
+        await page.getByText(message).waitFor({timeout: 60_000})
       }
       await sign(a, 'Ann was here')
       await sign(b, 'Bob was here')
       await sign(a, 'Ann again')
       await a.reload()
-      await a.getByText('Ann again').waitFor({timeout: 20_000})
+      await a.getByText('Ann again').waitFor({timeout: 60_000})
       expect(await a.locator('li').allTextContents()).toEqual(['Ann again', 'Ann was here'])
       await b.reload()
-      await b.getByText('Bob was here').waitFor({timeout: 20_000})
+      await b.getByText('Bob was here').waitFor({timeout: 60_000})
       expect(await b.locator('li').allTextContents()).toEqual(['Bob was here'])
       // tailwind_all (the default when app.json says nothing), as the deployed app: p-4 is 16px.
-      await expect.poll(() => a.locator('main').evaluate((el) => getComputedStyle(el).paddingTop), {timeout: 20_000}).toBe('16px')
+      await expect.poll(() => a.locator('main').evaluate((el) => getComputedStyle(el).paddingTop), {timeout: 60_000}).toBe('16px')
       // app.json saved: the page reloads with it, no restart.
       // Saved again until the dev server reports it: on a loaded machine the file watcher can miss
       // one save (CI did once); the page must then reload by itself.

@@ -85,7 +85,7 @@ for (const name of TRANSPORTS) {
         const run = await ctx.call('POST', `/svc/resources/${flow.json.id}/run.json`, {body: {input: {pad: 'p'.repeat(pad)}}})
         expect(run.status, run.text).toBe(201)
         let ended = run
-        for (let i = 0; i < 200 && ended.json.status === 'pending'; i++) {
+        for (let i = 0; i < 2400 && ended.json.status === 'pending'; i++) { // up to a minute: a loaded machine
           await new Promise((r) => setTimeout(r, 25))
           ended = await ctx.call('GET', `/connect/flow_processes/${run.json.id}.json`)
         }

@@ -48,7 +48,7 @@ describeBothTransports('connector path parameters', SEED, (ctx, transport) => {
     expect(flow.status, flow.text).toBe(201)
     const since = stub.requests.length
     let run = await ctx().call('POST', `/svc/resources/${flow.json.id}/run.json`, {body: {input: {id: '..'}}})
-    for (let i = 0; i < 200 && run.json?.status === 'pending'; i++) {
+    for (let i = 0; i < 1200 && run.json?.status === 'pending'; i++) { // up to a minute: a loaded machine
       await new Promise((r) => setTimeout(r, 50))
       run = await ctx().call('GET', `/connect/flow_processes/${run.json.id}.json`)
     }

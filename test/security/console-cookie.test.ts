@@ -100,10 +100,10 @@ describe('apps beside the console (svc serve --public-url --apps-url)', () => {
     const server = await svcServe(data, ['--public-url', 'http://svc.example.com', '--apps-url', 'http://{code}.apps.example.com'])
     try {
       // stderr and stdout are two pipes: the warning (written first) may be read just after the Listening line.
-      for (let i = 0; i < 100 && !server.output().includes('Warning: apps'); i++) await new Promise((r) => setTimeout(r, 20))
+      for (let i = 0; i < 1500 && !server.output().includes('Warning: apps'); i++) await new Promise((r) => setTimeout(r, 20))
       expect(server.output()).toMatch(/Warning: apps \(\*\.apps\.example\.com\) share the parent domain example\.com/)
     } finally {
       await server.stop()
     }
-  }, 60_000)
+  }, 120_000)
 })

@@ -112,7 +112,7 @@ describeWithChromium('a hostile app in a real browser (Chromium)', {timeout: 120
       fields: {program: [{type: 'mutation', set: {greeting: 'hello {who}'}}]}}})
     await ok('mallory', 'POST', '/svc/apps.json', {app: {name: 'Cats', url_code: 'cats', app_engine: 'html', css_engine: 'none', public: true, db_code: 'xdb',
       source_code: HOSTILE(main, `http://yapp.localhost:${port}`, ids.connector), actions: [{action: 'hello', flow_code: 'hello', public: true}]}})
-  }, 60_000)
+  }, 180_000)
 
   afterAll(async () => {
     await http?.close()
@@ -120,7 +120,7 @@ describeWithChromium('a hostile app in a real browser (Chromium)', {timeout: 120
   })
 
   const done = async (page: Page) => {
-    await page.locator('#state', {hasText: 'done'}).waitFor({timeout: 20_000})
+    await page.locator('#state', {hasText: 'done'}).waitFor({timeout: 60_000})
     return page.evaluate(() => (window as unknown as {__results: any}).__results)
   }
 

@@ -6,7 +6,7 @@ import {createServer, type Server} from 'node:http'
 import type {AddressInfo} from 'node:net'
 import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
-import {BIN, ROOT, cliEnv, svc} from '../helpers/cli.js'
+import {BIN, ROOT, cliEnv, svc, killOnExit} from '../helpers/cli.js'
 import {tempDir} from '../helpers/world.js'
 
 it('svc serve refuses an unusable --apps-url, and --apps-url without --public-url', async () => {
@@ -17,7 +17,7 @@ it('svc serve refuses an unusable --apps-url, and --apps-url without --public-ur
   const alone = await svc(['serve', '--port', '0', '--data', data, '--apps-url', 'https://{code}.apps.example.com'])
   expect(alone.code).toBe(2)
   expect(alone.stderr).toContain('--public-url')
-}, 60_000)
+}, 120_000)
 
 interface Started {
   url?: string
@@ -29,7 +29,7 @@ interface Started {
 /** Spawns `svc serve` with exactly these args and env; resolves on `Listening on` or on exit. */
 function serve(args: string[], env: Record<string, string> = {}): Promise<Started> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', ...args], {env: cliEnv(env)})
+    const child = killOnExit(spawn(process.execPath, [BIN, 'serve', '--port', '0', ...args], {env: cliEnv(env)}))
     let output = ''
     let settled = false
     const stop = () => new Promise<void>((done) => {
@@ -120,5 +120,5 @@ describe('flags with an environment variable and multiple values', () => {
     expect(server.code).toBe(2)
     expect(server.output).toContain('not a host!')
     expect(server.output).not.toContain('flatMap')
-  }, 60_000)
+  }, 120_000)
 })

@@ -106,7 +106,7 @@ describeWithChromium('service workers and a url_code that changes hands, in Chro
     world = await createWorld()
     http = await overHttp(world.app)
     main = `http://localhost:${new URL(http.origin).port}`
-  }, 60_000)
+  }, 180_000)
 
   afterAll(async () => {
     await http?.close()
@@ -114,7 +114,7 @@ describeWithChromium('service workers and a url_code that changes hands, in Chro
   })
 
   const results = async (page: import('playwright-core').Page) => {
-    await page.locator('#state', {hasText: 'done'}).waitFor({timeout: 20_000})
+    await page.locator('#state', {hasText: 'done'}).waitFor({timeout: 60_000})
     return page.evaluate(() => (window as unknown as {__results: any}).__results)
   }
 

@@ -4,7 +4,7 @@ import {spawn} from 'node:child_process'
 import {readFileSync, rmSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
-import {BIN, cliEnv, svc, svcServe, type ServeProcess} from '../helpers/cli.js'
+import {BIN, cliEnv, svc, svcServe, type ServeProcess, killOnExit} from '../helpers/cli.js'
 import {tempDir} from '../helpers/world.js'
 
 const RESOURCE_FILES = [
@@ -89,10 +89,10 @@ describe('workspace on the embedded backend', () => {
     expect(r.stderr).toContain('dbs/broken.json: not valid JSON')
     expect(r.stderr).toContain('connectors/leaky.json: secrets never go in workspace files')
     expect(r.stderr).not.toContain('s3cret')
-  }, 60_000)
+  }, 120_000)
 
   it('svc dev applies a saved prompt and prints one line with its time', async () => {
-    const child = spawn(process.execPath, [BIN, 'dev', '--dir', ws, '--no-app-dev', ...target], {env: cliEnv({SVC_DATA: '', SVC_URL: ''})})
+    const child = killOnExit(spawn(process.execPath, [BIN, 'dev', '--dir', ws, '--no-app-dev', ...target], {env: cliEnv({SVC_DATA: '', SVC_URL: ''})}))
     let out = ''
     child.stdout.on('data', (d) => (out += d))
     child.stderr.on('data', (d) => (out += d))
