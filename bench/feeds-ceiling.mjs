@@ -7,7 +7,7 @@
 // Run after `npm run build`: node bench/feeds-ceiling.mjs [--database-url URL] [--feeds 100] [--seconds 10] [--concurrency 8]
 import {loadavg} from 'node:os'
 import {machine} from './lib.js'
-import {openStream, request, seed, serve, startBare, wallNow} from './feeds-lib.mjs'
+import {cpuMs, openStream, request, seed, serve, startBare, wallNow} from './feeds-lib.mjs'
 
 const arg = (name, fallback) => {
   const i = process.argv.indexOf(`--${name}`)
@@ -20,12 +20,13 @@ const CONCURRENCY = Number(arg('concurrency', 8))
 const log = (m) => process.stderr.write(`feeds-ceiling: ${m}\n`)
 
 /** Opens the streams, runs the writers for SECONDS, answers events received per second. */
-async function run(url, streamPath, token, write) {
+async function run(url, streamPath, token, write, pid) {
   let events = 0
   const streams = []
   for (let i = 0; i < FEEDS; i++) streams.push(await openStream(url, streamPath, token, () => events++))
   await new Promise((r) => setTimeout(r, 1000))
   events = 0
+  const cpu0 = cpuMs(pid)
   const t0 = wallNow()
   let writes = 0
   await Promise.all(Array.from({length: CONCURRENCY}, async () => {
@@ -38,8 +39,10 @@ async function run(url, streamPath, token, write) {
   // The events already sent are still counted (what the streams were handed).
   await new Promise((r) => setTimeout(r, 2000))
   const seconds = (wallNow() - t0) / 1000
+  const cpu = cpuMs(pid) - cpu0
   for (const s of streams) s.close()
-  return {writes_per_second: +(writes / writeSeconds).toFixed(1), events_per_second: Math.round(events / seconds), events, expected: writes * FEEDS}
+  return {writes_per_second: +(writes / writeSeconds).toFixed(1), events_per_second: Math.round(events / seconds), events, expected: writes * FEEDS,
+    server_cpu_ms: cpu, server_cpu_us_per_event: events > 0 ? +((cpu * 1000) / events).toFixed(2) : null}
 }
 
 const out = {machine: machine(), store: databaseUrl ? 'pg' : 'sqlite', feeds: FEEDS, concurrency: CONCURRENCY, loadavg_start: loadavg().map((x) => +x.toFixed(2))}
@@ -48,13 +51,13 @@ const seeded = await seed(databaseUrl)
 const svc = await serve(seeded)
 const db = await request(svc.url, seeded.token, 'POST', '/svc/dbs.json', {db: {name: 'Ceiling', code: 'ceiling'}})
 const svcStreams = `/svc/dbs/${db.id}/changes`
-out.svc = await run(svc.url, svcStreams, seeded.token, (data) => request(svc.url, seeded.token, 'POST', `/svc/dbs/${db.id}/records.json`, {record: {data}}))
+out.svc = await run(svc.url, svcStreams, seeded.token, (data) => request(svc.url, seeded.token, 'POST', `/svc/dbs/${db.id}/records.json`, {record: {data}}), svc.server.pid)
   .catch((e) => ({error: e.message}))
 await svc.stop()
 log(`svc: ${JSON.stringify(out.svc)}`)
 // bare
 const bare = await startBare()
-out.bare = await run(bare.url, bare.streamPath, 'none', bare.write)
+out.bare = await run(bare.url, bare.streamPath, 'none', bare.write, bare.server.pid)
 await bare.stop()
 log(`bare: ${JSON.stringify(out.bare)}`)
 out.ratio = +(out.svc.events_per_second / out.bare.events_per_second).toFixed(2)

@@ -16,7 +16,7 @@
 import {isMainThread, parentPort, Worker, workerData} from 'node:worker_threads'
 import {loadavg} from 'node:os'
 import {machine} from './lib.js'
-import {openStream, request, rss, seed, serve, startBare, summary, wallNow} from './feeds-lib.mjs'
+import {cpuMs, openStream, request, rss, seed, serve, startBare, summary, wallNow} from './feeds-lib.mjs'
 
 if (!isMainThread) {
   // A reader: opens its share of the feeds, then reports the latencies it saw.
@@ -112,6 +112,7 @@ if (!isMainThread) {
   out.memory_per_feed_bytes = Math.round(withFeeds.reduce((a, b, i) => a + b - before[i], 0) / FEEDS)
   await ask('report')
   const planned = RATE * SECONDS
+  const cpuBefore = servers.map((s) => cpuMs(s.server.pid))
   t0 = wallNow()
   let sent = 0
   const inflight = new Set()
@@ -137,6 +138,8 @@ if (!isMainThread) {
   await new Promise((r) => setTimeout(r, 2000))
   const reports = await ask('report')
   const all = reports.flatMap((r) => r.samples)
+  // The servers' CPU time over the writes and their events (the 2 s after included): what an event costs whatever the machine's load.
+  out.server_cpu_ms = servers.reduce((a, s, i) => a + cpuMs(s.server.pid) - cpuBefore[i], 0)
   out.writes_planned = planned
   out.writes = writes
   out.write_rate = +(writes / elapsed).toFixed(1)
@@ -144,6 +147,7 @@ if (!isMainThread) {
   out.events_expected = writes * FEEDS
   out.write_ms = summary(writeMs)
   out.change_to_event_ms = summary(all.map((s) => s.ms))
+  out.server_cpu_us_per_event = out.events > 0 ? +((out.server_cpu_ms * 1000) / out.events).toFixed(2) : null
   if (instances > 1) {
     out.change_to_event_ms_same_instance = summary(all.filter((s) => s.instance === 0).map((s) => s.ms))
     out.change_to_event_ms_other_instance = summary(all.filter((s) => s.instance !== 0).map((s) => s.ms))

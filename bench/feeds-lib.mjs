@@ -44,6 +44,13 @@ export function rss(pid) {
   return m ? Number(m[1]) * 1024 : Number.NaN
 }
 
+/** CPU time a process has used so far (user + system), ms (Linux; clock ticks of 10 ms). */
+export function cpuMs(pid) {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ')
+  // After the command: state is field 3, utime 14 and stime 15 (proc(5)), here indexes 11 and 12.
+  return (Number(fields[11]) + Number(fields[12])) * 10
+}
+
 const agent = new http.Agent({keepAlive: false, maxSockets: Infinity})
 
 /**
