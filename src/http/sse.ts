@@ -272,6 +272,8 @@ export function eventStreams(): MiddlewareHandler<AppEnv> {
     const cookies = c.res.headers.getSetCookie()
     if (cookies.length > 0) headers['set-cookie'] = cookies
     if (!stream.attach(out, c.res.status, headers)) return
+    // A HEAD has no body to carry frames: its answer ends at the headers (the stream with it).
+    if (c.req.method === 'HEAD') stream.end()
     // Replaced, not merged (the setter would copy the stream's headers onto it): the answer is out.
     c.res = undefined
     c.res = alreadySent()
