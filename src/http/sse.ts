@@ -45,34 +45,54 @@ const OVERFLOW_GRACE_MS = 5000
 
 const encoder = new TextEncoder()
 
+/** Each period is cut in this many slices, one run per slice's turn: 10,000 heartbeats are not written in one burst. */
+const SLICES = 16
+
+interface Ticker {
+  timer: NodeJS.Timeout
+  slices: Set<() => void>[]
+  /** The slice the next `every` joins (round robin), and the slice the next tick runs. */
+  join: number
+  turn: number
+  size: number
+}
+
 /** One interval timer per period, shared by everything that runs at that period. */
-const tickers = new Map<number, {timer: NodeJS.Timeout; runs: Set<() => void>}>()
+const tickers = new Map<number, Ticker>()
 
 /**
  * Runs `run` every `ms` (the first time within `ms`) until the returned function is called. Every
  * caller of the same period shares one timer (unref'd: it never holds the process open), so 10,000
- * open streams hold one heartbeat timer, not 10,000. A `run` that throws does not stop the others.
+ * open streams hold one heartbeat timer, not 10,000; the callers are spread over the period in
+ * `SLICES` turns. A `run` that throws does not stop the others.
  */
 export function every(ms: number, run: () => void): () => void {
   let ticker = tickers.get(ms)
   if (!ticker) {
-    const runs = new Set<() => void>()
-    const timer = setInterval(() => {
-      for (const r of runs) {
+    const slices = Array.from({length: SLICES}, () => new Set<() => void>())
+    const own: Ticker = {slices, join: 0, turn: 0, size: 0, timer: undefined as unknown as NodeJS.Timeout}
+    own.timer = setInterval(() => {
+      const slice = own.slices[own.turn]!
+      own.turn = (own.turn + 1) % SLICES
+      for (const r of slice) {
         try {
           r()
         } catch {
           // Its own failure (a closed stream): the others still run.
         }
       }
-    }, ms)
-    timer.unref?.()
-    tickers.set(ms, (ticker = {timer, runs}))
+    }, Math.max(1, ms / SLICES))
+    own.timer.unref?.()
+    tickers.set(ms, (ticker = own))
   }
   const own = ticker
-  own.runs.add(run)
+  const slice = own.slices[own.join]!
+  own.join = (own.join + 1) % SLICES
+  slice.add(run)
+  own.size++
   return () => {
-    if (own.runs.delete(run) && own.runs.size === 0) {
+    if (!slice.delete(run)) return
+    if (--own.size === 0) {
       clearInterval(own.timer)
       if (tickers.get(ms) === own) tickers.delete(ms)
     }
