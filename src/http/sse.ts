@@ -185,7 +185,10 @@ export class SseStream {
     this.controller = undefined
     this.out = out
     out.on('drain', () => this.flush())
-    out.on('close', () => this.finish())
+    // An error of the response (never left unhandled: it would end the process) ends the stream as a close does.
+    const gone = () => this.finish()
+    out.on('close', gone)
+    out.on('error', gone)
     out.writeHead(status, headers)
     if (this.done || out.destroyed) {
       out.destroy()
