@@ -7,13 +7,16 @@
 // 3. with --database-url URL --instances 2: two servers over one PostgreSQL database, the feeds on
 //    both, the writes through the first: the p99 of the feeds on the other instance.
 // The feeds are read by worker threads (2), so that the client's parsing is not the server's figure.
+// --bare: the same case (feeds, rate, seconds, idle feeds) against the bare SSE fan-out of
+// bench/feeds-ceiling.mjs (plain node:http, no store: bench/feeds-lib.mjs startBare), so that the
+// targets can be judged against what this machine does with no store at all.
 // Targets: p50 ≤ 20 ms, p99 ≤ 100 ms (two instances: p99 ≤ 200 ms), memory per feed ≤ 20 KB.
 // Run after `npm run build`: node bench/feeds-fanout.mjs [--database-url URL] [--instances 2]
-//   [--feeds 1000] [--rate 100] [--seconds 10] [--idle 10000]
+//   [--feeds 1000] [--rate 100] [--seconds 10] [--idle 10000] [--bare]
 import {isMainThread, parentPort, Worker, workerData} from 'node:worker_threads'
 import {loadavg} from 'node:os'
 import {machine} from './lib.js'
-import {openStream, request, rss, seed, serve, summary, wallNow} from './feeds-lib.mjs'
+import {cpuMs, openStream, request, rss, seed, serve, startBare, summary, wallNow} from './feeds-lib.mjs'
 
 if (!isMainThread) {
   // A reader: opens its share of the feeds, then reports the latencies it saw.
@@ -51,19 +54,33 @@ if (!isMainThread) {
   const RATE = Number(arg('rate', 100))
   const SECONDS = Number(arg('seconds', 10))
   const IDLE = Number(arg('idle', 10000))
+  const BARE = process.argv.includes('--bare')
+  if (BARE && (databaseUrl || instances > 1)) throw new Error('--bare is one bare fan-out process: no --database-url, no --instances')
   const WORKERS = 2
   const MAX_INFLIGHT = 32
   const log = (m) => process.stderr.write(`feeds-fanout: ${m}\n`)
-  const seeded = await seed(databaseUrl)
   const servers = []
-  for (let i = 0; i < instances; i++) servers.push(await serve(seeded))
+  /** Creates one record (the bare fan-out: posts its shape), whose event every feed receives. */
+  let write, path, token
+  if (BARE) {
+    const bare = await startBare()
+    servers.push(bare)
+    write = bare.write
+    path = bare.streamPath
+    token = 'none'
+  } else {
+    const seeded = await seed(databaseUrl)
+    for (let i = 0; i < instances; i++) servers.push(await serve(seeded))
+    token = seeded.token
+    const db = await request(servers[0].url, token, 'POST', '/svc/dbs.json', {db: {name: 'Live', code: 'live'}})
+    path = `/svc/dbs/${db.id}/changes`
+    write = (data) => request(servers[0].url, token, 'POST', `/svc/dbs/${db.id}/records.json`, {record: {data}})
+  }
   const urls = servers.map((s) => s.url)
-  const token = seeded.token
-  const db = await request(urls[0], token, 'POST', '/svc/dbs.json', {db: {name: 'Live', code: 'live'}})
-  const path = `/svc/dbs/${db.id}/changes`
-  const out = {machine: machine(), store: databaseUrl ? 'pg' : 'sqlite', instances, loadavg_start: loadavg().map((x) => +x.toFixed(2))}
+  const out = {machine: machine(), server: BARE ? 'bare fan-out' : 'svc', store: BARE ? null : databaseUrl ? 'pg' : 'sqlite', instances,
+    feeds: FEEDS, rate: RATE, seconds: SECONDS, loadavg_start: loadavg().map((x) => +x.toFixed(2))}
   // Warm the server (first requests compile and open what they need).
-  for (let i = 0; i < 20; i++) await request(urls[0], token, 'POST', `/svc/dbs/${db.id}/records.json`, {record: {data: {t: 0, warm: i}}})
+  for (let i = 0; i < 20; i++) await write({t: 0, warm: i})
   await new Promise((r) => setTimeout(r, 1000))
   const before = servers.map((s) => rss(s.server.pid))
 
@@ -95,6 +112,7 @@ if (!isMainThread) {
   out.memory_per_feed_bytes = Math.round(withFeeds.reduce((a, b, i) => a + b - before[i], 0) / FEEDS)
   await ask('report')
   const planned = RATE * SECONDS
+  const cpuBefore = servers.map((s) => cpuMs(s.server.pid))
   t0 = wallNow()
   let sent = 0
   const inflight = new Set()
@@ -107,7 +125,7 @@ if (!isMainThread) {
       while (sent < due && inflight.size < MAX_INFLIGHT) {
         const i = sent++
         const t = wallNow()
-        const p = request(urls[0], token, 'POST', `/svc/dbs/${db.id}/records.json`, {record: {data: {t, i, text: 'a change of a record'}}})
+        const p = write({t, i, text: 'a change of a record'})
           .then(() => writeMs.push(wallNow() - t), (e) => log(e.message)).finally(() => inflight.delete(p))
         inflight.add(p)
       }
@@ -120,6 +138,8 @@ if (!isMainThread) {
   await new Promise((r) => setTimeout(r, 2000))
   const reports = await ask('report')
   const all = reports.flatMap((r) => r.samples)
+  // The servers' CPU time over the writes and their events (the 2 s after included): what an event costs whatever the machine's load.
+  out.server_cpu_ms = servers.reduce((a, s, i) => a + cpuMs(s.server.pid) - cpuBefore[i], 0)
   out.writes_planned = planned
   out.writes = writes
   out.write_rate = +(writes / elapsed).toFixed(1)
@@ -127,6 +147,7 @@ if (!isMainThread) {
   out.events_expected = writes * FEEDS
   out.write_ms = summary(writeMs)
   out.change_to_event_ms = summary(all.map((s) => s.ms))
+  out.server_cpu_us_per_event = out.events > 0 ? +((out.server_cpu_ms * 1000) / out.events).toFixed(2) : null
   if (instances > 1) {
     out.change_to_event_ms_same_instance = summary(all.filter((s) => s.instance === 0).map((s) => s.ms))
     out.change_to_event_ms_other_instance = summary(all.filter((s) => s.instance !== 0).map((s) => s.ms))
@@ -146,7 +167,7 @@ if (!isMainThread) {
     await new Promise((r) => setTimeout(r, 3000))
     out.idle_memory_per_feed_bytes = Math.round(servers.reduce((a, s, i) => a + rss(s.server.pid) - idleBefore[i], 0) / IDLE)
     await ask('report')
-    await request(urls[0], token, 'POST', `/svc/dbs/${db.id}/records.json`, {record: {data: {t: wallNow(), idle: true}}})
+    await write({t: wallNow(), idle: true})
     let reached = 0
     for (let i = 0; i < 100 && reached < IDLE; i++) {
       await new Promise((r) => setTimeout(r, 200))

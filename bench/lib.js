@@ -73,7 +73,9 @@ export const SYL = ['ka', 'lo', 'mi', 'ra', 'te', 'sv', 'an', 'bo', 'ne', 'qu', 
  * the process has exited.
  */
 export async function startServe(root, args) {
-  const server = spawn(process.execPath, [join(root, 'bin/run.js'), 'serve', '--port', '0', '--quiet', ...args], {stdio: ['ignore', 'pipe', 'inherit']})
+  // BENCH_SERVER_NODE_FLAGS: Node flags for the server only (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`).
+  const flags = process.env.BENCH_SERVER_NODE_FLAGS ? process.env.BENCH_SERVER_NODE_FLAGS.split(' ').filter(Boolean) : []
+  const server = spawn(process.execPath, [...flags, join(root, 'bin/run.js'), 'serve', '--port', '0', '--quiet', ...args], {stdio: ['ignore', 'pipe', 'inherit']})
   const url = await new Promise((resolve, reject) => {
     let out = ''
     server.stdout.on('data', (d) => {

@@ -28,6 +28,7 @@ import {changesRoutes} from './routes/changes.js'
 import {meRoutes} from './routes/me.js'
 import {userRoutes} from './routes/users.js'
 import {promptsRoutes} from './routes/prompts.js'
+import {eventStreams} from './sse.js'
 
 export type {AppEnv, Deps} from './env.js'
 const PUBLIC_WRITES = new Set(['create', 'update', 'delete'])
@@ -44,6 +45,8 @@ export function createApp(deps: Deps) {
   app.notFound(notFoundHandler)
   // First, so it sees every answer, errors included (a 413 of the body limit too): the security
   // headers, and the charset every JSON answer names.
+  // Outermost: an event stream is handed the Node response once every other middleware has set its headers.
+  app.use('*', eventStreams())
   app.use('*', requestIds())
   app.use('*', securityHeaders(() => consoleCsp(appsFrameSrc(deps))))
   const maxSize = deps.bodyLimit ?? DEFAULT_BODY_LIMIT

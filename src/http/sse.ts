@@ -1,19 +1,29 @@
 /**
  * A Server-Sent Events answer (docs/realtime.md): `id:`/`event:`/`data:` frames (src/core/feeds/
  * events.ts), heartbeat comments, and a bounded queue per connection. Written for both transports:
- * the body is a pull-based ReadableStream, read by @hono/node-server as the socket drains (it waits
- * for `drain`) and by `app.request`'s caller as it reads.
+ * - a real connection (@hono/node-server, `c.env.outgoing`): `eventStreams()`, the app's outermost
+ *   middleware, hands the stream the Node response once every middleware has set its headers; the
+ *   frames are then written to it as they come (one `write` per frame, nothing in between), and
+ *   queued only while the socket is behind (node's buffer full, until `drain`);
+ * - `app.request` (in-process): the body is a pull-based ReadableStream, read as the caller reads.
  *
  * A client that reads too slowly is never buffered without bound: once its unread frames pass
  * `maxQueueBytes` they are dropped, it is sent one `resync` frame and the stream ends (and is cut
  * after a grace period if even that is not read). Client aborts and server stops end it cleanly: the
  * `onClose` callback runs once either way (the subscription and the quota slot are given back).
+ *
+ * An idle stream holds no timer of its own: heartbeats (and the routes' re-checks) run from one
+ * timer per period for every stream (`every`).
  */
+import type {ServerResponse} from 'node:http'
+import type {MiddlewareHandler} from 'hono'
+import {RESPONSE_ALREADY_SENT} from '@hono/node-server/utils/response'
 import {RESYNC_REASONS, sseFrame, sseHeartbeat} from '../core/feeds/events.js'
 import {bookmarkOf} from '../core/journal/types.js'
 import {rateLimited} from '../core/errors.js'
 import type {Feeds, Subscriber, Subscription} from '../services/feeds/index.js'
 import type {StoredEntry} from '../store/journal/repo.js'
+import type {AppEnv} from './env.js'
 
 export interface SseOptions {
   /** Between two heartbeats, ms (default 15,000). */
@@ -33,27 +43,97 @@ export interface SseOptions {
 /** After an overflow or an end, how long the last frames have to be read before the connection is cut. */
 const OVERFLOW_GRACE_MS = 5000
 
+const encoder = new TextEncoder()
+
+/** Each period is cut in this many slices, one run per slice's turn: 10,000 heartbeats are not written in one burst. */
+const SLICES = 16
+
+interface Ticker {
+  timer: NodeJS.Timeout
+  slices: Set<() => void>[]
+  /** The slice the next `every` joins (round robin), and the slice the next tick runs. */
+  join: number
+  turn: number
+  size: number
+}
+
+/** One interval timer per period, shared by everything that runs at that period. */
+const tickers = new Map<number, Ticker>()
+
+/**
+ * Runs `run` every `ms` (the first time within `ms`) until the returned function is called. Every
+ * caller of the same period shares one timer (unref'd: it never holds the process open), so 10,000
+ * open streams hold one heartbeat timer, not 10,000; the callers are spread over the period in
+ * `SLICES` turns. A `run` that throws does not stop the others.
+ */
+export function every(ms: number, run: () => void): () => void {
+  let ticker = tickers.get(ms)
+  if (!ticker) {
+    const slices = Array.from({length: SLICES}, () => new Set<() => void>())
+    const own: Ticker = {slices, join: 0, turn: 0, size: 0, timer: undefined as unknown as NodeJS.Timeout}
+    own.timer = setInterval(() => {
+      const slice = own.slices[own.turn]!
+      own.turn = (own.turn + 1) % SLICES
+      for (const r of slice) {
+        try {
+          r()
+        } catch {
+          // Its own failure (a closed stream): the others still run.
+        }
+      }
+    }, Math.max(1, ms / SLICES))
+    own.timer.unref?.()
+    tickers.set(ms, (ticker = own))
+  }
+  const own = ticker
+  const slice = own.slices[own.join]!
+  own.join = (own.join + 1) % SLICES
+  slice.add(run)
+  own.size++
+  return () => {
+    if (!slice.delete(run)) return
+    if (--own.size === 0) {
+      clearInterval(own.timer)
+      if (tickers.get(ms) === own) tickers.delete(ms)
+    }
+  }
+}
+
+/** The streams whose body is still to be sent, by their body (what a Response carries through every middleware). */
+const streamsByBody = new WeakMap<ReadableStream<Uint8Array>, SseStream>()
+
 export class SseStream {
+  /** Frames not yet handed to the connection (before it is attached, or while the socket is behind). */
   private chunks: (string | Uint8Array)[] = []
   private bytes = 0
   private wake: (() => void) | undefined
   private ending = false
   private done = false
   private controller: ReadableStreamDefaultController<Uint8Array> | undefined
-  private readonly heartbeat: NodeJS.Timeout
+  private readable: ReadableStream<Uint8Array> | undefined
+  /** The Node response the frames are written to (a real connection), once attached. */
+  private out: ServerResponse | undefined
+  /** The last write to `out` filled node's buffer: frames wait in `chunks` until `drain`. */
+  private behind = false
+  private stopHeartbeat: (() => void) | undefined
   private cut: NodeJS.Timeout | undefined
-  private readonly encoder = new TextEncoder()
-  readonly body: ReadableStream<Uint8Array>
 
   constructor(private readonly options: SseOptions) {
-    this.body = new ReadableStream<Uint8Array>({
-      start: (controller) => void (this.controller = controller),
-      pull: (controller) => this.pull(controller),
-      cancel: () => this.finish(),
-    }, {highWaterMark: 0})
     this.chunks.push(`retry: ${options.retryMs ?? 2000}\n: connected\n\n`)
-    this.heartbeat = setInterval(() => this.write(sseHeartbeat(options.heartbeatId?.())), options.heartbeatMs ?? 15_000)
-    this.heartbeat.unref?.()
+    this.stopHeartbeat = every(options.heartbeatMs ?? 15_000, () => this.write(sseHeartbeat(options.heartbeatId?.())))
+  }
+
+  /** The answer's body for `app.request`; on a real connection it is never read (the stream is attached to the Node response instead). */
+  get body(): ReadableStream<Uint8Array> {
+    if (!this.readable) {
+      this.readable = new ReadableStream<Uint8Array>({
+        start: (controller) => void (this.controller = controller),
+        pull: (controller) => this.pull(controller),
+        cancel: () => this.finish(),
+      }, {highWaterMark: 0})
+      streamsByBody.set(this.readable, this)
+    }
+    return this.readable
   }
 
   /** Whether the stream still takes frames. */
@@ -61,7 +141,7 @@ export class SseStream {
     return !this.ending && !this.done
   }
 
-  /** Bytes of frames not yet read by the client. */
+  /** Bytes of frames not yet read by the client (held here, not counting the socket's own buffer). */
   get queuedBytes(): number {
     return this.bytes
   }
@@ -69,17 +149,17 @@ export class SseStream {
   /** Queues one frame (text, or its UTF-8 bytes: one encoding shared by every stream of an event); false when the stream no longer takes any (ended, or just overflowed). */
   write(frame: string | Uint8Array): boolean {
     if (!this.open) return false
+    if (this.out && !this.behind) {
+      this.behind = !this.out.write(frame)
+      return true
+    }
     this.chunks.push(frame)
     this.bytes += frame.length
     if (this.bytes > (this.options.maxQueueBytes ?? 256 * 1024)) {
       const last = this.options.overflowFrame()
       this.chunks = [last]
       this.bytes = last.length
-      this.ending = true
-      this.cut = setTimeout(() => this.abort(), OVERFLOW_GRACE_MS)
-      this.cut.unref?.()
-      this.release()
-      this.wake?.()
+      this.closing()
       return false
     }
     this.wake?.()
@@ -90,11 +170,60 @@ export class SseStream {
   end(frame?: string): void {
     if (!this.open) return
     if (frame) this.chunks.push(frame)
+    this.closing()
+  }
+
+  /**
+   * Sends the stream on a Node response (a real connection): the head, then every frame as it comes.
+   * False when the body was already being read (it stays the answer's body).
+   */
+  attach(out: ServerResponse, status: number, headers: Record<string, string | string[]>): boolean {
+    if (this.readable?.locked) return false
+    // The web stream is never read: let it go.
+    if (this.readable) streamsByBody.delete(this.readable)
+    this.readable = undefined
+    this.controller = undefined
+    this.out = out
+    out.on('drain', () => this.flush())
+    // An error of the response (never left unhandled: it would end the process) ends the stream as a close does.
+    const gone = () => this.finish()
+    out.on('close', gone)
+    out.on('error', gone)
+    out.writeHead(status, headers)
+    if (this.done || out.destroyed) {
+      out.destroy()
+      this.finish()
+      return true
+    }
+    this.flush()
+    return true
+  }
+
+  /** Writes what waited to the Node response (at attach, and on `drain`), and ends it once all is written. */
+  private flush(): void {
+    const out = this.out!
+    if (this.done || out.writableEnded) return
+    this.behind = false
+    if (this.chunks.length > 0) {
+      const chunks = this.chunks
+      this.chunks = []
+      this.bytes = 0
+      if (chunks.length > 1) out.cork()
+      for (const chunk of chunks) this.behind = !out.write(chunk)
+      if (chunks.length > 1) out.uncork()
+    }
+    if (this.ending && !this.behind) out.end()
+  }
+
+  /** No more frames: what is queued still goes out, within the grace period. */
+  private closing(): void {
     this.ending = true
     this.cut = setTimeout(() => this.abort(), OVERFLOW_GRACE_MS)
     this.cut.unref?.()
     this.release()
-    this.wake?.()
+    if (this.out) {
+      if (!this.behind) this.flush()
+    } else this.wake?.()
   }
 
   private async pull(controller: ReadableStreamDefaultController<Uint8Array>): Promise<void> {
@@ -102,7 +231,7 @@ export class SseStream {
     this.wake = undefined
     if (this.done) return
     if (this.chunks.length > 0) {
-      const parts = this.chunks.map((c) => (typeof c === 'string' ? this.encoder.encode(c) : c))
+      const parts = this.chunks.map((c) => (typeof c === 'string' ? encoder.encode(c) : c))
       this.chunks = []
       this.bytes = 0
       controller.enqueue(parts.length === 1 ? parts[0]! : Buffer.concat(parts))
@@ -115,17 +244,21 @@ export class SseStream {
   /** Cuts the connection (a client that does not read even the last frames). */
   private abort(): void {
     if (this.done) return
-    try {
-      this.controller?.error(new Error('the client does not read its event stream'))
-    } catch {
-      // Already closed.
+    if (this.out) this.out.destroy()
+    else {
+      try {
+        this.controller?.error(new Error('the client does not read its event stream'))
+      } catch {
+        // Already closed.
+      }
     }
     this.finish()
   }
 
   /** Stops the heartbeat and tells the owner, once (the owner's slot and subscription go at the first sign of the end). */
   private release(): void {
-    clearInterval(this.heartbeat)
+    this.stopHeartbeat?.()
+    this.stopHeartbeat = undefined
     const onClose = this.options.onClose
     this.options.onClose = undefined
     onClose?.()
@@ -141,6 +274,39 @@ export class SseStream {
     this.release()
     this.wake?.()
   }
+}
+
+/**
+ * The app's outermost middleware: an event stream answered on a real connection is written straight
+ * to the Node response (`SseStream.attach`) with the status and every header the route and the
+ * middlewares gave the answer (request id, security headers, cookies), and @hono/node-server is told
+ * the answer was sent. Other answers, and `app.request`'s (no Node response), pass unchanged.
+ */
+export function eventStreams(): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    await next()
+    const out = c.env?.outgoing
+    if (!out || out.headersSent || !c.res.headers.get('content-type')?.startsWith('text/event-stream')) return
+    const body = c.res.body
+    const stream = body ? streamsByBody.get(body) : undefined
+    if (!stream) return
+    const headers: Record<string, string | string[]> = {}
+    for (const [name, value] of c.res.headers) if (name !== 'set-cookie') headers[name] = value
+    const cookies = c.res.headers.getSetCookie()
+    if (cookies.length > 0) headers['set-cookie'] = cookies
+    if (!stream.attach(out, c.res.status, headers)) return
+    // A HEAD has no body to carry frames: its answer ends at the headers (the stream with it).
+    if (c.req.method === 'HEAD') stream.end()
+    // Replaced, not merged (the setter would copy the stream's headers onto it): the answer is out.
+    c.res = undefined
+    c.res = alreadySent()
+  }
+}
+
+/** @hono/node-server's "written already" answer, read once so that it is never taken for a cached answer to write. */
+function alreadySent(): Response {
+  void RESPONSE_ALREADY_SENT.body
+  return RESPONSE_ALREADY_SENT
 }
 
 /** The headers of an event stream: never cached or transformed, never buffered by a proxy. */
@@ -186,7 +352,7 @@ export interface FeedStreamSpec {
 export async function streamFeed(feeds: Feeds, spec: FeedStreamSpec): Promise<Response> {
   const slot = feeds.connections.acquire(spec.slots)
   if ('full' in slot) throw rateLimited(spec.full(slot.full), 5)
-  let recheck: NodeJS.Timeout | undefined
+  let stopRecheck: (() => void) | undefined
   let subscription: Subscription | undefined
   const at = () => (subscription && subscription.position() > 0 ? bookmarkOf(subscription.position()) : undefined)
   const stream = new SseStream({
@@ -195,7 +361,7 @@ export async function streamFeed(feeds: Feeds, spec: FeedStreamSpec): Promise<Re
     overflowFrame: () => sseFrame({event: 'resync', id: at(), data: {reason: RESYNC_REASONS.slow}}),
     heartbeatId: at,
     onClose: () => {
-      clearInterval(recheck)
+      stopRecheck?.()
       subscription?.close()
       slot.release()
     },
@@ -216,12 +382,9 @@ export async function streamFeed(feeds: Feeds, spec: FeedStreamSpec): Promise<Re
     ended: () => stream.end(),
   }
   subscription = feeds.hub.subscribe(subscriber)
-  if (spec.recheck) {
+  if (spec.recheck && stream.open) {
     const check = spec.recheck
-    recheck = setInterval(() => {
-      void check().then((ok) => ok || stream.end(), () => undefined)
-    }, feeds.recheckMs)
-    recheck.unref?.()
+    stopRecheck = every(feeds.recheckMs, () => void check().then((ok) => ok || stream.end(), () => undefined))
   }
   // Answered once the feed has its place in the journal: a client that opens the feed and then reads
   // its data misses no change made after the answer (the hub may still have been starting).

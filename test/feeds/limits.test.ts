@@ -90,6 +90,25 @@ describe.each(TRANSPORTS)('live feeds at their limits (%s)', (transport) => {
     await expect.poll(() => world.services.feeds.connections.count(`account:${world.accounts.acme}`), POLL).toBe(0)
   })
 
+  it('a HEAD of a feed answers its headers and holds no feed (no quota slot, no subscription)', async () => {
+    for (const path of [`/svc/dbs/${dbId}/changes`, '/svc/changes']) {
+      for (let i = 0; i < 5; i++) {
+        const head = await t.fetch(path, {method: 'HEAD', headers: auth()})
+        expect(head.status, path).toBe(200)
+        expect(head.headers.get('content-type')).toBe('text/event-stream; charset=utf-8')
+        expect(head.headers.get('x-content-type-options')).toBe('nosniff')
+        await head.body?.cancel()
+      }
+    }
+    const refused = await t.fetch(`/svc/dbs/${dbId}/changes`, {method: 'HEAD', headers: auth('mallory')})
+    expect(refused.status).toBe(404)
+    expect(world.services.feeds.connections.count(`account:${world.accounts.acme}`)).toBe(0)
+    const feed = await openFeed(t, `/svc/dbs/${dbId}/changes`, auth())
+    expect(feed.status).toBe(200)
+    feed.close()
+    await expect.poll(() => world.services.feeds.connections.count(`account:${world.accounts.acme}`), POLL).toBe(0)
+  })
+
   it('drops a client that does not read with resync instead of holding its events', async () => {
     const slow = await openFeed(t, `/svc/dbs/${dbId}/changes`, auth(), {read: false})
     expect(slow.status).toBe(200)

@@ -49,6 +49,28 @@ describe.each(TRANSPORTS)('private live feeds (%s)', (transport) => {
     feed.close()
   })
 
+  it('answers with every header a JSON answer carries (request id, security headers), and the stream\'s own', async () => {
+    const json = await t.fetch(`/svc/dbs/${dbId}.json`, {headers: {...auth(), 'x-request-id': 'json-1'}})
+    expect(json.status).toBe(200)
+    const feed = await openFeed(t, `/svc/dbs/${dbId}/changes`, {...auth(), 'x-request-id': 'feed-1'})
+    expect(feed.status).toBe(200)
+    expect(feed.headers.get('x-request-id')).toBe('feed-1')
+    for (const name of ['x-content-type-options', 'referrer-policy', 'content-security-policy', 'x-frame-options']) {
+      expect(json.headers.get(name), name).toBeTruthy()
+      expect(feed.headers.get(name), name).toBe(json.headers.get(name))
+    }
+    expect(feed.headers.get('content-type')).toBe('text/event-stream; charset=utf-8')
+    expect(feed.headers.get('cache-control')).toBe('no-store, no-transform')
+    expect(feed.headers.get('x-accel-buffering')).toBe('no')
+    // A refused feed is an ordinary answer, with the same headers.
+    const refused = await t.fetch(`/svc/dbs/${dbId}/changes?record_id=x`, {headers: {...auth(), 'x-request-id': 'feed-2'}})
+    expect(refused.status).toBe(400)
+    expect(refused.headers.get('x-request-id')).toBe('feed-2')
+    expect(refused.headers.get('x-content-type-options')).toBe('nosniff')
+    await expect.poll(() => feed.comments, POLL).toBeGreaterThan(0)
+    feed.close()
+  })
+
   it('resumes from Last-Event-ID with every change missed, in order, once', async () => {
     const feed = await openFeed(t, `/svc/dbs/${dbId}/changes`, auth())
     const first = await call('POST', `/svc/dbs/${dbId}/records.json`, {record: {data: {n: 0}}})

@@ -23,7 +23,7 @@ import {createRouter} from '../router.js'
 import type {AppEnv, Deps} from '../env.js'
 import {requireUser, SESSION_COOKIE, sessionCookiePrefix} from '../middleware/auth.js'
 import {dbLoader, flatQuery, loadedDb} from './dbs/shared.js'
-import {streamFeed} from '../sse.js'
+import {SSE_HEADERS, streamFeed} from '../sse.js'
 import {APP_SESSION_COOKIE} from '../app-origin/routes.js'
 import {isHttps} from '../client-ip.js'
 
@@ -96,6 +96,8 @@ export function changesRoutes(deps: Deps) {
 
 /** Opens a private feed: the account's and the server's quota slots, and the caller checked again every `recheckMs`. */
 function openFeed(c: Context<AppEnv>, deps: Deps, perAccount: number, perServer: number, queueBytes: number, spec: FeedSpec): Promise<Response> {
+  // A HEAD (answered as a GET whose body is dropped) would hold a feed and a quota slot no one reads: the headers only.
+  if (c.req.method === 'HEAD') return Promise.resolve(c.body(null, 200, SSE_HEADERS))
   const accountId = spec.user.accountId
   let user = spec.user
   const again = credentialsOf(c, deps)

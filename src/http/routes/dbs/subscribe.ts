@@ -19,8 +19,9 @@ import {planSchema} from '../../../core/dbs/schema.js'
 import {quotasOf} from '../../../core/quotas.js'
 import {bookmarkOf} from '../../../core/journal/types.js'
 import {RESYNC_REASONS, resumePoint, sseFrame, sseHeartbeat} from '../../../core/feeds/events.js'
-import {SSE_HEADERS, SseStream} from '../../sse.js'
+import {every, SSE_HEADERS, SseStream} from '../../sse.js'
 import type {Subscription} from '../../../services/feeds/index.js'
+import type {StoredEntry} from '../../../store/journal/repo.js'
 import type {DbView} from '../../../core/contract/dbs.js'
 import {JOURNAL_TABLES} from '../../../store/journal/tables.js'
 import {appSessionKind, READ_ONLY_TOKEN} from '../../../store/accounts/types.js'
@@ -95,6 +96,8 @@ const recordView = (row: Record<string, unknown>) => JOURNAL_TABLES.record.view(
 
 export function publicSubscribe(deps: Deps) {
   const quotas = quotasOf(deps.quotas)
+  // An entry reads as the same bytes for every visitor it reaches (the hub hands every subscriber the same object): shaped and encoded once.
+  const frames = new WeakMap<StoredEntry, Uint8Array>()
   return async (c: Context<AppEnv>, call: SubscribeCall): Promise<Response> => {
     if (c.req.method !== 'GET' && c.req.method !== 'HEAD') throw badRequest('subscribe is read with GET (an EventSource), not POST; from the command line: svc db watch')
     const refusal = crossSiteFeedRefusal(c)
@@ -126,7 +129,7 @@ export function publicSubscribe(deps: Deps) {
     const matches = publicFeedMatcher({accountId: db.account_id, dbId: db.id, scope, tableName})
     // A scope that is the signed-in user's holds only while that sign-in does.
     const check = scope && scope.value !== '' && call.userScoped ? signInCheck(c, deps) : null
-    let recheck: NodeJS.Timeout | undefined
+    let stopRecheck: (() => void) | undefined
     const dbKey = String(db.id)
     let subscription: Subscription | undefined
     const stream = new SseStream({
@@ -135,15 +138,12 @@ export function publicSubscribe(deps: Deps) {
       overflowFrame: () => sseFrame({event: 'resync', id: subscription ? bookmarkOf(subscription.position()) : undefined, data: {reason: RESYNC_REASONS.slow}}),
       heartbeatId: () => (subscription ? bookmarkOf(subscription.position()) : undefined),
       onClose: () => {
-        clearInterval(recheck)
+        stopRecheck?.()
         subscription?.close()
         taken.release()
       },
     })
-    if (check) {
-      recheck = setInterval(() => void check().then((ok) => ok || stream.end(), () => undefined), feeds.recheckMs)
-      recheck.unref?.()
-    }
+    if (check) stopRecheck = every(feeds.recheckMs, () => void check().then((ok) => ok || stream.end(), () => undefined))
     if (resume === 'invalid') stream.write(sseFrame({event: 'resync', data: {reason: RESYNC_REASONS.invalid}}))
     try {
       const opened = feeds.hub.subscribe({
@@ -157,8 +157,12 @@ export function publicSubscribe(deps: Deps) {
             if (endsPublicFeed(e, db.account_id, db.id, db.public_methods, db.code)) stream.end(sseHeartbeat(bookmarkOf(e.seq)))
             return
           }
-          const change = publicChange(e, recordView)
-          stream.write(sseFrame({event: change.event, id: bookmarkOf(e.seq), data: change.data}))
+          let frame = frames.get(e)
+          if (!frame) {
+            const change = publicChange(e, recordView)
+            frames.set(e, (frame = Buffer.from(sseFrame({event: change.event, id: bookmarkOf(e.seq), data: change.data}))))
+          }
+          stream.write(frame)
         },
         resync: (reason, head) => void stream.write(sseFrame({event: 'resync', id: bookmarkOf(head), data: {reason}})),
         ended: () => stream.end(),
