@@ -4,13 +4,13 @@
 import {spawn, type ChildProcess} from 'node:child_process'
 import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
-import {BIN, cliEnv, svc} from '../helpers/cli.js'
+import {BIN, cliEnv, killOnExit, svc} from '../helpers/cli.js'
 import {tempDir} from '../helpers/world.js'
 import {openFeed, type RawTransport} from './public-helpers.js'
 
 function startDev(args: string[]): Promise<{url: string; child: ChildProcess}> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, 'app', 'dev', ...args], {env: cliEnv()})
+    const child = killOnExit(spawn(process.execPath, [BIN, 'app', 'dev', ...args], {env: cliEnv()}))
     let out = ''
     const timer = setTimeout(() => reject(new Error(`svc app dev did not start: ${out}`)), 90_000)
     child.stdout.on('data', (d) => {

@@ -8,7 +8,7 @@ import type {AddressInfo} from 'node:net'
 import {serve} from '@hono/node-server'
 import {createParser} from 'eventsource-parser'
 import type {SvcApp} from '../../src/http/app.js'
-import {BIN, cliEnv} from '../helpers/cli.js'
+import {BIN, cliEnv, killOnExit} from '../helpers/cli.js'
 
 export interface RawTransport {
   name: 'in-process' | 'http'
@@ -150,7 +150,7 @@ export async function serveOn(port: number, dataDir: string, databaseUrl: string
 function serveOnce(port: number, dataDir: string, databaseUrl: string | undefined): Promise<Served> {
   return new Promise((resolve, reject) => {
     const args = [BIN, 'serve', '--port', String(port), '--data', dataDir, '--quiet', ...(databaseUrl ? ['--database-url', databaseUrl] : [])]
-    const child = spawn(process.execPath, args, {env: cliEnv()})
+    const child = killOnExit(spawn(process.execPath, args, {env: cliEnv()}))
     let out = ''
     const timer = setTimeout(() => {
       child.kill('SIGKILL')

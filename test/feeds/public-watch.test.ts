@@ -5,7 +5,7 @@
 import {spawn, type ChildProcess} from 'node:child_process'
 import {rmSync} from 'node:fs'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
-import {BIN, cliEnv, svc} from '../helpers/cli.js'
+import {BIN, cliEnv, killOnExit, svc} from '../helpers/cli.js'
 import {createTestDatabase, openTestStore, PG_URL} from '../helpers/pg.js'
 import {tempDir} from '../helpers/world.js'
 import {serveOn, type Served} from './public-helpers.js'
@@ -14,7 +14,7 @@ const POLL = {timeout: 60_000, interval: 100}
 
 /** A long-running `svc db watch`, its stdout lines and stderr collected. */
 function watch(args: string[], env: Record<string, string> = {}) {
-  const child: ChildProcess = spawn(process.execPath, [BIN, 'db', 'watch', ...args], {env: cliEnv(env)})
+  const child: ChildProcess = killOnExit(spawn(process.execPath, [BIN, 'db', 'watch', ...args], {env: cliEnv(env)}))
   let out = ''
   let err = ''
   child.stdout!.on('data', (d) => (out += d))
