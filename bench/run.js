@@ -200,6 +200,12 @@ for (const name of existsSync(byHand) ? readdirSync(byHand).filter((f) => f.ends
   sections.push(`${readFileSync(new URL(name, byHand), 'utf8').trim()}\n`)
 }
 
+// Summary rows of figures measured by hand (the sections above hold their tables and notes).
+const summaryByHand = new URL('./notes/summary-by-hand.md', import.meta.url)
+const rowsByHand = existsSync(summaryByHand)
+  ? readFileSync(summaryByHand, 'utf8').split('\n').filter((line) => line.startsWith('|')).join('\n')
+  : ''
+
 const cpu = cpus()
 const doc = `# Benchmarks
 
@@ -223,7 +229,7 @@ script's last run (its section says when): the PostgreSQL search and CPU figures
 measured on a quiet machine, are in "Record search at 1M records" and "CPU per request on
 PostgreSQL" below, measured by hand.
 
-${table(['figure', 'svc', 'baseline', 'ratio', 'target', 'met'], summary(results))}
+${table(['figure', 'svc', 'baseline', 'ratio', 'target', 'met'], summary(results))}${rowsByHand ? `\n${rowsByHand}` : ''}
 
 ## Every figure
 
