@@ -131,6 +131,25 @@ describeBothTransports('a schema change reindexes in slices', undefined, (ctx) =
     expect(Number((await rawQuery(world, 'SELECT count(*) AS n FROM db_records WHERE db_id = ? AND idx_int_1 = -1', [dbId]))[0].n)).toBe(0)
   })
 
+  it('two dbs reindexed at once (on SQLite by one shared thread): both answer, each db indexed by its own plan', async () => {
+    const {call} = ctx()
+    const one = await seed('pair_one')
+    const two = await seed('pair_two')
+    const [a, b] = await Promise.all([
+      call('PATCH', `/svc/dbs/${one.dbId}.json`, {body: {db: {schema: {fields: FIELDS, indexed_fields: ['n']}}}}),
+      call('PATCH', `/svc/dbs/${two.dbId}.json`, {body: {db: {schema: {fields: FIELDS, indexed_fields: ['name', 'n']}}}}),
+    ])
+    expect([a.status, b.status], `${a.text} ${b.text}`).toEqual([200, 200])
+    expect(await marked(one.dbId)).toBe(false)
+    expect(await marked(two.dbId)).toBe(false)
+    await check(one.dbId, one.rows, 41)
+    await check(two.dbId, two.rows, 42)
+    const unfilled = async (dbId: number, condition: string) =>
+      Number((await rawQuery(ctx().world, `SELECT count(*) AS n FROM db_records WHERE db_id = ? AND (${condition})`, [dbId]))[0].n)
+    expect(await unfilled(one.dbId, 'idx_int_1 IS NULL OR idx_str_1 IS NOT NULL')).toBe(0)
+    expect(await unfilled(two.dbId, 'idx_int_1 IS NULL OR idx_str_1 IS NULL')).toBe(0)
+  })
+
   /** What a schema change leaves before its first slice (or a server stopped in one): the new schema and the mark. */
   async function markReindex(dbId: number, indexed: string[]): Promise<void> {
     const {call, world} = ctx()

@@ -16,18 +16,43 @@ import type {ReindexThread} from '../dbs/types.js'
 import type {Sqlite} from './connection.js'
 import {holdWrites} from './group-commit.js'
 import type {ReindexRequest} from './reindex-worker.js'
-import {startWriter} from './threads.js'
+import {startWriter, type WriterThread} from './threads.js'
 
-/** A thread for one reindex, or undefined where none can start. */
+/** The reindex thread of a connection and the reindexes using it. */
+const shared = new WeakMap<Sqlite, {thread: Promise<WriterThread<ReindexRequest> | undefined>; users: number}>()
+
+/**
+ * The reindex thread of `db`, or undefined where none can start. One per connection, shared by the
+ * reindexes under way (started by the first, stopped by the last): their slices take the write lock
+ * one at a time anyway (holdWrites), so a thread per reindex would add memory, not speed, and a
+ * manager changing the schema of many dbs at once would start as many threads.
+ */
 export async function reindexThread(db: Sqlite): Promise<ReindexThread | undefined> {
-  const thread = await startWriter<ReindexRequest>(db, 'reindex-worker', 'the reindex thread')
-  if (!thread) return undefined
+  let entry = shared.get(db)
+  if (!entry) shared.set(db, (entry = {thread: startWriter<ReindexRequest>(db, 'reindex-worker', 'the reindex thread'), users: 0}))
+  const used = entry
+  used.users++
+  const release = async () => {
+    if (--used.users > 0) return
+    if (shared.get(db) === used) shared.delete(db)
+    await (await used.thread)?.stop()
+  }
+  const thread = await used.thread
+  if (!thread) {
+    await release()
+    return undefined
+  }
+  let stopped = false
   return {
     async slice(dbId) {
       // The store closed (the server stopped): the mark stays, and the next start finishes the reindex.
       if (!db.open) throw new SvcError('unavailable', 503, 'storage unavailable: the database is closed; the reindex resumes when the server starts')
       return (await holdWrites(db, () => thread.send({dbId}))) > 0
     },
-    stop: () => thread.stop(),
+    async stop() {
+      if (stopped) return
+      stopped = true
+      await release()
+    },
   }
 }

@@ -57,7 +57,12 @@ export async function startWriter<Request>(db: Sqlite, name: string, what: strin
     return undefined
   }
   let pending: {resolve(n: number): void; reject(error: unknown): void} | undefined
-  const gone = () => pending?.reject(new Error(`${what} stopped`))
+  let alive = true
+  const gone = () => {
+    alive = false
+    pending?.reject(new Error(`${what} stopped`))
+    pending = undefined
+  }
   worker.on('error', gone)
   void exited.then(gone)
   worker.on('message', (reply: WriterReply) => {
@@ -68,12 +73,14 @@ export async function startWriter<Request>(db: Sqlite, name: string, what: strin
     else waiting.resolve(reply.changes)
   })
   return {
+    // One request at a time (the callers send under holdWrites); none once the thread is gone.
     send: (request) => new Promise<number>((resolve, reject) => {
+      if (!alive) return reject(new Error(`${what} stopped`))
       pending = {resolve, reject}
       worker.postMessage(request)
     }),
     async stop() {
-      worker.postMessage('stop')
+      if (alive) worker.postMessage('stop')
       await exited
     },
   }
