@@ -178,12 +178,18 @@ export class SqlDbsRepo implements DbsRepo {
     // handler, answer) waited for about a slice per turn, and another account's p50 went up 6x
     // during a reindex (docs/benchmarks.md). On the reindex thread, the writes it holds wait for at
     // most one slice, and the file's write lock and the machine's cores are free half the time for
-    // the server's writes, another process's (a CLI call) and the requests' own work.
+    // the server's writes, another process's (a CLI call) and the requests' own work. The slice's
+    // time is its transaction's on the thread: on a loaded machine the messages' waits for a core
+    // would have doubled the pause too.
     const paced = this.sql.dialect.name === 'sqlite'
-    const step = thread ? () => thread.slice(dbId) : () => this.sql.tx(slice)
+    const step = thread ? () => thread.slice(dbId) : async () => {
+      const started = performance.now()
+      const more = await this.sql.tx(slice)
+      return {more, ms: performance.now() - started}
+    }
     try {
-      for (let started = performance.now(); await step(); started = performance.now()) {
-        const pause = paced ? Math.min(REINDEX_PAUSE_MAX_MS, Math.round(performance.now() - started)) : 0
+      for (let next = await step(); next.more; next = await step()) {
+        const pause = paced ? Math.min(REINDEX_PAUSE_MAX_MS, Math.round(next.ms)) : 0
         await new Promise((resolve) => (pause > 0 ? setTimeout(resolve, pause) : setImmediate(resolve)))
         if (signal?.aborted) return
       }

@@ -70,8 +70,8 @@ export interface SearchUpkeep {
 
 /** Runs a reindex's slices (reindex.ts reindexSlice) on a connection and thread of their own, one at a time. */
 export interface ReindexThread {
-  /** Runs the next slice of db `dbId`'s reindex; true while slices are left. */
-  slice(dbId: number): Promise<boolean>
+  /** Runs the next slice of db `dbId`'s reindex: `more` while slices are left, `ms` how long it took on its thread. */
+  slice(dbId: number): Promise<{more: boolean; ms: number}>
   stop(): Promise<void>
 }
 

@@ -47,7 +47,8 @@ export async function reindexThread(db: Sqlite): Promise<ReindexThread | undefin
     async slice(dbId) {
       // The store closed (the server stopped): the mark stays, and the next start finishes the reindex.
       if (!db.open) throw new SvcError('unavailable', 503, 'storage unavailable: the database is closed; the reindex resumes when the server starts')
-      return (await holdWrites(db, () => thread.send({dbId}))) > 0
+      const {changes, ms} = await holdWrites(db, () => thread.timed({dbId}))
+      return {more: changes > 0, ms}
     },
     async stop() {
       if (stopped) return

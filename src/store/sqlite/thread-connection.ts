@@ -6,11 +6,15 @@
  * waits for the lock in SQLite's busy handler, which would sleep on the server's thread.
  */
 import {createRequire} from 'node:module'
+import {performance} from 'node:perf_hooks'
 import {parentPort, workerData} from 'node:worker_threads'
 import type Database from 'better-sqlite3'
 
-/** A request's answer: a number (its meaning is the thread's own), or the error it failed with. */
-export type WriterReply = {changes: number} | {error: {message: string; code?: string}}
+/**
+ * A request's answer: a number (its meaning is the thread's own) and how long its transaction took
+ * on this thread (ms: without the time the message waited for either thread), or the error it failed with.
+ */
+export type WriterReply = {changes: number; ms: number} | {error: {message: string; code?: string}}
 
 /** This thread's connection to the file it was started for (workerData `file`, `addon`). */
 export function openWriterConnection(): Database.Database {
@@ -19,8 +23,11 @@ export function openWriterConnection(): Database.Database {
   const db = new SqliteDatabase(file, {nativeBinding: addon, fileMustExist: true})
   // Another process sharing the file (a CLI call) may hold the write lock for a moment.
   db.pragma('busy_timeout = 10000')
-  // As the server's connection (connection.ts): the writes run the same triggers and checks.
+  // As the server's connection (connection.ts): the writes run the same triggers and checks, and
+  // a commit checkpoints the WAL itself only past ~40 MB (SQLite's default, 4 MB, made a commit of
+  // this thread copy pages back and sync the file every few slices; svc serve's checkpointer does it).
   db.pragma('synchronous = NORMAL')
+  db.pragma('wal_autocheckpoint = 10000')
   db.pragma('foreign_keys = ON')
   return db
 }
@@ -35,8 +42,9 @@ export function serveWrites<Request>(db: Database.Database, handle: (request: Re
       return
     }
     let reply: WriterReply
+    const started = performance.now()
     try {
-      reply = {changes: write.immediate(m)}
+      reply = {changes: write.immediate(m), ms: performance.now() - started}
     } catch (error) {
       reply = {error: {message: (error as Error).message, code: (error as {code?: string}).code}}
     }

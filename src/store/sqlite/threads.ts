@@ -29,6 +29,8 @@ export function sqliteWorker(name: string, workerData: unknown): Worker {
 /** A writer thread, once its connection is open: one request at a time, answered with a number. */
 export interface WriterThread<Request> {
   send(request: Request): Promise<number>
+  /** As `send`, with how long the request's transaction took on the thread. */
+  timed(request: Request): Promise<{changes: number; ms: number}>
   stop(): Promise<void>
 }
 
@@ -56,7 +58,7 @@ export async function startWriter<Request>(db: Sqlite, name: string, what: strin
     await worker.terminate()
     return undefined
   }
-  let pending: {resolve(n: number): void; reject(error: unknown): void} | undefined
+  let pending: {resolve(reply: {changes: number; ms: number}): void; reject(error: unknown): void} | undefined
   let alive = true
   const gone = () => {
     alive = false
@@ -70,15 +72,17 @@ export async function startWriter<Request>(db: Sqlite, name: string, what: strin
     pending = undefined
     if (!waiting) return
     if ('error' in reply) waiting.reject(mapSqliteError(Object.assign(new Error(reply.error.message), {code: reply.error.code})))
-    else waiting.resolve(reply.changes)
+    else waiting.resolve(reply)
+  })
+  // One request at a time (the callers send under holdWrites); none once the thread is gone.
+  const timed = (request: Request) => new Promise<{changes: number; ms: number}>((resolve, reject) => {
+    if (!alive) return reject(new Error(`${what} stopped`))
+    pending = {resolve, reject}
+    worker.postMessage(request)
   })
   return {
-    // One request at a time (the callers send under holdWrites); none once the thread is gone.
-    send: (request) => new Promise<number>((resolve, reject) => {
-      if (!alive) return reject(new Error(`${what} stopped`))
-      pending = {resolve, reject}
-      worker.postMessage(request)
-    }),
+    send: async (request) => (await timed(request)).changes,
+    timed,
     async stop() {
       if (alive) worker.postMessage('stop')
       await exited
