@@ -6,12 +6,12 @@
  */
 import type {DbInput} from '../../core/dbs/db.js'
 import {type QuerySpec, readingData} from '../../core/dbs/query.js'
-import {indexerOf} from '../../core/dbs/records.js'
-import {INDEX_COLUMNS, planSchema} from '../../core/dbs/schema.js'
+import {INDEX_COLUMNS} from '../../core/dbs/schema.js'
 import {validation} from '../../core/errors.js'
 import {publicDbFull} from '../../core/quotas.js'
 import {deepFreeze} from '../cache-entries.js'
 import {appendEntry, appendRow, JournalContext} from '../journal/writer.js'
+import {reindexSlice} from './reindex.js'
 import {type EpochCache, isRowId, type SqlPort, type TxBody, type TxSql, txUnique} from '../sql/port.js'
 import {
   DB_BY_ID_NO_COUNT, DB_SELECT_NO_COUNT, type DbById, dbStatements, type DbRow, INDEX_LIST, indexParams, indexType, RECORD_COLUMNS, type RecordRow,
@@ -22,13 +22,8 @@ import type {Condition, DbsRepo, DbsSearch, DbView, RecordView, RecordWrite, Tab
 const now = () => new Date().toISOString()
 const codeTaken = () => validation({code: ['has already been taken']})
 const noLongerExists = () => validation({db: ['no longer exists']})
-/**
- * Records whose index columns one transaction of a reindex rewrites, then a turn of the event loop
- * for other requests (SQLite runs statements on the server's own thread: one transaction rewriting
- * a 300,000-record db held it 12.4 s).
- */
-export const REINDEX_SLICE = 250
-/** The longest pause after a reindex slice on SQLite (the pause is as long as the slice took). */
+export {REINDEX_SLICE} from './reindex.js'
+/** The longest pause after a reindex slice (the pause is as long as the slice took). */
 const REINDEX_PAUSE_MAX_MS = 50
 /**
  * Records one statement of a per-field count reads: a slice, then a turn of the event loop for
@@ -170,59 +165,36 @@ export class SqlDbsRepo implements DbsRepo {
   }
 
   /**
-   * Rewrites the index columns of a marked db's records, one slice per transaction, table by table
-   * (the null table first, stored as table_key ''), each in id order from the mark's place. Each
-   * slice reads the schema and the place as they are now, under the db row's lock: another schema
-   * change meanwhile starts the place over, and two servers reindexing one db share the work.
+   * Rewrites the index columns of a marked db's records, one slice per transaction (reindex.ts
+   * reindexSlice) until the last removes the mark. On SQLite the slices run on a thread of their
+   * own (sqlite/reindex-thread.ts), the server's writes held during each, its reads going on.
    */
   private async reindex(dbId: number, signal?: AbortSignal): Promise<void> {
-    const {dialect} = this.sql
-    const {forUpdate, typed} = dialect
-    const {tableIs, tableKey} = this.search
-    const row = `(${[typed('bigint'), ...INDEX_COLUMNS.map((c) => typed(indexType(c)))].join(', ')})`
-    // A VALUES list names its columns column1 (the id), column2... in both databases.
-    const set = INDEX_COLUMNS.map((c, i) => `${c} = v.column${i + 2}`).join(', ')
-    const slice = function* (q: TxSql): TxBody<boolean> {
-      const mark = yield* q.get<{table_key: string; after_id: number | string; schema: string | null; deleted_at: string | null}>(
-        `SELECT m.table_key, m.after_id, d.schema, d.deleted_at FROM db_reindexes m JOIN dbs d ON d.id = m.db_id WHERE m.db_id = ?${forUpdate}`, [dbId])
-      if (!mark) return false
-      const done = function* () {
-        yield* q.run('DELETE FROM db_reindexes WHERE db_id = ?', [dbId])
-        // Moves the cache epoch (the dbs triggers of migration 90), changing nothing: every server
-        // reads again that this db's queries may use its index columns.
-        yield* q.run('UPDATE dbs SET updated_at = updated_at WHERE id = ?', [dbId])
-        return false
-      }
-      if (mark.deleted_at !== null) return yield* done() // being deleted: its purge takes the records
-      const indexer = indexerOf(planSchema(mark.schema === null ? null : JSON.parse(mark.schema)))
-      const tableName = mark.table_key === '' ? null : mark.table_key
-      const rows = yield* q.all<{id: number | string; table_name: string | null; data: string}>(
-        `SELECT r.id, r.table_name, r.data FROM db_records r WHERE r.db_id = ? AND ${tableIs} AND r.id > ? ORDER BY r.id LIMIT ${REINDEX_SLICE}${forUpdate}`,
-        [dbId, tableKey(tableName), mark.after_id])
-      if (rows.length) {
-        const params = rows.flatMap((r) => [r.id, ...indexParams(indexer(tableNameOf(r.table_name), JSON.parse(r.data)))])
-        yield* q.run(`UPDATE db_records AS r SET ${set} FROM (VALUES ${rows.map(() => row).join(', ')}) AS v WHERE r.id = v.column1`, params)
-      }
-      if (rows.length === REINDEX_SLICE) {
-        yield* q.run('UPDATE db_reindexes SET after_id = ? WHERE db_id = ?', [rows[rows.length - 1]!.id, dbId])
-        return true
-      }
-      // This table is done: the next one by name (table names are never empty: '' is the null table's key).
-      const next = yield* q.get<{t: string | null}>(
-        "SELECT min(table_name) AS t FROM db_records WHERE db_id = ? AND table_name > ? AND table_name != ''", [dbId, mark.table_key])
-      if (!next || next.t === null) return yield* done()
-      yield* q.run('UPDATE db_reindexes SET table_key = ?, after_id = 0 WHERE db_id = ?', [next.t, dbId])
-      return true
+    const slice = reindexSlice({...this.sql.dialect, tableIs: this.search.tableIs, tableKey: this.search.tableKey}, dbId)
+    const thread = await this.search.upkeep?.reindexThread?.()
+    // After each slice, a pause as long as it took (at most REINDEX_PAUSE_MAX_MS) on SQLite. On the
+    // server's thread (no reindex thread could start) other requests then have the thread at least
+    // half the time: with one turn of the event loop between slices, a request (a few turns: read,
+    // handler, answer) waited for about a slice per turn, and another account's p50 went up 6x
+    // during a reindex (docs/benchmarks.md). On the reindex thread, the writes it holds wait for at
+    // most one slice, and the file's write lock and the machine's cores are free half the time for
+    // the server's writes, another process's (a CLI call) and the requests' own work. The slice's
+    // time is its transaction's on the thread: on a loaded machine the messages' waits for a core
+    // would have doubled the pause too.
+    const paced = this.sql.dialect.name === 'sqlite'
+    const step = thread ? () => thread.slice(dbId) : async () => {
+      const started = performance.now()
+      const more = await this.sql.tx(slice)
+      return {more, ms: performance.now() - started}
     }
-    // SQLite runs a slice on the server's thread: after each, a pause as long as it took (at most
-    // REINDEX_PAUSE_MAX_MS), so that other requests have the thread at least half the time. With one
-    // turn of the event loop between slices, a request (a few turns: read, handler, answer) waited for
-    // about a slice per turn, and another account's p50 went up 6x during a reindex (docs/benchmarks.md).
-    const paced = dialect.name === 'sqlite'
-    for (let started = performance.now(); await this.sql.tx(slice); started = performance.now()) {
-      const pause = paced ? Math.min(REINDEX_PAUSE_MAX_MS, Math.round(performance.now() - started)) : 0
-      await new Promise((resolve) => (pause > 0 ? setTimeout(resolve, pause) : setImmediate(resolve)))
-      if (signal?.aborted) return
+    try {
+      for (let next = await step(); next.more; next = await step()) {
+        const pause = paced ? Math.min(REINDEX_PAUSE_MAX_MS, Math.round(next.ms)) : 0
+        await new Promise((resolve) => (pause > 0 ? setTimeout(resolve, pause) : setImmediate(resolve)))
+        if (signal?.aborted) return
+      }
+    } finally {
+      await thread?.stop()
     }
   }
 

@@ -64,6 +64,15 @@ export interface SearchUpkeep {
    * until `release`. `run`, when given, runs one slice's statement (a write) off the server's thread.
    */
   purging(): Promise<{run?(sql: string, params: unknown[]): Promise<number>; release(signal?: AbortSignal): Promise<void>}>
+  /** For a schema change's reindex: a thread that runs its slices off the server's thread, or undefined where none can start. */
+  reindexThread?(): Promise<ReindexThread | undefined>
+}
+
+/** Runs a reindex's slices (reindex.ts reindexSlice) on a connection and thread of their own, one at a time. */
+export interface ReindexThread {
+  /** Runs the next slice of db `dbId`'s reindex: `more` while slices are left, `ms` how long it took on its thread. */
+  slice(dbId: number): Promise<{more: boolean; ms: number}>
+  stop(): Promise<void>
 }
 
 export interface DbsRepo {

@@ -11,15 +11,14 @@ import {likePattern} from '../like-escape.js'
 import type {Condition, DbsSearch, SearchUpkeep} from '../dbs/types.js'
 import type {SqlPort} from '../sql/port.js'
 import type {Sqlite} from './connection.js'
+import {jsonPath, RECORD_PLACE} from './dialect.js'
 import {FTS_CANDIDATES, holdDeleteMerges, indexAfterUpdates, indexOnBatchBoundary, indexQueue, indexWhenIdle} from './fts-indexer.js'
 import type {ReaderPool} from './reader-pool.js'
+import {reindexThread} from './reindex-thread.js'
 
-/** The SQLite JSON path of a top-level field (names are checked against FIELD_NAME in core). */
-const jsonPath = (name: string) => `$."${name}"`
 /** An FTS5 phrase for a literal: double quotes doubled. */
 const phrase = (literal: string) => `"${literal.replace(/"/g, '""')}"`
-const scope = (field: string, value: string): Condition => ({sql: 'json_extract(r.data, ?) = ?', params: [jsonPath(field), value]})
-const PLACE = {tableIs: 'r.table_name IS ?', tableKey: (tableName: string | null) => tableName, scope}
+const PLACE = RECORD_PLACE
 
 /**
  * `sql`: the port over `db`, the connection the FTS indexer writes on. `readers`: the threads a
@@ -61,6 +60,7 @@ function ftsUpkeep(db: Sqlite): SearchUpkeep {
     imported: () => indexQueue(db),
     written: () => indexWhenIdle(db),
     purging: () => holdDeleteMerges(db),
+    reindexThread: () => reindexThread(db),
   }
 }
 

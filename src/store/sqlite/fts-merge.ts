@@ -18,16 +18,11 @@
  * run in their order). Reads go on beside it (WAL). Where no worker can start (no file, or a worker
  * that fails to open it), the slices and steps run on the server's connection as before.
  */
-import {once} from 'node:events'
-import {createRequire} from 'node:module'
-import {pathToFileURL} from 'node:url'
-import {Worker} from 'node:worker_threads'
 import type {Sqlite} from './connection.js'
-import {sqliteAddon} from './connection.js'
-import {mapSqliteError} from './errors.js'
 import {mergeStep} from './fts-merge-step.js'
-import type {MergeReply, MergeRequest} from './fts-merge-worker.js'
+import type {MergeRequest} from './fts-merge-worker.js'
 import {holdWrites, queuedWrite} from './group-commit.js'
+import {startWriter} from './threads.js'
 
 /**
  * The thread of one purge: its slices (`run`) and the merge steps after (`merge`), each a
@@ -47,7 +42,7 @@ export interface PurgeWriter {
 }
 
 export async function purgeWriter(db: Sqlite): Promise<PurgeWriter> {
-  const thread = await startMerger(db)
+  const thread = await startWriter<MergeRequest>(db, 'fts-merge-worker', 'the full-text index\'s merge thread')
   const step = (pages: number, deleteMerge: number) => thread
     ? holdWrites(db, () => thread.send({op: 'merge', pages, deleteMerge}))
     : queuedWrite(db, () => mergeStep(db, pages, deleteMerge))
@@ -62,60 +57,4 @@ export async function purgeWriter(db: Sqlite): Promise<PurgeWriter> {
     },
     stop: async () => thread?.stop(),
   }
-}
-
-interface Merger {
-  send(request: MergeRequest): Promise<number>
-  stop(): Promise<void>
-}
-
-/** A worker thread with its own connection to `db`'s file, once it has opened it; undefined if it cannot. */
-async function startMerger(db: Sqlite): Promise<Merger | undefined> {
-  if (!db.name || db.memory) return undefined
-  let worker: Worker
-  try {
-    worker = mergeWorker({file: db.name, addon: sqliteAddon()})
-  } catch {
-    return undefined
-  }
-  const exited = once(worker, 'exit')
-  const started = await new Promise<boolean>((resolve) => {
-    worker.once('message', (m) => resolve(m === 'ready'))
-    worker.once('error', () => resolve(false))
-    void exited.then(() => resolve(false))
-  })
-  if (!started) {
-    await worker.terminate()
-    return undefined
-  }
-  let pending: {resolve(n: number): void; reject(error: unknown): void} | undefined
-  const gone = () => pending?.reject(new Error('the full-text index\'s merge thread stopped'))
-  worker.on('error', gone)
-  void exited.then(gone)
-  worker.on('message', (reply: MergeReply) => {
-    const waiting = pending
-    pending = undefined
-    if (!waiting) return
-    if ('error' in reply) waiting.reject(mapSqliteError(Object.assign(new Error(reply.error.message), {code: reply.error.code})))
-    else waiting.resolve(reply.changes)
-  })
-  return {
-    send: (request) => new Promise<number>((resolve, reject) => {
-      pending = {resolve, reject}
-      worker.postMessage(request)
-    }),
-    async stop() {
-      worker.postMessage('stop')
-      await exited
-    },
-  }
-}
-
-/** The merge thread: the built .js, or under the TypeScript sources (tests) the .ts loaded through tsx's API. */
-function mergeWorker(workerData: {file: string; addon?: string}): Worker {
-  if (!import.meta.url.endsWith('.ts')) return new Worker(new URL('./fts-merge-worker.js', import.meta.url), {workerData})
-  const api = pathToFileURL(createRequire(import.meta.url).resolve('tsx/esm/api')).href
-  const file = new URL('./fts-merge-worker.ts', import.meta.url).href
-  const code = `import(${JSON.stringify(api)}).then(({tsImport}) => tsImport(${JSON.stringify(file)}, ${JSON.stringify(file)}))`
-  return new Worker(code, {eval: true, workerData})
 }

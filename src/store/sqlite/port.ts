@@ -5,38 +5,14 @@
  * SvcError (errors.ts), the cache epoch read once per turn of the event loop.
  */
 import {EpochEntries} from '../cache-entries.js'
-import {type Dialect, driveSync, type EpochCache, type SqlPort, type SqlStep, type TxBody, type TxSql, txSql} from '../sql/port.js'
+import {driveSync, type EpochCache, type SqlPort, type SqlStep, type TxBody, type TxSql, txSql} from '../sql/port.js'
 import {cacheEpoch, type Sqlite, writeTx} from './connection.js'
+import {sqliteDialect} from './dialect.js'
 import {mapSqliteError} from './errors.js'
 import {queuedWrite, writesHeld} from './group-commit.js'
 import type {JournalSignal} from '../journal/signal.js'
 
-const UNIQUE = new Set(['SQLITE_CONSTRAINT_UNIQUE', 'SQLITE_CONSTRAINT_PRIMARYKEY'])
-const FOREIGN_KEY = 'SQLITE_CONSTRAINT_FOREIGNKEY'
-
-export const sqliteDialect: Dialect = {
-  name: 'sqlite',
-  // SQLite's LIKE is case-insensitive for ASCII letters.
-  likeCi: (column) => `${column} LIKE ? ESCAPE '\\'`,
-  orderCi: (column) => `${column} COLLATE NOCASE`,
-  // The write transaction (BEGIN IMMEDIATE) holds the database's write lock from its start.
-  forUpdate: '',
-  forShare: '',
-  inArray: (column) => `${column} IN (SELECT value FROM json_each(?))`,
-  arrayParam: (values) => JSON.stringify(values),
-  jsonArrayAgg: (expression, orderBy) => `json_group_array(${expression} ORDER BY ${orderBy})`,
-  millisBetween: (later, earlier) => `CAST((julianday(${later}) - julianday(${earlier})) * 86400000 AS INTEGER)`,
-  isUniqueViolation: (error) => UNIQUE.has(codeOf(error) ?? ''),
-  isForeignKeyViolation: (error) => codeOf(error) === FOREIGN_KEY,
-  typed: () => '?',
-}
-
-function codeOf(error: unknown): string | undefined {
-  const own = (error as {code?: unknown})?.code
-  if (typeof own === 'string') return own
-  const cause = (error as {cause?: {code?: unknown}})?.cause?.code
-  return typeof cause === 'string' ? cause : undefined
-}
+export {sqliteDialect}
 
 export class SqlitePort implements SqlPort {
   readonly dialect = sqliteDialect

@@ -17,13 +17,12 @@
  */
 import {once} from 'node:events'
 import {availableParallelism} from 'node:os'
-import {createRequire} from 'node:module'
-import {pathToFileURL} from 'node:url'
-import {Worker} from 'node:worker_threads'
+import type {Worker} from 'node:worker_threads'
 import {rateLimited, SvcError} from '../../core/errors.js'
 import {dataFile, sqliteAddon} from './connection.js'
 import {mapSqliteError} from './errors.js'
 import type {ReaderReply, ReaderRequest} from './reader-worker.js'
+import {sqliteWorker} from './threads.js'
 
 /** Reads one account may have waiting; more are refused. */
 export const LANE_MAX = 32
@@ -62,7 +61,7 @@ export function readerPool(dataDir: string): ReaderPool {
   let log: ((line: string) => void) | undefined
 
   const spawnReader = (): Reader => {
-    const worker = readerWorker({file: dataFile(dataDir), addon: sqliteAddon()})
+    const worker = sqliteWorker('reader-worker', {file: dataFile(dataDir), addon: sqliteAddon()})
     worker.unref()
     const reader: Reader = {worker, ready: false}
     worker.on('message', (reply: ReaderReply | 'ready') => {
@@ -156,13 +155,4 @@ export function readerPool(dataDir: string): ReaderPool {
     all: (sql, params, lane) => send('all', sql, params, lane),
     get: (sql, params, lane) => send('get', sql, params, lane),
   }
-}
-
-/** A reader thread: the built .js, or under the TypeScript sources (tests) the .ts loaded through tsx's API. */
-function readerWorker(workerData: {file: string; addon?: string}): Worker {
-  if (!import.meta.url.endsWith('.ts')) return new Worker(new URL('./reader-worker.js', import.meta.url), {workerData})
-  const api = pathToFileURL(createRequire(import.meta.url).resolve('tsx/esm/api')).href
-  const file = new URL('./reader-worker.ts', import.meta.url).href
-  const code = `import(${JSON.stringify(api)}).then(({tsImport}) => tsImport(${JSON.stringify(file)}, ${JSON.stringify(file)}))`
-  return new Worker(code, {eval: true, workerData})
 }
