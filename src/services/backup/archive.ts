@@ -66,6 +66,8 @@ const damaged = (detail: string) =>
 export interface WriterParallelism {
   /** Blocks being compressed at once: 1 keeps one thread of the pool busy (a served backup), more use more cores. */
   compressJobs: number
+  /** Uncompressed bytes a gzip member holds (BLOCK_BYTES unless given). */
+  blockBytes?: number
 }
 
 /** Uncompressed bytes a gzip member holds: deflate's window is 32 KB, so a member this long costs ~0.1% in size. */
@@ -91,11 +93,13 @@ export class ArchiveWriter {
   /** Blocks being compressed, in file order. */
   private readonly compressing: Promise<Buffer>[] = []
   private readonly compressJobs: number
+  private readonly blockBytes: number
   bytes = 0
 
   constructor(private readonly file: string, parallelism: WriterParallelism = {compressJobs: 2}) {
     this.partial = `${file}.partial`
     this.compressJobs = Math.max(1, parallelism.compressJobs)
+    this.blockBytes = Math.max(1, parallelism.blockBytes ?? BLOCK_BYTES)
     this.out = createWriteStream(this.partial, {flags: 'w', mode: 0o600})
     this.out.on('error', (error: Error) => {
       this.failure ??= error
@@ -117,7 +121,7 @@ export class ArchiveWriter {
     this.bytes += bytes.length
     this.pending.push(bytes)
     this.pendingBytes += bytes.length
-    if (this.pendingBytes >= BLOCK_BYTES) await this.block()
+    if (this.pendingBytes >= this.blockBytes) await this.block()
   }
 
   /** Sends what is pending to be compressed as one member; writes finished members while too many are under way. */

@@ -31,6 +31,10 @@ export interface BackupOptions {
    * backup: the server's requests come first); the default is the cores, 2 to 4.
    */
   parallel?: number
+  /** PostgreSQL's parallel readers: rows a connection reads at a time (10,000; tests make it small to cut small tables in ranges). */
+  rangeRows?: number
+  /** Uncompressed bytes a gzip member holds (1 MB; tests make it small to write many). */
+  blockBytes?: number
 }
 
 /** The default parallelism of a backup from the CLI: the machine's cores, at least 2 (reading overlaps compressing), at most 4. */
@@ -96,7 +100,7 @@ export async function backup(source: StoreTarget, file: string, options: BackupO
   const snapshot = await snapshotOf(source)
   const box = options.passphrase ? newSecretBox(options.passphrase) : undefined
   const parallel = Math.max(1, Math.floor(options.parallel ?? defaultParallelism()))
-  const writer = new ArchiveWriter(out, {compressJobs: parallel})
+  const writer = new ArchiveWriter(out, {compressJobs: parallel, blockBytes: options.blockBytes})
   try {
     const header: ArchiveHeader = {
       format: ARCHIVE_FORMAT, version: ARCHIVE_VERSION, svc_version: svcVersion(), store: snapshot.driver,
@@ -113,7 +117,7 @@ export async function backup(source: StoreTarget, file: string, options: BackupO
     for (const table of tables) {
       const positions = secretPositions(table)
       if (!positions.length && snapshot.lineChunks) {
-        await writer.tableChunks(table.name, table.columns, snapshot.lineChunks(table, {readers: parallel}), (n) => {
+        await writer.tableChunks(table.name, table.columns, snapshot.lineChunks(table, {readers: parallel, rangeRows: options.rangeRows}), (n) => {
           done += n
           options.onRows?.(done, table.name)
         })

@@ -229,7 +229,7 @@ export async function pgSnapshot(url: string): Promise<StoreSnapshot> {
       const {where, params} = scoped(table.name, scope)
       return Number((await client.query(`SELECT count(*) AS n FROM ${quote(table.name)}${where}`, params)).rows[0].n)
     },
-    async* lineChunks(table, {readers}) {
+    async* lineChunks(table, {readers, rangeRows = RANGE_ROWS}) {
       const info = await columnsOf(client, table.name)
       const line = lineExpression(table, info)
       const pk = await primaryKey(client, table.name)
@@ -241,7 +241,7 @@ export async function pgSnapshot(url: string): Promise<StoreSnapshot> {
         // The key every RANGE_ROWS rows (from the key's index): ranges of at most that many rows, read a range a connection.
         const k = quote(key.name)
         const {rows} = await client.query(
-          `SELECT k FROM (SELECT ${k} AS k, row_number() OVER (ORDER BY ${k}) AS n FROM ${quote(table.name)}) s WHERE n % ${RANGE_ROWS} = 0 ORDER BY k`)
+          `SELECT k FROM (SELECT ${k} AS k, row_number() OVER (ORDER BY ${k}) AS n FROM ${quote(table.name)}) s WHERE n % ${Math.max(1, Math.floor(rangeRows))} = 0 ORDER BY k`)
         bounds = (rows as {k: string | number}[]).map((r) => String(r.k)).filter((v) => /^-?\d+$/.test(v))
       }
       if (!bounds.length) {

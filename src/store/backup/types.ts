@@ -46,7 +46,7 @@ export interface StoreSnapshot {
    * chunks of whole lines; read by several connections at once on one snapshot where the driver can
    * (PostgreSQL: `readers` connections on one exported snapshot). Preferred to lines() where present.
    */
-  lineChunks?(table: TableShape, options: {readers: number}): AsyncGenerator<LineChunk>
+  lineChunks?(table: TableShape, options: {readers: number; rangeRows?: number}): AsyncGenerator<LineChunk>
   /** Queries inside the snapshot (an export reads the account's name). */
   readonly sql: import('./account.js').BackupSql
   /** Ends the read transaction and closes the connection. */
