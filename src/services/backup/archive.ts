@@ -64,7 +64,7 @@ const damaged = (detail: string) =>
 
 /** How a writer compresses: blocks compressed at once (on libuv's thread pool) and rows read at once (PostgreSQL's connections). */
 export interface WriterParallelism {
-  /** Blocks being compressed at once: 1 keeps one thread of the pool busy (a served backup), more use more cores. */
+  /** Blocks compressed at once on the thread pool while the rows are read: 1 (a served backup) keeps to one thread beside the reading. */
   compressJobs: number
   /** Uncompressed bytes a gzip member holds (BLOCK_BYTES unless given). */
   blockBytes?: number
@@ -134,7 +134,8 @@ export class ArchiveWriter {
       compressed.catch(() => {}) // awaited in order below
       this.compressing.push(compressed)
     }
-    while (this.compressing.length >= this.compressJobs) await this.writeOldest()
+    // (The rows go on being read meanwhile: one job is one block compressed beside the reading.)
+    while (this.compressing.length > this.compressJobs) await this.writeOldest()
   }
 
   private async writeOldest(): Promise<void> {
