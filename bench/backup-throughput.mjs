@@ -8,7 +8,7 @@
 // other requests (a page of records, the db, the caller) while its backup
 // runs against the same server's quiet p99 after it, and the server's peak memory.
 // `--served` runs only that part. Times are wall; CPU is the command's own process (user + system, GNU
-// time), not the database server's. `svc admin backup` runs with --jobs 1 and --jobs 2 (its default is the idle cores).
+// time), not the database server's. `svc admin backup` runs with --jobs 1 (its default) and --jobs 2.
 import {execFileSync, spawnSync} from 'node:child_process'
 import {mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync} from 'node:fs'
 import {tmpdir} from 'node:os'
@@ -122,7 +122,7 @@ const rate = (t) => `${Math.round(n / t.s).toLocaleString('en')} rec/s; CPU ${t.
 if (!servedOnly) {
   const data = join(work, 'sqlite')
   const archive = join(work, 'sqlite.svcbak')
-  // One job (one block compressed beside the reading: a served backup's) and two (the default on two idle cores).
+  // One job (the default: one block compressed beside the reading) and two.
   const b = timed(process.execPath, [bin, 'admin', 'backup', '--data', data, '--out', archive, '--jobs', '1'])
   const b2 = timed(process.execPath, [bin, 'admin', 'backup', '--data', data, '--out', join(work, 'sqlite-j2.svcbak'), '--jobs', '2'])
   const r = timed(process.execPath, [bin, 'admin', 'restore', archive, '--data', join(work, 'sqlite-restored')])
@@ -157,7 +157,7 @@ if (pgUrl) {
     if (servedOnly) throw new Error('served only')
     const archive = join(work, 'pg.svcbak')
     const dump = join(work, 'pg.dump')
-    // One job (one connection, one block compressed beside the reading: a served backup's) and two (two connections on one snapshot).
+    // One job (the default: one connection, one block compressed beside the reading) and two (two connections on one snapshot).
     const b = timed(process.execPath, [bin, 'admin', 'backup', '--database-url', dbUrl(name), '--out', archive, '--jobs', '1'])
     const b2 = timed(process.execPath, [bin, 'admin', 'backup', '--database-url', dbUrl(name), '--out', join(work, 'pg-j2.svcbak'), '--jobs', '2'])
     const r = timed(process.execPath, [bin, 'admin', 'restore', archive, '--database-url', dbUrl(`${name}_r`)])

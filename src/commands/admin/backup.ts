@@ -13,7 +13,7 @@ export default class AdminBackup extends AdminCommand {
     out: Flags.string({char: 'o', description: 'archive file to write (written as FILE.partial, moved into place when complete)', required: true}),
     'passphrase-file': passphraseFlag,
     jobs: Flags.integer({char: 'j', min: 1, max: 16,
-      description: 'work at once: blocks compressed on that many threads and, on PostgreSQL, big tables read through that many connections on one snapshot [default: the idle cores (the cores less the load average), 1 to 4]'}),
+      description: 'work at once: blocks compressed on that many threads and, on PostgreSQL, big tables read through that many connections on one snapshot (for idle cores; default 1)'}),
   }
 
   async run() {

@@ -6,7 +6,7 @@
  */
 import {existsSync, readFileSync} from 'node:fs'
 import {mkdtemp, rm} from 'node:fs/promises'
-import {availableParallelism, loadavg, tmpdir} from 'node:os'
+import {tmpdir} from 'node:os'
 import {join, resolve} from 'node:path'
 import {SvcError} from '../../core/errors.js'
 import {PACKAGE_ROOT} from '../../paths.js'
@@ -28,7 +28,7 @@ export interface BackupOptions {
   /**
    * How much runs at once: blocks compressed on the thread pool, and PostgreSQL connections reading
    * big tables on the one snapshot. 1 keeps a backup to about one core beside the reading (a served
-   * backup: the server's requests come first); the default is the idle cores, 1 to 4 (defaultParallelism).
+   * backup: the server's requests come first); the default is 1 (defaultParallelism).
    */
   parallel?: number
   /** PostgreSQL's parallel readers: rows a connection reads at a time (10,000; tests make it small to cut small tables in ranges). */
@@ -38,12 +38,12 @@ export interface BackupOptions {
 }
 
 /**
- * The default parallelism of a backup from the CLI: the cores nothing else uses (the cores less the
- * 1-minute load average), 1 to 4. More readers and compressors than idle cores only contend (on a
- * busy machine two jobs took longer than one: docs/benchmarks.md, "Backups").
+ * The default parallelism of a backup: one job (one connection; one block compressed beside the
+ * reading). More is for a machine with idle cores: on the busy two-core machine it was measured on,
+ * two jobs took longer than one in every run (docs/benchmarks.md, "Backups").
  */
 export function defaultParallelism(): number {
-  return Math.min(4, Math.max(1, Math.round(availableParallelism() - loadavg()[0]!)))
+  return 1
 }
 
 export interface BackupResult {
