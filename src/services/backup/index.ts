@@ -40,7 +40,7 @@ export interface BackupOptions {
 /**
  * The default parallelism of a backup: one job (one connection; one block compressed beside the
  * reading). More is for a machine with idle cores: on the busy two-core machine it was measured on,
- * two jobs took longer than one in every run (docs/benchmarks.md, "Backups").
+ * two jobs took longer than one in every PostgreSQL run and most SQLite runs (docs/benchmarks.md, "Backups").
  */
 export function defaultParallelism(): number {
   return 1
