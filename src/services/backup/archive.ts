@@ -96,7 +96,7 @@ export class ArchiveWriter {
   private readonly blockBytes: number
   bytes = 0
 
-  constructor(private readonly file: string, parallelism: WriterParallelism = {compressJobs: 2}) {
+  constructor(private readonly file: string, parallelism: WriterParallelism = {compressJobs: 1}) {
     this.partial = `${file}.partial`
     this.compressJobs = Math.max(1, parallelism.compressJobs)
     this.blockBytes = Math.max(1, parallelism.blockBytes ?? BLOCK_BYTES)
