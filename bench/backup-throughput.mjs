@@ -7,7 +7,8 @@
 // Then, on each store, a served backup: `svc serve --backup-dir` over the same data, the p99 of
 // other requests (a page of records, the db, the caller) while its backup
 // runs against the same server's quiet p99 after it, and the server's peak memory.
-// `--served` runs only that part.
+// `--served` runs only that part. Times are wall; CPU is the command's own process (user + system, GNU
+// time), not the database server's. `svc admin backup` runs with --jobs 1 (its default) and --jobs 2.
 import {execFileSync, spawnSync} from 'node:child_process'
 import {mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync} from 'node:fs'
 import {tmpdir} from 'node:os'
@@ -26,13 +27,13 @@ const dist = join(root, 'dist')
 const bin = join(root, 'bin', 'run.js')
 const work = mkdtempSync(join(tmpdir(), 'svc-bench-backup-'))
 
-/** Runs a command, returns seconds and the peak RSS (MB) GNU time reports. */
+/** Runs a command, returns seconds, its CPU seconds (user + system, its own process: not the database server's) and the peak RSS (MB) GNU time reports. */
 function timed(cmd, args, env = {}) {
   const started = performance.now()
-  const run = spawnSync('/usr/bin/time', ['-f', '%M', cmd, ...args], {encoding: 'utf8', env: {...process.env, ...env}})
+  const run = spawnSync('/usr/bin/time', ['-f', '%M %U %S', cmd, ...args], {encoding: 'utf8', env: {...process.env, ...env}})
   if (run.status !== 0) throw new Error(`${cmd} ${args.join(' ')}: ${run.stderr}`)
-  const rss = Number(run.stderr.trim().split('\n').at(-1)) / 1024
-  return {s: (performance.now() - started) / 1000, rssMb: Math.round(rss)}
+  const [rss, user, sys] = run.stderr.trim().split('\n').at(-1).split(' ').map(Number)
+  return {s: (performance.now() - started) / 1000, rssMb: Math.round(rss / 1024), cpu: user + sys}
 }
 
 let token
@@ -107,7 +108,7 @@ const servedRows = []
 
 const rows = []
 const mb = (file) => (statSync(file).size / 1e6).toFixed(1)
-const rate = (t) => `${Math.round(n / t.s).toLocaleString('en')} rec/s`
+const rate = (t) => `${Math.round(n / t.s).toLocaleString('en')} rec/s; CPU ${t.cpu.toFixed(2)} s`
 
 {
   const data = join(work, 'sqlite')
@@ -121,11 +122,14 @@ const rate = (t) => `${Math.round(n / t.s).toLocaleString('en')} rec/s`
 if (!servedOnly) {
   const data = join(work, 'sqlite')
   const archive = join(work, 'sqlite.svcbak')
-  const b = timed(process.execPath, [bin, 'admin', 'backup', '--data', data, '--out', archive])
+  // One job (the default: one block compressed beside the reading) and two.
+  const b = timed(process.execPath, [bin, 'admin', 'backup', '--data', data, '--out', archive, '--jobs', '1'])
+  const b2 = timed(process.execPath, [bin, 'admin', 'backup', '--data', data, '--out', join(work, 'sqlite-j2.svcbak'), '--jobs', '2'])
   const r = timed(process.execPath, [bin, 'admin', 'restore', archive, '--data', join(work, 'sqlite-restored')])
   const native = timed('sqlite3', [join(data, 'svc.sqlite'), `.backup ${join(work, 'native.sqlite')}`])
   const vacuum = timed('sqlite3', [join(data, 'svc.sqlite'), `VACUUM INTO '${join(work, 'vacuum.sqlite')}'`])
-  rows.push(`| SQLite | svc admin backup | ${b.s.toFixed(2)} s (${rate(b)}) | ${mb(archive)} MB | ${b.rssMb} MB |`)
+  rows.push(`| SQLite | svc admin backup --jobs 1 | ${b.s.toFixed(2)} s (${rate(b)}) | ${mb(archive)} MB | ${b.rssMb} MB |`)
+  rows.push(`| SQLite | svc admin backup --jobs 2 | ${b2.s.toFixed(2)} s (${rate(b2)}) | ${mb(join(work, 'sqlite-j2.svcbak'))} MB | ${b2.rssMb} MB |`)
   rows.push(`| SQLite | sqlite3 .backup | ${native.s.toFixed(2)} s (${rate(native)}) | ${mb(join(work, 'native.sqlite'))} MB | ${native.rssMb} MB |`)
   rows.push(`| SQLite | sqlite3 VACUUM INTO | ${vacuum.s.toFixed(2)} s (${rate(vacuum)}) | ${mb(join(work, 'vacuum.sqlite'))} MB | ${vacuum.rssMb} MB |`)
   rows.push(`| SQLite | svc admin restore | ${r.s.toFixed(2)} s (${rate(r)}) | | ${r.rssMb} MB |`)
@@ -153,11 +157,14 @@ if (pgUrl) {
     if (servedOnly) throw new Error('served only')
     const archive = join(work, 'pg.svcbak')
     const dump = join(work, 'pg.dump')
-    const b = timed(process.execPath, [bin, 'admin', 'backup', '--database-url', dbUrl(name), '--out', archive])
+    // One job (the default: one connection, one block compressed beside the reading) and two (two connections on one snapshot).
+    const b = timed(process.execPath, [bin, 'admin', 'backup', '--database-url', dbUrl(name), '--out', archive, '--jobs', '1'])
+    const b2 = timed(process.execPath, [bin, 'admin', 'backup', '--database-url', dbUrl(name), '--out', join(work, 'pg-j2.svcbak'), '--jobs', '2'])
     const r = timed(process.execPath, [bin, 'admin', 'restore', archive, '--database-url', dbUrl(`${name}_r`)])
     const d = timed('pg_dump', ['-Fc', '-f', dump, dbUrl(name)])
     const pr = timed('pg_restore', ['-d', dbUrl(`${name}_n`), dump])
-    rows.push(`| PostgreSQL | svc admin backup | ${b.s.toFixed(2)} s (${rate(b)}) | ${mb(archive)} MB | ${b.rssMb} MB |`)
+    rows.push(`| PostgreSQL | svc admin backup --jobs 1 | ${b.s.toFixed(2)} s (${rate(b)}) | ${mb(archive)} MB | ${b.rssMb} MB |`)
+    rows.push(`| PostgreSQL | svc admin backup --jobs 2 | ${b2.s.toFixed(2)} s (${rate(b2)}) | ${mb(join(work, 'pg-j2.svcbak'))} MB | ${b2.rssMb} MB |`)
     rows.push(`| PostgreSQL | pg_dump -Fc | ${d.s.toFixed(2)} s (${rate(d)}) | ${mb(dump)} MB | ${d.rssMb} MB |`)
     rows.push(`| PostgreSQL | svc admin restore | ${r.s.toFixed(2)} s (${rate(r)}) | | ${r.rssMb} MB |`)
     rows.push(`| PostgreSQL | pg_restore | ${pr.s.toFixed(2)} s (${rate(pr)}) | | ${pr.rssMb} MB |`)

@@ -12,6 +12,8 @@ export default class AdminBackup extends AdminCommand {
   static flags = {
     out: Flags.string({char: 'o', description: 'archive file to write (written as FILE.partial, moved into place when complete)', required: true}),
     'passphrase-file': passphraseFlag,
+    jobs: Flags.integer({char: 'j', min: 1, max: 16,
+      description: 'work at once: blocks compressed on that many threads and, on PostgreSQL, big tables read through that many connections on one snapshot (for idle cores; default 1)'}),
   }
 
   async run() {
@@ -22,6 +24,7 @@ export default class AdminBackup extends AdminCommand {
     let bar = {update(_n: number) {}, stop() {}}
     const result = await backup(target, flags.out, {
       passphrase,
+      parallel: flags.jobs,
       onTotal: async (total) => {
         bar = await progressBar('Backing up', total, !this.jsonEnabled())
       },

@@ -18,9 +18,9 @@ import {createReadStream, createWriteStream, type WriteStream} from 'node:fs'
 import {rename, rm} from 'node:fs/promises'
 import {pipeline, type Readable} from 'node:stream'
 import {StringDecoder} from 'node:string_decoder'
-import {createGunzip, createGzip, type Gzip} from 'node:zlib'
+import {createGunzip, gzip} from 'node:zlib'
 import {SvcError} from '../../core/errors.js'
-import type {CellValue} from '../../store/backup/types.js'
+import type {CellValue, LineChunk} from '../../store/backup/types.js'
 
 export const ARCHIVE_FORMAT = 'svc-archive'
 export const ARCHIVE_VERSION = 1
@@ -62,50 +62,96 @@ const damaged = (detail: string) =>
   new SvcError('usage', 0, `the archive is damaged: ${detail}; nothing was written`, undefined,
     'use another archive (svc admin backup verify FILE checks one without restoring it)')
 
-/** Writes an archive to `file` through `FILE.partial`, renamed into place only once complete and flushed. */
+/** How a writer compresses: blocks compressed at once (on libuv's thread pool) and rows read at once (PostgreSQL's connections). */
+export interface WriterParallelism {
+  /** Blocks compressed at once on the thread pool while the rows are read: 1 (a served backup) keeps to one thread beside the reading. */
+  compressJobs: number
+  /** Uncompressed bytes a gzip member holds (BLOCK_BYTES unless given). */
+  blockBytes?: number
+}
+
+/** Uncompressed bytes a gzip member holds: deflate's window is 32 KB, so a member this long costs ~0.1% in size. */
+const BLOCK_BYTES = 1 << 20
+/** gzip level 1: levels 1-3 share deflate's fast path; on an archive's JSON lines level 1 is within 1% of level 3's size. */
+const GZIP_LEVEL = 1
+
+/**
+ * Writes an archive to `file` through `FILE.partial`, renamed into place only once complete and flushed.
+ *
+ * The text is compressed in blocks of 1 MB, each its own gzip member, several at once on libuv's
+ * thread pool (as pigz does): a gzip file may hold several members one after the other, and every
+ * gunzip (Node's, zcat, an older svc's reader) reads them as one stream, so the format is unchanged
+ * (version 1). Reading the rows, hashing and compressing overlap instead of waiting on each other.
+ */
 export class ArchiveWriter {
   private readonly hash: Hash = createHash('sha256')
-  private readonly gzip: Gzip
   private readonly out: WriteStream
   private readonly partial: string
   private failure: Error | undefined
   private readonly counts: Record<string, number> = {}
   private total = 0
+  /** Blocks being compressed, in file order. */
+  private readonly compressing: Promise<Buffer>[] = []
+  private readonly compressJobs: number
+  private readonly blockBytes: number
   bytes = 0
 
-  constructor(private readonly file: string) {
+  constructor(private readonly file: string, parallelism: WriterParallelism = {compressJobs: 1}) {
     this.partial = `${file}.partial`
-    // Level 3: most of level 6's size at half its time (records compress well either way).
-    this.gzip = createGzip({level: 3})
+    this.compressJobs = Math.max(1, parallelism.compressJobs)
+    this.blockBytes = Math.max(1, parallelism.blockBytes ?? BLOCK_BYTES)
     this.out = createWriteStream(this.partial, {flags: 'w', mode: 0o600})
-    this.gzip.pipe(this.out)
-    const fail = (error: Error) => {
+    this.out.on('error', (error: Error) => {
       this.failure ??= error
-    }
-    this.gzip.on('error', fail)
-    this.out.on('error', fail)
+    })
   }
 
-  private pending: string[] = []
+  private pending: Buffer[] = []
   private pendingBytes = 0
 
-  /** Adds a line; lines are hashed and compressed in chunks of ~256 KB (one zlib call each, not one a line). */
-  private async line(value: unknown): Promise<void> {
-    const text = `${JSON.stringify(value)}\n`
-    this.pending.push(text)
-    this.pendingBytes += text.length
-    if (this.pendingBytes >= 256 * 1024) await this.flush()
+  /** Adds a line (a value as its JSON). */
+  private line(value: unknown): Promise<void> {
+    return this.add(Buffer.from(`${JSON.stringify(value)}\n`, 'utf8'))
   }
 
-  private async flush(): Promise<void> {
+  /** Adds whole lines of text (each ending with a newline): hashed now, compressed by the block. */
+  private async add(bytes: Buffer): Promise<void> {
     if (this.failure) throw this.failure
-    if (!this.pending.length) return
-    const chunk = Buffer.from(this.pending.join(''), 'utf8')
-    this.pending = []
-    this.pendingBytes = 0
-    this.hash.update(chunk)
-    this.bytes += chunk.length
-    if (!this.gzip.write(chunk)) await new Promise<void>((resolve) => this.gzip.once('drain', resolve))
+    this.hash.update(bytes)
+    this.bytes += bytes.length
+    this.pending.push(bytes)
+    this.pendingBytes += bytes.length
+    if (this.pendingBytes >= this.blockBytes) await this.block()
+  }
+
+  /** Sends what is pending to be compressed as one member; writes finished members while too many are under way. */
+  private async block(): Promise<void> {
+    if (this.pendingBytes) {
+      const input = this.pending.length === 1 ? this.pending[0]! : Buffer.concat(this.pending, this.pendingBytes)
+      this.pending = []
+      this.pendingBytes = 0
+      const compressed = new Promise<Buffer>((resolve, reject) => gzip(input, {level: GZIP_LEVEL, chunkSize: 256 * 1024}, (error, out) => (error ? reject(error) : resolve(out))))
+      compressed.catch(() => {}) // awaited in order below
+      this.compressing.push(compressed)
+    }
+    // (The rows go on being read meanwhile: one job is one block compressed beside the reading.)
+    while (this.compressing.length > this.compressJobs) await this.writeOldest()
+  }
+
+  private async writeOldest(): Promise<void> {
+    const member = await this.compressing.shift()!
+    if (this.failure) throw this.failure
+    if (!this.out.write(member)) {
+      await new Promise<void>((resolve) => {
+        const done = () => {
+          this.out.off('drain', done)
+          this.out.off('error', done)
+          resolve()
+        }
+        this.out.on('drain', done)
+        this.out.on('error', done)
+      })
+    }
     if (this.failure) throw this.failure
   }
 
@@ -117,7 +163,9 @@ export class ArchiveWriter {
     await this.line({table: name, columns})
     let n = 0
     for await (const batch of batches) {
-      for (const row of batch) await this.line(row)
+      let text = ''
+      for (const row of batch) text += `${JSON.stringify(row)}\n`
+      await this.add(Buffer.from(text, 'utf8'))
       n += batch.length
       onRows?.(batch.length)
     }
@@ -132,10 +180,7 @@ export class ArchiveWriter {
     await this.line({table: name, columns})
     let n = 0
     for await (const batch of batches) {
-      const text = `${batch.join('\n')}\n`
-      this.pending.push(text)
-      this.pendingBytes += text.length
-      if (this.pendingBytes >= 256 * 1024) await this.flush()
+      await this.add(Buffer.from(`${batch.join('\n')}\n`, 'utf8'))
       n += batch.length
       onRows?.(batch.length)
     }
@@ -145,15 +190,36 @@ export class ArchiveWriter {
     return n
   }
 
+  /**
+   * A table whose rows come as the bytes of their lines (StoreSnapshot.lineChunks: each chunk whole
+   * lines, each line a row's JSON array ending with a newline), passed through as they are.
+   */
+  async tableChunks(name: string, columns: string[], chunks: AsyncIterable<LineChunk>, onRows?: (n: number) => void): Promise<number> {
+    await this.line({table: name, columns})
+    let n = 0
+    for await (const chunk of chunks) {
+      for (const bytes of chunk.bytes) await this.add(bytes)
+      n += chunk.rows
+      onRows?.(chunk.rows)
+    }
+    await this.line({end: name, rows: n})
+    this.counts[name] = n
+    this.total += n
+    return n
+  }
+
   /** Writes the manifest, flushes, and moves the finished file into place. */
   async finish(): Promise<ArchiveManifest> {
-    await this.flush()
     const manifest: ArchiveManifest = {tables: this.counts, rows: this.total, sha256: this.hash.digest('hex')}
-    const text = `${JSON.stringify({manifest})}\n`
-    this.gzip.end(text)
+    const text = Buffer.from(`${JSON.stringify({manifest})}\n`, 'utf8')
+    this.pending.push(text)
+    this.pendingBytes += text.length
+    await this.block()
+    while (this.compressing.length) await this.writeOldest()
+    this.out.end()
     await new Promise<void>((resolve, reject) => {
+      if (this.out.closed) return this.failure ? reject(this.failure) : resolve()
       this.out.once('close', () => (this.failure ? reject(this.failure) : resolve()))
-      this.out.once('error', reject)
     })
     if (this.failure) throw this.failure
     await rename(this.partial, this.file)
@@ -162,7 +228,7 @@ export class ArchiveWriter {
 
   /** Removes what was written (after an error): no half archive is left behind. */
   async abort(): Promise<void> {
-    this.gzip.destroy()
+    await Promise.allSettled(this.compressing.splice(0))
     this.out.destroy()
     await rm(this.partial, {force: true})
   }

@@ -18,7 +18,8 @@ try {
 
 const {target, file, passphrase} = workerData as {target: StoreTarget; file: string; passphrase?: string}
 try {
-  parentPort!.postMessage({result: await backup(target, file, {passphrase})})
+  // One connection and one block compressed at a time: a served backup leaves the other cores to the requests.
+  parentPort!.postMessage({result: await backup(target, file, {passphrase, parallel: 1})})
 } catch (error) {
   const e = error as Error & {code?: string; status?: number; hint?: string}
   parentPort!.postMessage({error: {message: e.message, code: e.code, status: e.status, hint: e.hint, svc: e.name === 'SvcError'}})

@@ -25,6 +25,25 @@ export interface BackupOptions {
   onRows?: (rowsSoFar: number, table: string) => void
   /** Called with the row counts of the source's tables before the rows are read (a progress bar's total). */
   onTotal?: (rows: number) => void
+  /**
+   * How much runs at once: blocks compressed on the thread pool, and PostgreSQL connections reading
+   * big tables on the one snapshot. 1 keeps a backup to about one core beside the reading (a served
+   * backup: the server's requests come first); the default is 1 (defaultParallelism).
+   */
+  parallel?: number
+  /** PostgreSQL's parallel readers: rows a connection reads at a time (10,000; tests make it small to cut small tables in ranges). */
+  rangeRows?: number
+  /** Uncompressed bytes a gzip member holds (1 MB; tests make it small to write many). */
+  blockBytes?: number
+}
+
+/**
+ * The default parallelism of a backup: one job (one connection; one block compressed beside the
+ * reading). More is for a machine with idle cores: on the busy two-core machine it was measured on,
+ * two jobs took longer than one in every PostgreSQL run and most SQLite runs (docs/benchmarks.md, "Backups").
+ */
+export function defaultParallelism(): number {
+  return 1
 }
 
 export interface BackupResult {
@@ -84,7 +103,8 @@ export async function backup(source: StoreTarget, file: string, options: BackupO
   const createdAt = new Date().toISOString()
   const snapshot = await snapshotOf(source)
   const box = options.passphrase ? newSecretBox(options.passphrase) : undefined
-  const writer = new ArchiveWriter(out)
+  const parallel = Math.max(1, Math.floor(options.parallel ?? defaultParallelism()))
+  const writer = new ArchiveWriter(out, {compressJobs: parallel, blockBytes: options.blockBytes})
   try {
     const header: ArchiveHeader = {
       format: ARCHIVE_FORMAT, version: ARCHIVE_VERSION, svc_version: svcVersion(), store: snapshot.driver,
@@ -100,7 +120,14 @@ export async function backup(source: StoreTarget, file: string, options: BackupO
     let done = 0
     for (const table of tables) {
       const positions = secretPositions(table)
-      // (json_array/json_build_array take at most 100 arguments on PostgreSQL.)
+      if (!positions.length && snapshot.lineChunks) {
+        await writer.tableChunks(table.name, table.columns, snapshot.lineChunks(table, {readers: parallel, rangeRows: options.rangeRows}), (n) => {
+          done += n
+          options.onRows?.(done, table.name)
+        })
+        continue
+      }
+      // (SQLite's json_array takes at most 100 arguments in some builds.)
       if (!positions.length && snapshot.lines && table.columns.length <= 100) {
         await writer.tableLines(table.name, table.columns, snapshot.lines(table, BATCH), (n) => {
           done += n

@@ -18,6 +18,12 @@ export interface AccountScope {
   accountId: number
 }
 
+/** Whole lines of an archive's rows as bytes (each a row's JSON array and a newline), and how many rows they are. */
+export interface LineChunk {
+  bytes: Buffer[]
+  rows: number
+}
+
 /** A consistent view of a store (one read transaction) from which every carried table is read. */
 export interface StoreSnapshot {
   readonly driver: 'sqlite' | 'pg'
@@ -35,6 +41,12 @@ export interface StoreSnapshot {
    * where the driver has no faster way than rows().
    */
   lines?(table: TableShape, batchSize: number): AsyncGenerator<string[]>
+  /**
+   * The same lines as their UTF-8 bytes, as the database sent them (no decoding in JavaScript), in
+   * chunks of whole lines; read by several connections at once on one snapshot where the driver can
+   * (PostgreSQL: `readers` connections on one exported snapshot). Preferred to lines() where present.
+   */
+  lineChunks?(table: TableShape, options: {readers: number; rangeRows?: number}): AsyncGenerator<LineChunk>
   /** Queries inside the snapshot (an export reads the account's name). */
   readonly sql: import('./account.js').BackupSql
   /** Ends the read transaction and closes the connection. */
