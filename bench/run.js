@@ -58,21 +58,6 @@ function run({script, args, env}) {
 const get = (obj, path) => path.split('.').reduce((o, k) => (o == null ? undefined : o[k]), obj)
 const fmt = (v) => (v === undefined ? '—' : typeof v === 'number' ? String(+v.toFixed(2)) : String(v))
 
-/** Issue 36's summary rows, from the last by-hand run of bench/backup-throughput.mjs (2026-11-28 01:06 UTC, load ~10): [figure, svc, baseline, target, met]. */
-const BACKUP_ROWS = [
-  ['backup, SQLite, 200000 records + journal, load ~10, s (baseline: `sqlite3 .backup`)', 3.45, 2.35, '≤ 1.5×', 3.45 / 2.35 <= 1.5],
-  ['backup, SQLite, 200000 records + journal, load ~10, s (baseline: `sqlite3 VACUUM INTO`)', 3.45, 3.13, '≤ 1.5×', 3.45 / 3.13 <= 1.5],
-  ['backup, PostgreSQL, 200000 records + journal, load ~10, s (baseline: `pg_dump -Fc`)', 5.57, 5.75, '≤ 1.5×', 5.57 / 5.75 <= 1.5],
-  // The same at load ~6, interleaved by hand (01:24-01:26 UTC), medians of three rounds: less load, less CPU hidden.
-  ['backup, SQLite, 200000 records + journal, load ~6, median of 3, s (baseline: `sqlite3 .backup`)', 5.12, 0.93, '≤ 1.5×', 5.12 / 0.93 <= 1.5],
-  ['backup, PostgreSQL, 200000 records + journal, load ~6, median of 3, s (baseline: `pg_dump -Fc`)', 6.27, 2.90, '≤ 1.5×', 6.27 / 2.90 <= 1.5],
-  // 1M: by hand (a fill as the script's, then the commands interleaved), 01:21 UTC, load 6.6: round 2 of two (round 1: 20.92 vs 11.33).
-  ['backup, PostgreSQL, 1000000 records + journal, load ~6, s (baseline: `pg_dump -Fc`)', 17.03, 9.51, '≤ 1.5×', 17.03 / 9.51 <= 1.5],
-  ['restore, PostgreSQL, 200000 records + journal, load ~10, s (baseline: `pg_restore`)', 26.17, 26.72, '≤ 1.5×', 26.17 / 26.72 <= 1.5],
-  ['served backup, SQLite: other requests\' p99 during it, ms (baseline: quiet p99)', 62.8, 35.6, '≤ 3×', 62.8 / 35.6 <= 3],
-  ['served backup, PostgreSQL: other requests\' p99 during it, ms (baseline: quiet p99)', 182.1, 145.7, '≤ 3×', 182.1 / 145.7 <= 3],
-]
-
 /** Summary rows: [figure, svc, baseline, ratio, target, met]. */
 function summary(r) {
   const rows = []
@@ -156,9 +141,6 @@ function summary(r) {
     add(`console grid, ${store}, ${n} records: sort by an index column, median ms`, get(g, 'sort_index_column_ms.median'), undefined, '≤ 300 ms',
       get(g, 'sort_index_column_ms.median') <= 300)
   }
-  // Issue 36 (backups): measured by bench/backup-throughput.mjs by hand (it needs a PostgreSQL server);
-  // the runs, the load and the reasons are in bench/notes/by-hand/6-backups.md (wave 4, session pgbackup).
-  for (const row of BACKUP_ROWS) add(...row)
   const j = r.jsonServer
   add('create, req/s (baseline: json-server)', get(j, 'svc.create.req_per_s'), get(j, 'json_server.create.req_per_s'), '—')
   add('list newest 20, req/s (baseline: json-server)', get(j, 'svc.list.req_per_s'), get(j, 'json_server.list.req_per_s'), '—')
