@@ -158,14 +158,17 @@ function table(header, rows) {
   return [`| ${header.join(' | ')} |`, `|${header.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.join(' | ')} |`)].join('\n')
 }
 
-if (!existsSync(new URL('../dist/index.js', import.meta.url))) {
+const selected = SCRIPTS.filter((x) => !only || only.includes(x.id))
+// The build is needed only by the scripts: `--only=none` (no script) rewrites the doc from
+// bench/results.json and the notes without spawning anything.
+if (selected.length > 0 && !existsSync(new URL('../dist/index.js', import.meta.url))) {
   const b = spawnSync('npm', ['run', 'build'], {cwd: root, stdio: 'inherit'})
   if (b.status !== 0) process.exit(b.status ?? 1)
 }
 
 /** Every script's last run: {result, error, seconds, date, load}, by script id. */
 const runs = existsSync(saved) ? JSON.parse(readFileSync(saved, 'utf8')) : {}
-for (const s of SCRIPTS.filter((x) => !only || only.includes(x.id))) {
+for (const s of selected) {
   process.stderr.write(`bench: ${s.script} ${s.args.join(' ')} ...\n`)
   const load = +loadavg()[0].toFixed(2)
   const date = new Date().toISOString().slice(0, 16).replace('T', ' ')
