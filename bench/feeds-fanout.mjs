@@ -28,7 +28,7 @@ if (!isMainThread) {
     const instance = i % urls.length
     streams.push(await openStream(urls[instance], path, token, (t) => {
       events++
-      if (t > 0) samples.push({instance, ms: wallNow() - t})
+      if (t > 0) samples.push({instance, t, ms: wallNow() - t})
     }))
   }
   parentPort.postMessage({opened: count})
@@ -118,6 +118,8 @@ if (!isMainThread) {
   const inflight = new Set()
   /** Each write's own latency (send → answer): the part of change-to-event that is the write's. */
   const writeMs = []
+  /** When each write was answered (by its send time): the change is committed by then. */
+  const answeredAt = new Map()
   await new Promise((resolve) => {
     const timer = setInterval(() => {
       const due = Math.min(planned, Math.floor(((wallNow() - t0) / 1000) * RATE))
@@ -126,7 +128,7 @@ if (!isMainThread) {
         const i = sent++
         const t = wallNow()
         const p = write({t, i, text: 'a change of a record'})
-          .then(() => writeMs.push(wallNow() - t), (e) => log(e.message)).finally(() => inflight.delete(p))
+          .then(() => (answeredAt.set(t, wallNow()), writeMs.push(wallNow() - t)), (e) => log(e.message)).finally(() => inflight.delete(p))
         inflight.add(p)
       }
       if (sent >= planned || wallNow() - t0 > SECONDS * 3000) (clearInterval(timer), resolve())
@@ -147,6 +149,9 @@ if (!isMainThread) {
   out.events_expected = writes * FEEDS
   out.write_ms = summary(writeMs)
   out.change_to_event_ms = summary(all.map((s) => s.ms))
+  // From the write's answer (its change committed before it) to the event: the feed's own delay, without the
+  // write's queueing on a busy machine (negative: the event came before the answer).
+  out.answer_to_event_ms = summary(all.filter((s) => answeredAt.has(s.t)).map((s) => s.t + s.ms - answeredAt.get(s.t)))
   out.server_cpu_us_per_event = out.events > 0 ? +((out.server_cpu_ms * 1000) / out.events).toFixed(2) : null
   if (instances > 1) {
     out.change_to_event_ms_same_instance = summary(all.filter((s) => s.instance === 0).map((s) => s.ms))
