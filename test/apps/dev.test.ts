@@ -1,31 +1,13 @@
-import {spawn, type ChildProcess} from 'node:child_process'
+import {spawn} from 'node:child_process'
 import {request as httpRequest} from 'node:http'
 import {mkdirSync, readFileSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {chromiumNotice, itWithChromium, launchChromium, withChromium} from '../helpers/browser.js'
-import {BIN, cliEnv, svc, svcServe, type ServeProcess, killOnExit} from '../helpers/cli.js'
+import {BIN, cliEnv, svc, svcServe, type ServeProcess, killOnExit, startAppDev} from '../helpers/cli.js'
 import {tempDir} from '../helpers/world.js'
 
-/** Starts `svc app dev` and resolves with its URL; collects stdout lines. */
-function startDev(args: string[]): Promise<{url: string; child: ChildProcess; lines: () => string[]}> {
-  return new Promise((resolve, reject) => {
-    const child = killOnExit(spawn(process.execPath, [BIN, 'app', 'dev', ...args], {env: cliEnv()}))
-    let out = ''
-    let err = ''
-    const timer = setTimeout(() => reject(new Error(`svc app dev did not start: ${out}${err}`)), 90_000)
-    child.stdout.on('data', (d) => {
-      out += d
-      const m = /Dev server: (http:\/\/\S+)/.exec(out)
-      if (m) {
-        clearTimeout(timer)
-        resolve({url: m[1]!, child, lines: () => out.split('\n')})
-      }
-    })
-    child.stderr.on('data', (d) => (err += d))
-    child.on('exit', (code) => reject(new Error(`svc app dev exited ${code}: ${out}${err}`)))
-  })
-}
+const startDev = startAppDev
 
 
 /**

@@ -2,30 +2,17 @@
 // routes and feed of the db its app.json declares go to the backend as the deployed app's origin
 // answers them (docs/security.md "Apps on their own origin"), the feed passed on as it comes; another
 // db's are not forwarded, and another site's request is refused before the developer's token is used.
-import {spawn, type ChildProcess} from 'node:child_process'
 import {cpSync} from 'node:fs'
 import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
-import {BIN, cliEnv, killOnExit, ROOT, svc} from '../helpers/cli.js'
+import {ROOT, svc, startAppDev} from '../helpers/cli.js'
 import {tempDir} from '../helpers/world.js'
 import {openFeed, type RawTransport} from './public-helpers.js'
 
-function startDev(args: string[]): Promise<{url: string; child: ChildProcess}> {
-  return new Promise((resolve, reject) => {
-    const child = killOnExit(spawn(process.execPath, [BIN, 'app', 'dev', ...args], {env: cliEnv()}))
-    let out = ''
-    const timer = setTimeout(() => reject(new Error(`svc app dev did not start: ${out}`)), 90_000)
-    child.stdout.on('data', (d) => {
-      out += d
-      const m = /Dev server: (http:\/\/\S+)/.exec(out)
-      if (m) {
-        clearTimeout(timer)
-        resolve({url: m[1]!.replace(/\/+$/, ''), child})
-      }
-    })
-    child.stderr.on('data', (d) => (out += d))
-    child.on('exit', (code) => reject(new Error(`svc app dev exited ${code}: ${out}`)))
-  })
+/** `svc app dev`, its URL without the trailing slash (the tests add paths that start with one). */
+async function startDev(args: string[]) {
+  const dev = await startAppDev(args)
+  return {...dev, url: dev.url.replace(/\/+$/, '')}
 }
 
 describe('svc app dev forwards the members\' records routes and feed of the app\'s own db', {timeout: 180_000}, () => {

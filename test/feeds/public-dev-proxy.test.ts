@@ -1,29 +1,16 @@
 // `svc app dev` forwards the public `subscribe` feed to the backend (here the embedded one of a data
 // dir) and passes each event on as it comes: the page gets a change while the stream is still open,
 // never a buffered answer at its end (docs/realtime.md "Using feeds in apps").
-import {spawn, type ChildProcess} from 'node:child_process'
 import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
-import {BIN, cliEnv, killOnExit, svc} from '../helpers/cli.js'
+import {svc, startAppDev} from '../helpers/cli.js'
 import {tempDir} from '../helpers/world.js'
 import {openFeed, type RawTransport} from './public-helpers.js'
 
-function startDev(args: string[]): Promise<{url: string; child: ChildProcess}> {
-  return new Promise((resolve, reject) => {
-    const child = killOnExit(spawn(process.execPath, [BIN, 'app', 'dev', ...args], {env: cliEnv()}))
-    let out = ''
-    const timer = setTimeout(() => reject(new Error(`svc app dev did not start: ${out}`)), 90_000)
-    child.stdout.on('data', (d) => {
-      out += d
-      const m = /Dev server: (http:\/\/\S+)/.exec(out)
-      if (m) {
-        clearTimeout(timer)
-        resolve({url: m[1]!.replace(/\/+$/, ''), child})
-      }
-    })
-    child.stderr.on('data', (d) => (out += d))
-    child.on('exit', (code) => reject(new Error(`svc app dev exited ${code}: ${out}`)))
-  })
+/** `svc app dev`, its URL without the trailing slash (the tests add paths that start with one). */
+async function startDev(args: string[]) {
+  const dev = await startAppDev(args)
+  return {...dev, url: dev.url.replace(/\/+$/, '')}
 }
 
 describe('svc app dev proxies a live feed without buffering', {timeout: 180_000}, () => {

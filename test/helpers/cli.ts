@@ -300,3 +300,24 @@ export function svcServe(dataDir: string, extraArgs: string[] = [], options: Cli
     })
   })
 }
+
+/** Starts `svc app dev ARGS` and resolves with the URL it prints (`Dev server: URL`), the process and its stdout lines so far. */
+export function startAppDev(args: string[]): Promise<{url: string; child: ChildProcess; lines: () => string[]}> {
+  return new Promise((resolve, reject) => {
+    const child = killOnExit(spawn(process.execPath, [BIN, 'app', 'dev', ...args], {env: cliEnv()}))
+    let out = ''
+    let err = ''
+    // Generous: a Vite start takes many seconds under CI's load.
+    const timer = setTimeout(() => reject(new Error(`svc app dev did not start: ${out}${err}`)), 90_000)
+    child.stdout.on('data', (d) => {
+      out += d
+      const m = /Dev server: (http:\/\/\S+)/.exec(out)
+      if (m) {
+        clearTimeout(timer)
+        resolve({url: m[1]!, child, lines: () => out.split('\n')})
+      }
+    })
+    child.stderr.on('data', (d) => (err += d))
+    child.on('exit', (code) => reject(new Error(`svc app dev exited ${code}: ${out}${err}`)))
+  })
+}
