@@ -35,6 +35,18 @@ describe('records grid live updates', () => {
     expect(applyChange({...view, count: null}, 'create', rec(3, 'c'), {onTop: true, pinned: none}).count).toBeNull()
   })
 
+  it('keeps the page at its size (the last row leaves, unless it has unsaved edits); a create older than the page\'s newest row, come late, changes nothing', () => {
+    const view = {rows: [rec(3, 'c'), rec(2, 'b'), rec(1, 'a')], count: 3, unseen: 0}
+    const top = applyChange(view, 'create', rec(4, 'd'), {onTop: true, pinned: none, limit: 3})
+    expect(top.rows.map((r: {id: number}) => r.id)).toEqual([4, 3, 2])
+    expect(top.count).toBe(4)
+    const kept = applyChange(view, 'create', rec(4, 'd'), {onTop: true, pinned: new Set([1]), limit: 3})
+    expect(kept.rows.map((r: {id: number}) => r.id)).toEqual([4, 3, 1])
+    // Read by the page's load already (an event that arrived after it): neither shown again nor counted twice.
+    const late = {rows: [rec(30, 'x'), rec(29, 'y')], count: 30, unseen: 0}
+    expect(applyChange(late, 'create', rec(12, 'z'), {onTop: true, pinned: none, limit: 2})).toMatchObject({rows: late.rows, count: 30, touched: null})
+  })
+
   it('updates a row in place, never back to an older version; ignores rows not on the page', () => {
     const view = {rows: [rec(2, 'b', '2026-11-27T10:00:01.000Z'), rec(1, 'a')], count: 2, unseen: 0}
     const next = applyChange(view, 'update', rec(1, 'A', '2026-11-27T10:00:05.000Z'), {onTop: true, pinned: none})

@@ -5,8 +5,10 @@
 // - a delete removes the row, unless the row has unsaved edits: then it stays, marked as deleted
 //   elsewhere, so the edits are not silently lost (saving them answers the API's 404);
 // - a create shows at the top when the page is the first of the table's newest-first order (no
-//   sort, or `-id`/`-created_at`) without a search or filter — where a reload would put it; in any
-//   other view it is counted as "not shown" and the grid offers to reload;
+//   sort, or `-id`/`-created_at`) without a search or filter — where a reload would put it —, and
+//   the page keeps its size (its last row leaves, unless it has unsaved edits); a create older than
+//   the page's newest row came late and is already on the page or below it; in any other view it is
+//   counted as "not shown" and the grid offers to reload;
 // - a change to a row with unsaved edits updates the row, but the edits keep their text and the
 //   version they were made on (its ETag): the row says it changed underneath, and the save meets
 //   the API's 412 as before (changes.js).
@@ -22,10 +24,10 @@ export const newOnTop = ({sort, searching, offset}) => !searching && offset === 
  * @param {{rows: any[], count: number | null, unseen: number}} view the rows shown, the table's count (null while counting), the creates not shown
  * @param {string} type `create`, `update` or `delete`
  * @param {any} record the record (`{id, table_name}` for a delete)
- * @param {{onTop: boolean, pinned: Set<number>}} how whether new records show at the top (newOnTop); the ids of rows with unsaved edits
+ * @param {{onTop: boolean, pinned: Set<number>, limit?: number}} how whether new records show at the top (newOnTop); the ids of rows with unsaved edits; the page's size (rows past it leave the page's end)
  * @returns {{rows: any[], count: number | null, unseen: number, gone: number | null, touched: number | null}} `gone`: a pinned row deleted elsewhere; `touched`: the row that changed or appeared
  */
-export function applyChange(view, type, record, {onTop, pinned}) {
+export function applyChange(view, type, record, {onTop, pinned, limit = Infinity}) {
   const {rows, count, unseen} = view
   const same = {rows, count, unseen, gone: null, touched: null}
   if (!record || record.id === undefined || record.id === null) return same
@@ -43,9 +45,21 @@ export function applyChange(view, type, record, {onTop, pinned}) {
     return {...same, rows: rows.map((r, i) => (i === at ? {...r, ...record} : r)), touched: record.id}
   }
   if (type === 'update') return same
+  // Older than the newest record shown, on a newest-first page: the page was read after it was
+  // written (its event came late, as PostgreSQL's notifications can after a reload): the page and
+  // its count already hold it, and a reload would not put it on top.
+  if (onTop && rows.length > 0 && typeof record.id === 'number' && record.id < rows[0].id) return same
   const counted = count === null ? null : count + 1
   if (!onTop) return {...same, count: counted, unseen: unseen + 1}
-  return {...same, rows: [record, ...rows], count: counted, touched: record.id}
+  return {...same, rows: pageOf([record, ...rows], limit, pinned), count: counted, touched: record.id}
+}
+
+/** At most `limit` rows, the last ones leaving first, except rows with unsaved edits (they stay). */
+function pageOf(rows, limit, pinned) {
+  if (rows.length <= limit) return rows
+  const out = [...rows]
+  for (let i = out.length - 1; i >= 0 && out.length > limit; i--) if (!pinned.has(out[i].id)) out.splice(i, 1)
+  return out
 }
 
 /** Whether `record` is not older than `shown` (an event replayed after a reload must not undo it). */
