@@ -159,35 +159,14 @@ export class ArchiveWriter {
     return this.line(header)
   }
 
-  async table(name: string, columns: string[], batches: AsyncIterable<CellValue[][]>, onRows?: (n: number) => void): Promise<number> {
-    await this.line({table: name, columns})
-    let n = 0
-    for await (const batch of batches) {
-      let text = ''
-      for (const row of batch) text += `${JSON.stringify(row)}\n`
-      await this.add(Buffer.from(text, 'utf8'))
-      n += batch.length
-      onRows?.(batch.length)
-    }
-    await this.line({end: name, rows: n})
-    this.counts[name] = n
-    this.total += n
-    return n
+  /** A table whose rows come as their cells: each row written as its JSON array. */
+  table(name: string, columns: string[], batches: AsyncIterable<CellValue[][]>, onRows?: (n: number) => void): Promise<number> {
+    return this.tableChunks(name, columns, chunksOf(batches, (batch) => batch.map((row) => `${JSON.stringify(row)}\n`).join('')), onRows)
   }
 
   /** A table whose rows come as their lines already (each a row's JSON array: StoreSnapshot.lines). */
-  async tableLines(name: string, columns: string[], batches: AsyncIterable<string[]>, onRows?: (n: number) => void): Promise<number> {
-    await this.line({table: name, columns})
-    let n = 0
-    for await (const batch of batches) {
-      await this.add(Buffer.from(`${batch.join('\n')}\n`, 'utf8'))
-      n += batch.length
-      onRows?.(batch.length)
-    }
-    await this.line({end: name, rows: n})
-    this.counts[name] = n
-    this.total += n
-    return n
+  tableLines(name: string, columns: string[], batches: AsyncIterable<string[]>, onRows?: (n: number) => void): Promise<number> {
+    return this.tableChunks(name, columns, chunksOf(batches, (batch) => `${batch.join('\n')}\n`), onRows)
   }
 
   /**
@@ -232,6 +211,11 @@ export class ArchiveWriter {
     this.out.destroy()
     await rm(this.partial, {force: true})
   }
+}
+
+/** Batches of rows as chunks of their lines' bytes (one chunk a batch), for ArchiveWriter.tableChunks. */
+async function* chunksOf<T>(batches: AsyncIterable<T[]>, text: (batch: T[]) => string): AsyncGenerator<LineChunk> {
+  for await (const batch of batches) yield {rows: batch.length, bytes: [Buffer.from(text(batch), 'utf8')]}
 }
 
 /** Reads an archive line by line, checking its structure as it goes and its digest at the manifest. */
