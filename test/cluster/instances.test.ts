@@ -5,7 +5,7 @@ import {request as httpRequest, Agent, createServer, type Server} from 'node:htt
 import type {AddressInfo} from 'node:net'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {svcServe, type ServeProcess} from '../helpers/cli.js'
-import {createTestDatabase, openTestStore, pg, rawQuery} from '../helpers/pg.js'
+import {createTestDatabase, pg, rawQuery, seedAdminToken} from '../helpers/pg.js'
 import {tempDir} from '../helpers/world.js'
 
 /**
@@ -64,14 +64,7 @@ describe.runIf(pg)('three instances over one PostgreSQL database behind a balanc
     const database = await createTestDatabase()
     databaseUrl = database.url
     drop = database.drop
-    const store = await openTestStore(dataDirs[0]!, databaseUrl)
-    try {
-      const account = await store.accounts.createAccount('acme')
-      const admin = await store.accounts.addUser({accountId: account.id, login: 'admin', role: 'admin'})
-      token = await store.accounts.createToken(admin.id)
-    } finally {
-      await store.close()
-    }
+    token = await seedAdminToken(dataDirs[0]!, databaseUrl)
     // A fast scheduler tick (test hook) and --cron-seconds, so a per-second cron shows many occurrences in a few seconds.
     instances.push(...(await Promise.all(dataDirs.map((dir) =>
       svcServe(dir, ['--database-url', databaseUrl, '--quiet', '--cron-seconds'], {env: {SVC_SCHEDULER_TICK_MS: '100'}, timeoutMs: 90_000})))))

@@ -9,7 +9,7 @@ import {promisify} from 'node:util'
 import {fileURLToPath} from 'node:url'
 import {afterAll, expect, it} from 'vitest'
 import {svcServe, type ServeProcess} from '../helpers/cli.js'
-import {openTestStore, pg, rawQuery} from '../helpers/pg.js'
+import {pg, rawQuery, seedAdminToken} from '../helpers/pg.js'
 import {tempDir} from '../helpers/world.js'
 
 const SCRIPT = join(fileURLToPath(new URL('../..', import.meta.url)), 'scripts', 'pg-test-cluster.sh')
@@ -29,14 +29,7 @@ afterAll(async () => {
 it.runIf(pg)('a restart of PostgreSQL under load: 503 with Retry-After meanwhile, then service again, no acknowledged write lost', async () => {
   const databaseUrl = cluster('start')
   const dataDir = tempDir()
-  const store = await openTestStore(dataDir, databaseUrl)
-  let token: string
-  try {
-    const account = await store.accounts.createAccount('acme')
-    token = await store.accounts.createToken((await store.accounts.addUser({accountId: account.id, login: 'admin', role: 'admin'})).id)
-  } finally {
-    await store.close()
-  }
+  const token = await seedAdminToken(dataDir, databaseUrl)
   server = await svcServe(dataDir, ['--database-url', databaseUrl, '--quiet'])
   const headers = {authorization: `Bearer ${token}`, 'content-type': 'application/json'}
   const db = await (await fetch(`${server.url}/svc/dbs.json`, {method: 'POST', headers, body: JSON.stringify({db: {name: 'R', code: 'r', schema: {fields: {n: 'integer'}}}})})).json()

@@ -12,7 +12,7 @@ import {afterAll, beforeAll, expect, it} from 'vitest'
 import type {Page} from 'playwright-core'
 import {chromiumNotice, describeWithChromium, launchChromium} from '../helpers/browser.js'
 import {ROOT} from '../helpers/cli.js'
-import {createTestDatabase, openTestStore, PG_URL} from '../helpers/pg.js'
+import {createTestDatabase, PG_URL, seedAdminToken} from '../helpers/pg.js'
 import {fetchWithHost, tempDir} from '../helpers/world.js'
 import {serveOn, type Served} from './public-helpers.js'
 
@@ -76,11 +76,7 @@ describeWithChromium(`live public apps in Chromium [${PG_URL ? 'postgres' : 'sql
 
   beforeAll(async () => {
     database = PG_URL ? await createTestDatabase() : undefined
-    const store = await openTestStore(dataDir, database?.url)
-    const account = await store.accounts.createAccount('acme')
-    const admin = await store.accounts.addUser({accountId: account.id, login: 'admin', role: 'admin'})
-    token = await store.accounts.createToken(admin.id)
-    await store.close()
+    token = await seedAdminToken(dataDir, database?.url)
     server = await serveOn(0, dataDir, database?.url)
     port = server.port
     main = `http://127.0.0.1:${port}`

@@ -6,7 +6,7 @@ import {spawn, type ChildProcess} from 'node:child_process'
 import {rmSync} from 'node:fs'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {BIN, cliEnv, killOnExit, svc} from '../helpers/cli.js'
-import {createTestDatabase, openTestStore, PG_URL} from '../helpers/pg.js'
+import {createTestDatabase, PG_URL, seedAdminToken} from '../helpers/pg.js'
 import {tempDir} from '../helpers/world.js'
 import {serveOn, type Served} from './public-helpers.js'
 
@@ -42,11 +42,7 @@ describe(`svc db watch [${PG_URL ? 'postgres' : 'sqlite'}]`, {timeout: 240_000},
 
   beforeAll(async () => {
     database = PG_URL ? await createTestDatabase() : undefined
-    const store = await openTestStore(dataDir, database?.url)
-    const account = await store.accounts.createAccount('acme')
-    const admin = await store.accounts.addUser({accountId: account.id, login: 'admin', role: 'admin'})
-    token = await store.accounts.createToken(admin.id)
-    await store.close()
+    token = await seedAdminToken(dataDir, database?.url)
     server = await serveOn(0, dataDir, database?.url)
     port = server.port
     url = `http://127.0.0.1:${port}`

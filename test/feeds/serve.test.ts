@@ -4,7 +4,7 @@ import {rmSync} from 'node:fs'
 import {afterAll, describe, expect, it} from 'vitest'
 import {svcServe, type ServeProcess} from '../helpers/cli.js'
 import {tempDir} from '../helpers/world.js'
-import {createTestDatabase, openTestStore, pg} from '../helpers/pg.js'
+import {createTestDatabase, pg, seedAdminToken} from '../helpers/pg.js'
 import {changes, openFeed, urlTransport} from './feed-client.js'
 
 const POLL = {timeout: 30_000, interval: 20}
@@ -21,11 +21,7 @@ describe(`svc serve with open feeds (${pg ? 'PostgreSQL' : 'SQLite'})`, () => {
 
   it('ends every stream on SIGTERM and exits', async () => {
     database = pg ? await createTestDatabase() : undefined
-    const store = await openTestStore(dataDir, database?.url)
-    const account = await store.accounts.createAccount('acme')
-    const user = await store.accounts.addUser({login: 'admin', role: 'admin', accountId: account.id})
-    const token = await store.accounts.createToken(user.id)
-    await store.close()
+    const token = await seedAdminToken(dataDir, database?.url)
     server = await svcServe(dataDir, database ? ['--database-url', database.url] : [])
     const headers = {authorization: `Bearer ${token}`, 'content-type': 'application/json'}
     const url = server.url

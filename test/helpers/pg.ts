@@ -80,6 +80,18 @@ export async function openTestStore(dataDir: string, databaseUrl?: string): Prom
   return databaseUrl ? openStoreAt({dataDir, databaseUrl}) : openStore(dataDir)
 }
 
+/** Account `acme` with an admin `admin` in a data dir (or the database at `databaseUrl`) no server has open yet: the admin's token. */
+export async function seedAdminToken(dataDir: string, databaseUrl?: string): Promise<string> {
+  const store = await openTestStore(dataDir, databaseUrl)
+  try {
+    const account = await store.accounts.createAccount('acme')
+    const admin = await store.accounts.addUser({accountId: account.id, login: 'admin', role: 'admin'})
+    return await store.accounts.createToken(admin.id)
+  } finally {
+    await store.close()
+  }
+}
+
 /**
  * Raw SQL on a world's database, for the few tests that set up a state no route can (a stale
  * build hash, a row of another area): SQLite with `?` placeholders, translated to `$n` for
