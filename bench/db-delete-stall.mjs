@@ -10,9 +10,10 @@
 // alternately — their longest answer, and how many were answered. After the purge, B's search
 // must still find its records and A's are gone.
 import {spawnSync} from 'node:child_process'
-import {mkdtempSync, readFileSync, rmSync} from 'node:fs'
+import {mkdtempSync, rmSync} from 'node:fs'
 import {loadavg, tmpdir} from 'node:os'
 import {join, resolve} from 'node:path'
+import {stall} from './lib.js'
 
 const [records, ...checkouts] = process.argv.slice(2)
 
@@ -92,37 +93,3 @@ async function measure(n, dist) {
   }
 }
 
-/** The main thread's CPU time so far in ms (Linux: /proc/self/task/PID/schedstat), or null elsewhere. */
-function threadCpuMs() {
-  try {
-    return Number(readFileSync(`/proc/self/task/${process.pid}/schedstat`, 'utf8').split(' ')[0]) / 1e6
-  } catch {
-    return null
-  }
-}
-
-/** Runs `op` while a timer ticks every millisecond: the longest wall gap and main-thread CPU stretch between two ticks. */
-async function stall(op) {
-  let last = performance.now()
-  let lastCpu = threadCpuMs()
-  let longest = 0
-  let longestCpu = 0
-  let running = true
-  const tick = () => {
-    const t = performance.now()
-    const cpu = threadCpuMs()
-    longest = Math.max(longest, t - last)
-    if (cpu !== null) longestCpu = Math.max(longestCpu, cpu - lastCpu)
-    last = t
-    lastCpu = cpu
-    if (running) setTimeout(tick, 1)
-  }
-  setTimeout(tick, 1)
-  const t0 = performance.now()
-  await op()
-  const tookMs = Math.round(performance.now() - t0)
-  await new Promise((resolve) => setTimeout(resolve, 5)) // the turn after the operation ends its last gap
-  running = false
-  await new Promise((resolve) => setTimeout(resolve, 5))
-  return {longestGapMs: Math.round(longest), longestCpuMs: Math.round(longestCpu), tookMs}
-}

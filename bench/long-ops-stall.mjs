@@ -11,9 +11,10 @@
 // runs only those (the records are seeded all the same). Each row also gives the thread's own CPU time
 // during the operation, in all, less what the timer itself costs.
 import {spawnSync} from 'node:child_process'
-import {mkdtempSync, readFileSync, rmSync} from 'node:fs'
+import {mkdtempSync, rmSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join, resolve} from 'node:path'
+import {stall} from './lib.js'
 
 const [records, ...checkouts] = process.argv.slice(2)
 const OPS = ['deep list', 'deep search', 'scan', 'unindexed search', 'export', 'usage', 'import', 'reindex', 'delete']
@@ -113,46 +114,3 @@ function turn() {
   return new Promise((resolve) => setImmediate(resolve))
 }
 
-/**
- * The main thread's CPU time so far in ms (Linux: /proc/self/task/PID/schedstat, nanoseconds on the
- * CPU), or null elsewhere. Between two ticks of the timer it is how long the thread itself computed,
- * without the time the OS gave the CPU to other processes (a loaded machine stretches wall gaps).
- */
-function threadCpuMs() {
-  try {
-    return Number(readFileSync(`/proc/self/task/${process.pid}/schedstat`, 'utf8').split(' ')[0]) / 1e6
-  } catch {
-    return null
-  }
-}
-
-/**
- * Runs `op` while a timer ticks every millisecond: the longest time between two ticks is what another
- * request waits at worst (wall), and the longest stretch of the thread's own CPU time between two ticks (cpu).
- */
-async function stall(op) {
-  let last = performance.now()
-  let lastCpu = threadCpuMs()
-  let longest = 0
-  let longestCpu = 0
-  let running = true
-  const tick = () => {
-    const t = performance.now()
-    const cpu = threadCpuMs()
-    longest = Math.max(longest, t - last)
-    if (cpu !== null) longestCpu = Math.max(longestCpu, cpu - lastCpu)
-    last = t
-    lastCpu = cpu
-    if (running) setTimeout(tick, 1)
-  }
-  setTimeout(tick, 1)
-  const t0 = performance.now()
-  const cpu0 = threadCpuMs()
-  await op()
-  const tookMs = Math.round(performance.now() - t0)
-  const cpuMs = cpu0 === null ? null : Math.round(threadCpuMs() - cpu0)
-  await new Promise((resolve) => setTimeout(resolve, 5)) // the turn after the operation ends its last gap
-  running = false
-  await new Promise((resolve) => setTimeout(resolve, 5))
-  return {longestGapMs: Math.round(longest), longestCpuMs: Math.round(longestCpu), tookMs, cpuMs}
-}
