@@ -6,9 +6,8 @@
 // width, dark mode, axe. Fixtures are written through the HTTP API, the agent's with X-Svc-Door.
 import type {Locator, Page} from 'playwright-core'
 import {afterAll, beforeAll, expect, it} from 'vitest'
-import {chromiumNotice, describeWithChromium, launchChromium, signInThroughForm} from '../helpers/browser.js'
+import {axeScan, chromiumNotice, describeWithChromium, launchChromium, signInThroughForm} from '../helpers/browser.js'
 import {createWorld, overHttp, type Transport, type World} from '../helpers/world.js'
-import {createRequire} from 'node:module'
 
 let world: World
 let http: Transport
@@ -272,7 +271,7 @@ describeWithChromium('the console\'s history screens in Chromium', () => {
         for (const [hash, ready] of screens) {
           await page.goto(`${site()}/${hash}`)
           await ready(page)
-          found.push(...await scan(page, `${scheme} ${width} ${hash}`))
+          found.push(...await axeScan(page, `${scheme} ${width} ${hash}`))
           if (width === 360 && await page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth + 1)) wide.push(hash)
         }
       }
@@ -282,7 +281,7 @@ describeWithChromium('the console\'s history screens in Chromium', () => {
       await page.goto(`${site()}/#/history/prompt/${prompt.id}?v=${entries[1].bookmark}`)
       await page.getByTestId('restore').click()
       await page.getByRole('dialog').waitFor()
-      found.push(...await scan(page, 'restore dialog'))
+      found.push(...await axeScan(page, 'restore dialog'))
       expect(found).toEqual([])
       expect(wide).toEqual([])
     } finally {
@@ -291,13 +290,3 @@ describeWithChromium('the console\'s history screens in Chromium', () => {
   }, 300_000)
 })
 
-/** axe-core (WCAG 2 A/AA rules) on the page as it is: its serious and critical violations, one line each (as test/console/studio.test.ts). */
-async function scan(page: Page, where: string): Promise<string[]> {
-  if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({path: createRequire(import.meta.url).resolve('axe-core/axe.min.js')})
-  const violations = await page.evaluate(async () => {
-    const axe = (window as unknown as {axe: {run(context: Document, options: object): Promise<{violations: Array<{id: string; impact: string; nodes: Array<{target: string[]}>}>}>}}).axe
-    const result = await axe.run(document, {runOnly: {type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']}})
-    return result.violations.map((v) => ({id: v.id, impact: v.impact, targets: v.nodes.map((n) => n.target.join(' ')).slice(0, 3)}))
-  })
-  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${where}: ${v.id} (${v.impact}) at ${v.targets.join(', ')}`)
-}

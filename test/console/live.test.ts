@@ -3,13 +3,12 @@
 // happen while a cell is being edited, and keeps the edit (whose save then meets the 412); an open
 // prompt editor says "changed by … through cli" the moment a write through the API lands with
 // X-Svc-Door: cli; axe is clean on those screens, light and dark, desktop and phone width.
-import {createRequire} from 'node:module'
 import type {Server} from 'node:http'
 import type {AddressInfo} from 'node:net'
 import {serve} from '@hono/node-server'
 import type {Page} from 'playwright-core'
 import {afterAll, beforeAll, expect, it} from 'vitest'
-import {chromiumNotice, describeWithChromium, launchChromium, signInThroughForm} from '../helpers/browser.js'
+import {axeScan, chromiumNotice, describeWithChromium, launchChromium, signInThroughForm} from '../helpers/browser.js'
 import {createWorld, overHttp, type Transport, type World} from '../helpers/world.js'
 
 let world: World
@@ -284,7 +283,7 @@ describeWithChromium('the console live in Chromium', () => {
         await page.getByTestId('unseen').waitFor()
         await page.locator('[data-testid=row-gone]').waitFor()
         await page.locator('[data-testid=row-underneath]').waitFor()
-        found.push(...await scan(page, `${scheme} ${width} grid`))
+        found.push(...await axeScan(page, `${scheme} ${width} grid`))
         if (width === 360 && await page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth + 1)) wide.push('grid')
         await page.getByTestId('discard-changes').click()
         // The prompt editor with the notice.
@@ -293,11 +292,11 @@ describeWithChromium('the console live in Chromium', () => {
         await poll(() => page.getByTestId('live-region').getAttribute('data-live')).toBe('live')
         await api('PATCH', `/svc/prompts/${prompt.id}.json`, {prompt: {content: `Hi ${n}`}}, {token: alice, headers: {'x-svc-door': 'cli'}})
         await page.getByTestId('changed').waitFor()
-        found.push(...await scan(page, `${scheme} ${width} editor notice`))
+        found.push(...await axeScan(page, `${scheme} ${width} editor notice`))
         if (width === 360 && await page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth + 1)) wide.push('editor notice')
         await page.getByTestId('compare-changed').click()
         await page.getByTestId('stale').waitFor()
-        found.push(...await scan(page, `${scheme} ${width} editor compare`))
+        found.push(...await axeScan(page, `${scheme} ${width} editor compare`))
       }
       expect(found).toEqual([])
       expect(wide).toEqual([])
@@ -307,13 +306,3 @@ describeWithChromium('the console live in Chromium', () => {
   }, 300_000)
 })
 
-/** axe-core (WCAG 2 A/AA rules) on the page as it is: its serious and critical violations, one line each. */
-async function scan(page: Page, where: string): Promise<string[]> {
-  if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({path: createRequire(import.meta.url).resolve('axe-core/axe.min.js')})
-  const violations = await page.evaluate(async () => {
-    const axe = (window as unknown as {axe: {run(context: Document, options: object): Promise<{violations: Array<{id: string; impact: string; nodes: Array<{target: string[]}>}>}>}}).axe
-    const result = await axe.run(document, {runOnly: {type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']}})
-    return result.violations.map((v) => ({id: v.id, impact: v.impact, targets: v.nodes.map((n) => n.target.join(' ')).slice(0, 3)}))
-  })
-  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${where}: ${v.id} (${v.impact}) at ${v.targets.join(', ')}`)
-}

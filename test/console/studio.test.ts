@@ -1,10 +1,9 @@
 // The console, part 2 (issue 28), in Debian's Chromium, on SQLite and (with SVC_TEST_DATABASE_URL)
 // on PostgreSQL: the prompt cascade and editor, the app editor, flows and runs, dashboards —
 // keyboard, accessible names, phone width, dark mode, axe.
-import {createRequire} from 'node:module'
 import type {Locator, Page} from 'playwright-core'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
-import {chromiumNotice, describeWithChromium, launchChromium, signInThroughForm} from '../helpers/browser.js'
+import {axeScan, chromiumNotice, describeWithChromium, launchChromium, signInThroughForm} from '../helpers/browser.js'
 import {svc, svcServe} from '../helpers/cli.js'
 import {createWorld, overHttp, tempDir, type Transport, type World} from '../helpers/world.js'
 
@@ -272,7 +271,7 @@ describeWithChromium('console studio in Chromium', () => {
       expect(await row('content')).toEqual(['Hello one', 'Hello theirs', 'Hello mine'])
       expect(await row('name')).toEqual(['Race hello', 'Their hello', 'Race hello'])
       expect((await api('GET', `/svc/prompts/${prompt.id}.json`)).json.content).toBe('Hello theirs')
-      expect(await scan(page, 'prompt editor 412 view')).toEqual([])
+      expect(await axeScan(page, 'prompt editor 412 view')).toEqual([])
       // Keep mine: my content is saved over theirs; the name I did not touch takes theirs.
       await view.getByRole('button', {name: 'Keep my edits (save them over theirs)'}).click()
       await poll(() => page.getByTestId('status').textContent()).toContain('Saved')
@@ -304,7 +303,7 @@ describeWithChromium('console studio in Chromium', () => {
       expect(await view.locator('tr[data-field=source_code] td').allTextContents()).toEqual(["document.title = 'one'\n", "document.title = 'theirs'\n", "document.title = 'mine'\n"])
       expect(await view.locator('tr[data-field=name] td').allTextContents()).toEqual(['Race app', 'Their app', 'Race app'])
       expect((await api('GET', `/svc/apps/${app.id}.json`)).json.source_code).toBe("document.title = 'theirs'\n")
-      expect(await scan(page, 'app editor 412 view')).toEqual([])
+      expect(await axeScan(page, 'app editor 412 view')).toEqual([])
       await view.getByRole('button', {name: 'Use their version (drop my edits)'}).click()
       await poll(() => view.count()).toBe(0)
       await poll(() => codeOf(source)).toBe("document.title = 'theirs'\n")
@@ -462,7 +461,7 @@ describeWithChromium('console studio in Chromium', () => {
       ])
       expect(page.url()).toMatch(/#\/dashboards\/edit\?context=crm$/)
       expect(await stored()).toEqual(['ai_request', 'activity', 'chats'])
-      expect(await scan(page, 'layout editor 412 view')).toEqual([])
+      expect(await axeScan(page, 'layout editor 412 view')).toEqual([])
       // Keep mine: my order is saved over theirs (their tile is gone: the whole layout is mine).
       await view.getByRole('button', {name: 'Keep my edits (save them over theirs)'}).click()
       await page.waitForURL(/#\/dashboards\?context=crm$/)
@@ -500,7 +499,7 @@ describeWithChromium('console studio in Chromium', () => {
       ])
       expect(await view.locator('tr[data-field=name] td').allTextContents()).toEqual(['Race board 2', 'Their board', 'Race board 2'])
       expect(await stored()).toEqual(['ai_request', 'activity'])
-      expect(await scan(page, 'layout editor 412 view, renamed')).toEqual([])
+      expect(await axeScan(page, 'layout editor 412 view, renamed')).toEqual([])
       await view.getByRole('button', {name: 'Use their version (drop my edits)'}).click()
       await poll(() => view.count()).toBe(0)
       await poll(() => order(page, editor)).toEqual(['ai_request', 'activity'])
@@ -616,7 +615,7 @@ describeWithChromium('console studio in Chromium', () => {
         for (const [hash, ready] of screens) {
           await page.goto(`${site()}/${hash}`)
           await ready(page)
-          found.push(...await scan(page, `${scheme} ${width} ${hash}`))
+          found.push(...await axeScan(page, `${scheme} ${width} ${hash}`))
           // Phone width: nothing makes the page scroll sideways.
           if (width === 360 && await page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth + 1)) wide.push(hash)
         }
@@ -626,7 +625,7 @@ describeWithChromium('console studio in Chromium', () => {
       await poll(() => page.getByTestId('preview').textContent()).toBe('Hi ')
       await page.getByRole('textbox', {name: 'Content (Liquid)'}).fill('{% if x %}')
       await page.getByTestId('content-problem').waitFor()
-      found.push(...await scan(page, 'editor with a problem'))
+      found.push(...await axeScan(page, 'editor with a problem'))
       expect(found).toEqual([])
       expect(wide).toEqual([])
     } finally {
@@ -635,13 +634,3 @@ describeWithChromium('console studio in Chromium', () => {
   }, 300_000)
 })
 
-/** axe-core (WCAG 2 A/AA rules) on the page as it is: its serious and critical violations, one line each. */
-export async function scan(page: Page, where: string): Promise<string[]> {
-  if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({path: createRequire(import.meta.url).resolve('axe-core/axe.min.js')})
-  const violations = await page.evaluate(async () => {
-    const axe = (window as unknown as {axe: {run(context: Document, options: object): Promise<{violations: Array<{id: string; impact: string; nodes: Array<{target: string[]}>}>}>}}).axe
-    const result = await axe.run(document, {runOnly: {type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']}})
-    return result.violations.map((v) => ({id: v.id, impact: v.impact, targets: v.nodes.map((n) => n.target.join(' ')).slice(0, 3)}))
-  })
-  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${where}: ${v.id} (${v.impact}) at ${v.targets.join(', ')}`)
-}

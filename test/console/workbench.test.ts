@@ -4,14 +4,12 @@
 import {mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
-import {createRequire} from 'node:module'
 import type {Page} from 'playwright-core'
 import {afterAll, beforeAll, expect, it} from 'vitest'
-import {chromiumNotice, describeWithChromium, launchChromium, signInThroughForm} from '../helpers/browser.js'
+import {axeScan, chromiumNotice, describeWithChromium, launchChromium, signInThroughForm} from '../helpers/browser.js'
 import {svc} from '../helpers/cli.js'
 import {createWorld, overHttp, type Transport, type World} from '../helpers/world.js'
 
-const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js')
 const AUTHORS = ['Ada Lovelace', 'Alan Turing', 'Grace Hopper']
 const BOOKS = 45
 
@@ -768,62 +766,62 @@ describeWithChromium('console workbench in Chromium', () => {
         for (const [hash, ready] of screens) {
           await page.goto(`${http.origin}/${hash}`)
           await ready(page)
-          found.push(...await scan(page, `${scheme} ${hash}`))
+          found.push(...await axeScan(page, `${scheme} ${hash}`))
         }
         // The grid with its completion list open and with the delete confirmation open.
         await page.goto(`${http.origin}/#/dbs/library`)
         await expect.poll(() => rowCount(page)).toBeGreaterThan(0)
         await page.getByRole('combobox', {name: 'Search'}).pressSequentially('a')
         await page.getByRole('option').first().waitFor()
-        found.push(...await scan(page, `${scheme} completion`))
+        found.push(...await axeScan(page, `${scheme} completion`))
         await page.getByText('Columns', {exact: true}).click()
-        found.push(...await scan(page, `${scheme} columns panel`))
+        found.push(...await axeScan(page, `${scheme} columns panel`))
         await page.getByText('Columns', {exact: true}).click()
         await page.getByTestId('edit-cells').click()
         await page.locator('td.edit input').first().fill('x')
         await page.locator('td.edit input').first().press('Tab')
         await page.getByRole('region', {name: 'Pending changes'}).getByRole('button', {name: 'Review'}).click()
-        found.push(...await scan(page, `${scheme} inline editing with the queue`))
+        found.push(...await axeScan(page, `${scheme} inline editing with the queue`))
         await page.getByTestId('discard-changes').click()
         await page.getByRole('checkbox', {name: 'Select all records on this page'}).check()
         await page.click('[data-testid=bulk-delete]')
         await page.getByRole('dialog').waitFor()
-        found.push(...await scan(page, `${scheme} confirm dialog`))
+        found.push(...await axeScan(page, `${scheme} confirm dialog`))
         await page.keyboard.press('Escape')
         await page.keyboard.press('Control+k')
         await page.getByRole('dialog', {name: 'Jump to'}).getByRole('option').first().waitFor()
-        found.push(...await scan(page, `${scheme} command palette`))
+        found.push(...await axeScan(page, `${scheme} command palette`))
         await page.keyboard.press('Escape')
         // The editor showing the API's field errors.
         await page.goto(`${http.origin}/#/dbs/library/new`)
         await page.getByTestId('save').click()
         await page.locator('[data-field-error=title]').waitFor()
-        found.push(...await scan(page, `${scheme} editor with errors`))
+        found.push(...await axeScan(page, `${scheme} editor with errors`))
         // The editor's 412 view: someone else's version beside mine.
         await page.goto(`${http.origin}/#/dbs/library/records/3`)
         await page.getByRole('textbox', {name: /^title/}).fill(`Mine ${scheme}`)
         await api('PATCH', `/svc/dbs/${dbId}/records/3.json`, {record: {data: {title: `Theirs ${scheme}`}}})
         await page.getByTestId('save').click()
         await page.getByTestId('stale').waitFor()
-        found.push(...await scan(page, `${scheme} editor 412 view`))
+        found.push(...await axeScan(page, `${scheme} editor 412 view`))
         // The schema editor with its review (diff, data loss) open.
         await page.goto(`${http.origin}/#/dbs/library/schema`)
         await page.getByRole('button', {name: 'Remove note'}).click()
         await page.getByRole('button', {name: 'Review the changes'}).click()
         await page.getByTestId('schema-diff').waitFor()
-        found.push(...await scan(page, `${scheme} schema review`))
+        found.push(...await axeScan(page, `${scheme} schema review`))
         // Account admin with a new user's token shown.
         await page.goto(`${http.origin}/#/account`)
         await page.getByRole('textbox', {name: 'Login'}).fill(`axe-${scheme}`)
         await page.getByRole('button', {name: 'Create user'}).click()
         await page.getByTestId('new-token').waitFor()
-        found.push(...await scan(page, `${scheme} account with a new token`))
+        found.push(...await axeScan(page, `${scheme} account with a new token`))
         // The grid with an import's per-line errors.
         await page.goto(`${http.origin}/#/dbs/library`)
         await expect.poll(() => rowCount(page)).toBeGreaterThan(0)
         await page.getByLabel('Import NDJSON').setInputFiles({name: 'bad.ndjson', mimeType: 'application/x-ndjson', buffer: Buffer.from('{"pages": "x"}\n')})
         await page.getByTestId('import-errors').waitFor()
-        found.push(...await scan(page, `${scheme} import errors`))
+        found.push(...await axeScan(page, `${scheme} import errors`))
       }
       expect(found).toEqual([])
     } finally {
@@ -832,13 +830,3 @@ describeWithChromium('console workbench in Chromium', () => {
   }, 300_000)
 })
 
-/** axe-core (WCAG 2 A/AA rules) on the page as it is: its serious and critical violations, one line each. */
-async function scan(page: Page, where: string): Promise<string[]> {
-  if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({path: AXE})
-  const violations = await page.evaluate(async () => {
-    const axe = (window as unknown as {axe: {run(context: Document, options: object): Promise<{violations: Array<{id: string; impact: string; nodes: Array<{target: string[]}>}>}>}}).axe
-    const result = await axe.run(document, {runOnly: {type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']}})
-    return result.violations.map((v) => ({id: v.id, impact: v.impact, targets: v.nodes.map((n) => n.target.join(' ')).slice(0, 3)}))
-  })
-  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${where}: ${v.id} (${v.impact}) at ${v.targets.join(', ')}`)
-}

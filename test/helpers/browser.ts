@@ -6,7 +6,8 @@
 import {existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
-import type {Browser, BrowserContext} from 'playwright-core'
+import {createRequire} from 'node:module'
+import type {Browser, BrowserContext, Page} from 'playwright-core'
 import {afterAll, describe, it} from 'vitest'
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH || '/usr/bin/chromium'
@@ -143,4 +144,15 @@ export async function signInThroughForm(page: import('playwright-core').Page, or
     if (!wait || attempt >= 10) throw new Error(`sign-in refused: ${said}`)
     await new Promise((resolve) => setTimeout(resolve, (Number(wait[1]) + 1) * 1000))
   }
+}
+
+/** axe-core (WCAG 2 A/AA rules and best practices) on the page as it is: its serious and critical violations, one line each, `where` first. */
+export async function axeScan(page: Page, where: string): Promise<string[]> {
+  if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({path: createRequire(import.meta.url).resolve('axe-core/axe.min.js')})
+  const violations = await page.evaluate(async () => {
+    const axe = (window as unknown as {axe: {run(context: Document, options: object): Promise<{violations: Array<{id: string; impact: string; nodes: Array<{target: string[]}>}>}>}}).axe
+    const result = await axe.run(document, {runOnly: {type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']}})
+    return result.violations.map((v) => ({id: v.id, impact: v.impact, targets: v.nodes.map((n) => n.target.join(' ')).slice(0, 3)}))
+  })
+  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${where}: ${v.id} (${v.impact}) at ${v.targets.join(', ')}`)
 }
