@@ -4,9 +4,9 @@
 // Trash (a deleted app restored; a db whose code was taken meanwhile: the 422 explained), the
 // Activity filtered by door mcp and "Undo these changes" (dry run, then restore) — keyboard, phone
 // width, dark mode, axe. Fixtures are written through the HTTP API, the agent's with X-Svc-Door.
-import type {Locator, Page} from 'playwright-core'
+import type {Page} from 'playwright-core'
 import {afterAll, beforeAll, expect, it} from 'vitest'
-import {axeScan, chromiumNotice, describeWithChromium, launchChromium, signInThroughForm} from '../helpers/browser.js'
+import {axeScan, chromiumNotice, codeOf, describeWithChromium, launchChromium, signInThroughForm} from '../helpers/browser.js'
 import {createWorld, overHttp, type Transport, type World} from '../helpers/world.js'
 
 let world: World
@@ -41,7 +41,6 @@ async function signedIn(page: Page, hash: string) {
   await page.goto(`${site()}/${hash}`)
 }
 
-const codeOf = (editor: Locator) => editor.evaluate((el) => [...el.querySelectorAll('.cm-line')].map((l) => l.textContent).join('\n'))
 /** The lines of one sort (`add`, `del`) of the content's diff, as text. */
 const diffLines = (page: Page, sort: string) => page.locator(`[data-testid=diff] [data-line=${sort}][data-file=content]`).allTextContents()
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))

@@ -3,7 +3,7 @@
 // keyboard, accessible names, phone width, dark mode, axe.
 import type {Locator, Page} from 'playwright-core'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
-import {axeScan, chromiumNotice, describeWithChromium, launchChromium, signInThroughForm} from '../helpers/browser.js'
+import {axeScan, chromiumNotice, codeOf, describeWithChromium, launchChromium, signInThroughForm} from '../helpers/browser.js'
 import {svc, svcServe} from '../helpers/cli.js'
 import {createWorld, overHttp, tempDir, type Transport, type World} from '../helpers/world.js'
 
@@ -51,8 +51,6 @@ async function signedIn(page: Page, hash: string, token = admin) {
   await page.goto(`${site()}/${hash}`)
 }
 
-/** The text of a code editor (CodeMirror: one `.cm-line` per line), from its textbox. */
-const codeOf = (editor: Locator) => editor.evaluate((el) => [...el.querySelectorAll('.cm-line')].map((l) => l.textContent).join('\n'))
 /** The 1-based line the caret is on in a code editor (CodeMirror marks it `.cm-activeLine`). */
 const caretLine = (editor: Locator) => editor.evaluate((el) => [...el.querySelectorAll('.cm-line')].findIndex((l) => l.classList.contains('cm-activeLine')) + 1)
 

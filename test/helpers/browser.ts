@@ -7,7 +7,7 @@ import {existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync} from 'node:fs
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {createRequire} from 'node:module'
-import type {Browser, BrowserContext, Page} from 'playwright-core'
+import type {Browser, BrowserContext, Locator, Page} from 'playwright-core'
 import {afterAll, describe, it} from 'vitest'
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH || '/usr/bin/chromium'
@@ -156,3 +156,6 @@ export async function axeScan(page: Page, where: string): Promise<string[]> {
   })
   return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${where}: ${v.id} (${v.impact}) at ${v.targets.join(', ')}`)
 }
+
+/** The text of a code editor (CodeMirror: one `.cm-line` per line), from its textbox. */
+export const codeOf = (editor: Locator) => editor.evaluate((el) => [...el.querySelectorAll('.cm-line')].map((l) => l.textContent).join('\n'))
